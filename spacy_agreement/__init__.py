@@ -1,0 +1,58 @@
+"""spacy-agreement: how far do two or more syntactic analyses of the same text agree?
+
+Chance-corrected agreement (Krippendorff's α over tree edit distance, Skjærholt 2014)
+and uncorrected accuracies for dependency and phrase-structure trees from spaCy, NLTK,
+CoNLL-U/CoNLL-X and bracketed files.
+"""
+from .accuracy import AccuracyResult, bracket_jaccard, pairwise_accuracy, pairwise_attachment, pairwise_jaccard
+from .adapters import (
+    from_conllu,
+    from_doc,
+    from_nltk,
+    from_span,
+    parse_brackets,
+    parse_conll,
+    read_brackets,
+    read_conll,
+)
+from .alpha import AlphaResult, alpha
+from .corpus import Corpus, load_annotator_dirs, load_parallel_files
+from .distance import delta, distance_matrix, tree_edit_distance
+from .errors import InvalidTreeError, Location, MismatchedCorpusError, UndefinedMetricWarning
+from .trees import ConstituencyTree, DependencyTree, Forest, OrderedTree
+from .vocab import LabelVocab
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AccuracyResult",
+    "AlphaResult",
+    "ConstituencyTree",
+    "Corpus",
+    "DependencyTree",
+    "Forest",
+    "InvalidTreeError",
+    "LabelVocab",
+    "Location",
+    "MismatchedCorpusError",
+    "OrderedTree",
+    "UndefinedMetricWarning",
+    "alpha",
+    "bracket_jaccard",
+    "delta",
+    "distance_matrix",
+    "from_conllu",
+    "from_doc",
+    "from_nltk",
+    "from_span",
+    "load_annotator_dirs",
+    "load_parallel_files",
+    "pairwise_accuracy",
+    "pairwise_attachment",
+    "pairwise_jaccard",
+    "parse_brackets",
+    "parse_conll",
+    "read_brackets",
+    "read_conll",
+    "tree_edit_distance",
+]

@@ -1,0 +1,151 @@
+"""Uncorrected agreement beside α, as in Table 2 of Skjærholt (2014).
+
+For dependency trees: labelled attachment (LAS), unlabelled attachment (UAS) and label
+accuracy (LA). For phrase trees: the Jaccard similarity of the sets of labelled brackets
+(§4.2; every node of the word-less tree is a bracket ``(first leaf, last leaf, label)``).
+
+For more than two annotators the score is the pairwise average of eq. (3), weighted by
+sentence length:
+
+    LASp(X) = 1 / Σ_i |x_i1| · Σ_i |x_i1| · Λ(X_i) / (|X_i|(|X_i| − 1)/2),
+    Λ(X_i) = Σ_{c < c'} LAS(x_ic, x_ic')
+
+which for two annotators is the usual token-level (micro-averaged) score. |x_i1| is the
+number of tokens (for phrase trees, of leaves of the compared tree).
+
+These scores assume the annotations of an item have the same tokens. Items whose
+annotations differ in their number of tokens, or in a token's form where both forms are
+known, are excluded and counted (``items_mismatched``), as the paper did; with
+``strict=True`` they raise :class:`~spacy_agreement.errors.MismatchedCorpusError` instead.
+Items with fewer than two annotations are not pairable and are counted apart.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .corpus import Corpus
+from .errors import MismatchedCorpusError, UndefinedMetricWarning
+from .trees import ConstituencyTree, DependencyTree
+
+
+@dataclass
+class AccuracyResult:
+    """Length-weighted mean pairwise scores (eq. 3) and what was left out."""
+
+    scores: Dict[str, float]
+    tokens: int
+    items: int
+    items_mismatched: int
+    items_unpairable: int
+    mismatched: List[str] = field(default_factory=list)
+
+    def __getattr__(self, name: str) -> float:
+        scores = self.__dict__.get("scores", {})
+        if name in scores:
+            return scores[name]
+        raise AttributeError(name)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            **self.scores,
+            "accuracy_tokens": self.tokens,
+            "accuracy_items": self.items,
+            "items_mismatched": self.items_mismatched,
+        }
+
+
+def attachment_counts(a: DependencyTree, b: DependencyTree) -> Tuple[int, int, int]:
+    """Tokens with the same head and label, the same head, the same label (same tokens assumed)."""
+    same_head = a.heads == b.heads
+    same_label = np.fromiter((x == y for x, y in zip(a.deprels, b.deprels)), dtype=bool, count=len(a))
+    return int(np.count_nonzero(same_head & same_label)), int(np.count_nonzero(same_head)), int(
+        np.count_nonzero(same_label)
+    )
+
+
+def bracket_jaccard(a: ConstituencyTree, b: ConstituencyTree) -> float:
+    """|A ∩ B| / |A ∪ B| of the labelled bracket sets of two phrase trees."""
+    x, y = a.brackets(), b.brackets()
+    union = len(x | y)
+    return len(x & y) / union if union else 1.0
+
+
+def token_mismatch(a: Union[DependencyTree, ConstituencyTree], b) -> Optional[str]:
+    """Why two annotations do not share their tokens, or ``None`` when they do."""
+    if isinstance(a, DependencyTree):
+        n_a, n_b = len(a), len(b)
+        forms_a, forms_b = a.forms, b.forms
+    else:
+        n_a, n_b = a.n_leaves, b.n_leaves
+        forms_a, forms_b = a.words or (), b.words or ()
+    if n_a != n_b:
+        return f"{n_a} tokens against {n_b}"
+    if len(forms_a) == len(forms_b):
+        for k, (x, y) in enumerate(zip(forms_a, forms_b), start=1):
+            if x != y and x != "_" and y != "_":
+                return f"token {k} is {x!r} against {y!r}"
+    return None
+
+
+def _pairwise(
+    corpus: Corpus,
+    score_pair: Callable[[Any, Any], Sequence[float]],
+    keys: Sequence[str],
+    size: Callable[[Any], int],
+    strict: bool,
+) -> AccuracyResult:
+    totals = np.zeros(len(keys))
+    tokens = items = unpairable = 0
+    mismatched: List[str] = []
+    for name, item in zip(corpus.names, corpus.items):
+        trees = [item[a] for a in corpus.annotators if a in item]
+        if len(trees) < 2:
+            unpairable += 1
+            continue
+        problem = next((p for x, y in combinations(trees, 2) if (p := token_mismatch(x, y))), None)
+        if problem is not None:
+            if strict:
+                raise MismatchedCorpusError(f"annotations have different tokens: {problem}", trees[0].location)
+            mismatched.append(f"{name}: {problem}")
+            continue
+        pair_scores = np.array([score_pair(x, y) for x, y in combinations(trees, 2)], dtype=np.float64)
+        length = size(trees[0])
+        totals += length * pair_scores.mean(axis=0)
+        tokens += length
+        items += 1
+    if tokens == 0:
+        warnings.warn("no comparable tokens: accuracies are undefined, returning nan", UndefinedMetricWarning,
+                      stacklevel=3)
+        scores = {k: math.nan for k in keys}
+    else:
+        scores = {k: float(v / tokens) for k, v in zip(keys, totals)}
+    return AccuracyResult(scores, tokens, items, len(mismatched), unpairable, mismatched)
+
+
+def pairwise_attachment(corpus: Corpus, strict: bool = False) -> AccuracyResult:
+    """LAS, UAS and LA (keys ``las``, ``uas``, ``la``) between annotators, eq. (3)."""
+
+    def score(a: DependencyTree, b: DependencyTree) -> Tuple[float, float, float]:
+        las, uas, la = attachment_counts(a, b)
+        n = len(a)
+        return las / n, uas / n, la / n
+
+    return _pairwise(corpus, score, ("las", "uas", "la"), len, strict)
+
+
+def pairwise_jaccard(corpus: Corpus, strict: bool = False) -> AccuracyResult:
+    """Mean pairwise Jaccard similarity of labelled brackets (key ``jaccard``), eq. (3) weighting."""
+    return _pairwise(corpus, lambda a, b: (bracket_jaccard(a, b),), ("jaccard",), lambda t: t.n_leaves, strict)
+
+
+def pairwise_accuracy(corpus: Corpus, strict: bool = False) -> AccuracyResult:
+    """The uncorrected scores that go with the corpus kind (attachment or Jaccard)."""
+    if corpus.kind == "constituency":
+        return pairwise_jaccard(corpus, strict)
+    return pairwise_attachment(corpus, strict)

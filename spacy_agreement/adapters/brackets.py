@@ -1,0 +1,192 @@
+"""Bracketed phrase-structure trees (strings, files, NLTK ``Tree``s) into
+:class:`ConstituencyTree`s.
+
+Two styles of bracketing exist and a tree string alone cannot always tell them apart:
+
+* **words** (lexicalised, Penn Treebank style), ``(S (NP (DT the) (NN dog)) (VP (VBZ barks)))``:
+  the strings at the bottom are words. They are dropped and the preterminals (``DT``,
+  ``NN``, ...) become the leaves of the compared tree.
+* **categories** (delexicalised, the style of Skjærholt's phrase-structure data),
+  ``(S (NP P) (VP V (NP D N)))``: the strings at the bottom are categories and stay as leaves.
+
+``leaves="auto"`` (the default) decides per file, or per tree for a single tree: when
+every bottom string is the only child of its bracket the input is read as **words**,
+otherwise as **categories**. A delexicalised file whose every category leaf happens to be
+an only child (``(S (NP P) (VP V))``) is ambiguous: pass ``leaves="categories"``.
+
+The empty outer bracket of Penn Treebank files, ``( (S ...) )``, is removed.
+"""
+from __future__ import annotations
+
+import os
+from typing import Iterable, List, Literal, Optional, Sequence, Tuple, Union
+
+import nltk
+import numpy as np
+
+from ..errors import InvalidTreeError, Location
+from ..trees import ConstituencyTree
+
+LeafStyle = Literal["auto", "words", "categories"]
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _is_lexicalised(tree: nltk.Tree) -> bool:
+    """True when every string below ``tree`` is the only child of its bracket."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        strings = sum(1 for child in node if not isinstance(child, nltk.Tree))
+        if strings and len(node) > 1:
+            return False
+        stack.extend(child for child in node if isinstance(child, nltk.Tree))
+    return True
+
+
+def _strip_outer(tree: nltk.Tree) -> nltk.Tree:
+    while tree.label() == "" and len(tree) == 1 and isinstance(tree[0], nltk.Tree):
+        tree = tree[0]
+    return tree
+
+
+def from_nltk(tree: nltk.Tree, leaves: LeafStyle = "auto", location: Optional[Location] = None) -> ConstituencyTree:
+    """An NLTK ``Tree`` as a :class:`ConstituencyTree` (words dropped, see the module doc)."""
+    location = location or Location()
+    if not isinstance(tree, nltk.Tree):
+        raise InvalidTreeError(f"expected an nltk.Tree, got {type(tree).__name__}", location)
+    tree = _strip_outer(tree)
+    if leaves == "auto":
+        leaves = "words" if _is_lexicalised(tree) else "categories"
+    keep_strings = leaves == "categories"
+    labels: List[str] = []
+    parents: List[int] = []
+    spans: List[Tuple[int, int]] = []
+    words: List[str] = []
+    # iterative postorder; each frame: (node, child index, index of first child node, first leaf)
+    pending_children: List[List[int]] = []
+    stack: List[list] = [[tree, 0, 0]]
+    pending_children.append([])
+    n_leaves = 0
+    while stack:
+        frame = stack[-1]
+        node, k, first_leaf = frame
+        if isinstance(node, nltk.Tree) and k < len(node):
+            frame[1] += 1
+            child = node[k]
+            if isinstance(child, nltk.Tree) or keep_strings:
+                stack.append([child, 0, n_leaves])
+                pending_children.append([])
+            else:
+                words.append(str(child))
+            continue
+        stack.pop()
+        children = pending_children.pop()
+        index = len(labels)
+        if isinstance(node, nltk.Tree):
+            label = node.label()
+            if not isinstance(label, str):
+                label = str(label)
+        else:
+            label = str(node)
+        if not children:  # a leaf of the compared tree
+            spans.append((n_leaves, n_leaves))
+            n_leaves += 1
+        else:
+            spans.append((first_leaf, n_leaves - 1))
+        labels.append(label)
+        parents.append(-1)
+        for child_index in children:
+            parents[child_index] = index
+        if pending_children:
+            pending_children[-1].append(index)
+    if not labels:
+        raise InvalidTreeError("empty tree", location)
+    return ConstituencyTree(
+        tuple(labels),
+        np.asarray(parents, dtype=np.int32),
+        np.asarray(spans, dtype=np.int32).reshape(-1, 2),
+        tuple(words) if words else None,
+        location,
+    )
+
+
+def split_brackets(text: str, name: str = "<string>") -> List[Tuple[str, int]]:
+    """Split text into its top-level bracketed trees, with the line each starts on.
+
+    Raises :class:`InvalidTreeError` on unbalanced brackets or text outside brackets,
+    naming the tree number and line.
+    """
+    trees: List[Tuple[str, int]] = []
+    depth = 0
+    start = -1
+    line = 1
+    start_line = 1
+    for pos, char in enumerate(text):
+        if char == "\n":
+            line += 1
+        elif char == "(":
+            if depth == 0:
+                start, start_line = pos, line
+            depth += 1
+        elif char == ")":
+            if depth == 0:
+                raise InvalidTreeError(
+                    f"unbalanced ')' on line {line}", Location(name, len(trees) + 1)
+                )
+            depth -= 1
+            if depth == 0:
+                trees.append((text[start : pos + 1], start_line))
+        elif depth == 0 and not char.isspace():
+            raise InvalidTreeError(
+                f"text outside brackets on line {line}: {text[pos:pos + 20]!r}", Location(name, len(trees) + 1)
+            )
+    if depth:
+        raise InvalidTreeError(
+            f"unbalanced '(' opened on line {start_line}: {depth} bracket(s) never closed",
+            Location(name, len(trees) + 1),
+        )
+    return trees
+
+
+def parse_brackets(text: str, leaves: LeafStyle = "auto", name: str = "<string>") -> List[ConstituencyTree]:
+    """All bracketed trees in ``text`` (one per line, or spread over lines)."""
+    chunks = split_brackets(text, name)
+    parsed: List[nltk.Tree] = []
+    for number, (chunk, line) in enumerate(chunks, start=1):
+        try:
+            parsed.append(nltk.Tree.fromstring(chunk))
+        except ValueError as exc:
+            raise InvalidTreeError(f"malformed tree starting on line {line}: {exc}", Location(name, number)) from None
+    if leaves == "auto":
+        leaves = "words" if all(_is_lexicalised(_strip_outer(t)) for t in parsed) else "categories"
+    return [from_nltk(t, leaves, Location(name, k)) for k, t in enumerate(parsed, start=1)]
+
+
+def read_brackets(path: PathLike, leaves: LeafStyle = "auto") -> List[ConstituencyTree]:
+    """All trees of a bracketed file; ``leaves`` is decided once for the whole file."""
+    with open(path, encoding="utf-8") as handle:
+        return parse_brackets(handle.read(), leaves, os.fspath(path))
+
+
+def to_nltk(tree: ConstituencyTree) -> nltk.Tree:
+    """The word-less tree back as an NLTK ``Tree`` (leaves as one-child-less ``Tree``s)."""
+    built: List[Optional[nltk.Tree]] = [None] * len(tree)
+    children: List[List[nltk.Tree]] = [[] for _ in range(len(tree))]
+    for i, (label, parent) in enumerate(zip(tree.labels, tree.parent.tolist())):
+        built[i] = nltk.Tree(label, children[i])
+        if parent >= 0:
+            children[parent].append(built[i])
+    return built[-1]
+
+
+def from_nltk_trees(trees: Iterable[nltk.Tree], leaves: LeafStyle = "auto", name: str = "<nltk>") -> List[ConstituencyTree]:
+    """Many NLTK trees, ``leaves`` decided once for all of them as for a file."""
+    trees = list(trees)
+    if leaves == "auto":
+        leaves = "words" if all(_is_lexicalised(_strip_outer(t)) for t in trees) else "categories"
+    return [from_nltk(t, leaves, Location(name, k)) for k, t in enumerate(trees, start=1)]
+
+
+__all__: Sequence[str] = [
+    "from_nltk", "from_nltk_trees", "parse_brackets", "read_brackets", "split_brackets", "to_nltk",
+]

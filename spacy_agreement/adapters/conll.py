@@ -1,0 +1,145 @@
+"""CoNLL-U and CoNLL-X (10-column) files into :class:`DependencyTree`s, through ``conllu``.
+
+Both formats have ten tab-separated columns with the token id first, the form second,
+the (coarse) part of speech fourth, the head seventh and the relation eighth, so one
+reader serves both. What is read:
+
+* **Multi-word token ranges** (CoNLL-U ids like ``3-4``) are surface tokens that carry no
+  head; the syntactic words inside them are read, the range line is not part of the tree.
+* **Empty nodes** (ids like ``5.1``) belong to the enhanced graph, not the basic tree;
+  they are left out of the tree.
+* Both are counted in :class:`ReadStats` so nothing disappears unseen.
+* Comment lines are metadata; sentences are separated by blank lines.
+
+Errors (a bad head, a line with the wrong number of columns, an empty sentence, a cycle
+when cycles must raise) name the file, the 1-based sentence number and the token id.
+"""
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass
+from typing import Iterable, Iterator, List, Optional, Union
+
+import conllu
+from conllu.exceptions import ParseException
+
+from ..errors import InvalidTreeError, Location
+from ..trees import DependencyTree
+
+FIELDS = ("id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc")
+# Columns we do not use are kept as raw strings, so a CoNLL-X FEATS value such as "sg|nom"
+# (no "=") cannot make an otherwise good file unreadable.
+_RAW = {name: (lambda line, i: line[i]) for name in ("lemma", "xpos", "feats", "deps", "misc")}
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+@dataclass
+class ReadStats:
+    """What a reader saw besides the trees: multi-word token ranges and empty nodes."""
+
+    sentences: int = 0
+    multiword_ranges: int = 0
+    empty_nodes: int = 0
+
+
+def from_conllu(
+    sentence: conllu.TokenList,
+    location: Optional[Location] = None,
+    single_root: bool = False,
+    stats: Optional[ReadStats] = None,
+) -> DependencyTree:
+    """One ``conllu`` sentence (``TokenList``) as a :class:`DependencyTree`."""
+    location = location or Location()
+    words = []
+    for token in sentence:
+        if "head" not in token or "deprel" not in token:
+            raise InvalidTreeError(
+                f"line has {len(token)} columns, expected 10", location.at_token(token.get("id", "?"))
+            )
+        tid = token["id"]
+        if isinstance(tid, tuple):
+            if stats is not None:
+                if len(tid) == 3 and tid[1] == ".":
+                    stats.empty_nodes += 1
+                else:
+                    stats.multiword_ranges += 1
+            continue
+        if not isinstance(tid, int):
+            raise InvalidTreeError(f"token id {tid!r} is not a number", location.at_token(tid))
+        words.append(token)
+    for position, token in enumerate(words, start=1):
+        if token["id"] != position:
+            raise InvalidTreeError(
+                f"token ids must run 1, 2, 3, ...; found {token['id']} at position {position}",
+                location.at_token(token["id"]),
+            )
+    return DependencyTree.create(
+        heads=[t["head"] for t in words],
+        deprels=[t["deprel"] for t in words],
+        forms=[t["form"] for t in words],
+        upos=[t["upos"] for t in words],
+        ids=[t["id"] for t in words],
+        location=location,
+        single_root=single_root,
+    )
+
+
+def iter_conll(
+    source: Union[PathLike, io.TextIOBase],
+    name: Optional[str] = None,
+    single_root: bool = False,
+    stats: Optional[ReadStats] = None,
+) -> Iterator[DependencyTree]:
+    """Stream the trees of a CoNLL-U or CoNLL-X file (a path or an open text file)."""
+    if isinstance(source, (str, os.PathLike)):
+        name = name or os.fspath(source)
+        with open(source, encoding="utf-8") as handle:
+            yield from iter_conll(handle, name, single_root, stats)
+        return
+    name = name or getattr(source, "name", "<input>")
+    number = 0
+    generator = conllu.parse_incr(source, fields=FIELDS, field_parsers=_RAW)
+    while True:
+        try:
+            sentence = next(generator)
+        except StopIteration:
+            return
+        except ParseException as exc:
+            raise InvalidTreeError(f"malformed line: {exc}", Location(str(name), number + 1)) from None
+        number += 1
+        if stats is not None:
+            stats.sentences += 1
+        yield from_conllu(sentence, Location(str(name), number), single_root, stats)
+
+
+def read_conll(
+    source: Union[PathLike, io.TextIOBase],
+    name: Optional[str] = None,
+    single_root: bool = False,
+    stats: Optional[ReadStats] = None,
+) -> List[DependencyTree]:
+    """All trees of a CoNLL-U or CoNLL-X file, in order.
+
+    ``single_root=True`` requires exactly one token attached to the root in every
+    sentence (the UD rule); by default several are allowed, as in CoNLL-X treebanks.
+    """
+    return list(iter_conll(source, name, single_root, stats))
+
+
+def parse_conll(text: str, name: str = "<string>", single_root: bool = False) -> List[DependencyTree]:
+    """The trees of CoNLL-U or CoNLL-X text."""
+    return read_conll(io.StringIO(text), name, single_root)
+
+
+def write_conll(trees: Iterable[DependencyTree]) -> str:
+    """CoNLL-U text of the given trees (id, form, upos, head, deprel; other columns ``_``)."""
+    blocks = []
+    for tree in trees:
+        lines = [
+            "\t".join([str(k), form, "_", upos, "_", "_", str(int(head)), deprel, "_", "_"])
+            for k, (form, upos, head, deprel) in enumerate(zip(tree.forms, tree.upos, tree.heads, tree.deprels), 1)
+        ]
+        blocks.append("\n".join(lines) + "\n")
+    return "\n".join(blocks)

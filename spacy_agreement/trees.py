@@ -1,0 +1,229 @@
+"""The compact tree representation: dependency and phrase trees, and the ordered trees
+(postorder numpy arrays) that the Cython core compares.
+
+* :class:`DependencyTree` keeps the token columns (id, form, head, deprel, upos).
+* :class:`ConstituencyTree` keeps a phrase-structure tree as postorder arrays of
+  category labels and parents, words dropped (Skjærholt 2014, §2: "we remove the leaf
+  nodes in the case of phrase structure trees"), so preterminals become the leaves.
+* :class:`OrderedTree` is what tree edit distance needs: ``int32`` label ids from a
+  shared :class:`~spacy_agreement.vocab.LabelVocab`, parent, leftmost-leaf and keyroot
+  arrays in postorder.
+* :class:`Forest` concatenates many ordered trees into flat arrays with offsets.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Literal, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _core
+from .errors import InvalidTreeError, Location
+from .vocab import LabelVocab
+
+CyclePolicy = Literal["drop", "raise"]
+
+
+@dataclass(frozen=True, eq=False)
+class OrderedTree:
+    """An ordered labelled tree as postorder arrays (the root is the last node).
+
+    ``labels`` are ids in the vocabulary the tree was built with; ``lml[i]`` is the
+    leftmost leaf below node ``i`` and ``keyroots`` the Zhang–Shasha keyroots, increasing.
+    """
+
+    labels: np.ndarray
+    parent: np.ndarray
+    lml: np.ndarray
+    keyroots: np.ndarray
+
+    @classmethod
+    def from_parents(cls, labels: np.ndarray, parent: np.ndarray) -> "OrderedTree":
+        labels = np.ascontiguousarray(labels, dtype=np.int32)
+        parent = np.ascontiguousarray(parent, dtype=np.int32)
+        if labels.shape != parent.shape:
+            raise ValueError("labels and parent must have the same length")
+        lml, keyroots = _core.derive_lml_keyroots(parent)
+        return cls(labels, parent, lml, keyroots)
+
+    @property
+    def size(self) -> int:
+        """|x|: the number of nodes."""
+        return int(self.labels.shape[0])
+
+    def __len__(self) -> int:
+        return self.size
+
+
+@dataclass(frozen=True, eq=False)
+class DependencyTree:
+    """A dependency analysis of one sentence as token columns.
+
+    ``heads`` are 1-based token positions with 0 for the root; ``ids`` keep the token ids
+    as written in the source (for messages). Built only through :meth:`create`, which
+    checks the columns.
+    """
+
+    forms: Tuple[str, ...]
+    heads: np.ndarray
+    deprels: Tuple[str, ...]
+    upos: Tuple[str, ...]
+    ids: Tuple[str, ...]
+    location: Location = field(default_factory=Location)
+
+    @classmethod
+    def create(
+        cls,
+        heads: Sequence[int],
+        deprels: Sequence[Optional[str]],
+        forms: Optional[Sequence[Optional[str]]] = None,
+        upos: Optional[Sequence[Optional[str]]] = None,
+        ids: Optional[Sequence[object]] = None,
+        location: Optional[Location] = None,
+        single_root: bool = False,
+    ) -> "DependencyTree":
+        """Check and store one sentence. Raises :class:`InvalidTreeError` naming the token.
+
+        Missing values (``None``) in ``forms``, ``deprels`` and ``upos`` become ``"_"``, as
+        written in CoNLL files. With ``single_root=True`` exactly one token may attach to
+        the root (the UD rule); otherwise several may (CoNLL-X treebanks do this).
+        """
+        location = location or Location()
+        n = len(heads)
+        if n == 0:
+            raise InvalidTreeError("empty sentence (no tokens)", location)
+        ids_t = tuple(str(i) for i in ids) if ids is not None else tuple(str(i) for i in range(1, n + 1))
+        columns = {"deprel": deprels, "form": forms, "upos": upos, "id": ids_t}
+        for name, column in columns.items():
+            if column is not None and len(column) != n:
+                raise InvalidTreeError(f"{len(column)} values in column {name} for {n} heads", location)
+        heads_arr = np.empty(n, dtype=np.int32)
+        for k, head in enumerate(heads):
+            if head is None or isinstance(head, bool) or not isinstance(head, (int, np.integer)):
+                raise InvalidTreeError(f"head {head!r} is not a token number", location.at_token(ids_t[k]))
+            if not 0 <= head <= n:
+                raise InvalidTreeError(f"head {head} out of range 0..{n}", location.at_token(ids_t[k]))
+            if head == k + 1:
+                raise InvalidTreeError("token is its own head", location.at_token(ids_t[k]))
+            heads_arr[k] = head
+        roots = np.flatnonzero(heads_arr == 0)
+        if roots.size == 0:
+            raise InvalidTreeError("no token attaches to the root (head 0)", location)
+        if single_root and roots.size > 1:
+            raise InvalidTreeError(
+                f"{roots.size} tokens attach to the root where one is required", location.at_token(ids_t[roots[1]])
+            )
+
+        def text(column: Optional[Sequence[Optional[str]]]) -> Tuple[str, ...]:
+            if column is None:
+                return ("_",) * n
+            return tuple("_" if v is None else str(v) for v in column)
+
+        heads_arr.flags.writeable = False
+        return cls(text(forms), heads_arr, text(deprels), text(upos), ids_t, location)
+
+    def __len__(self) -> int:
+        return len(self.forms)
+
+    def unreachable_tokens(self) -> np.ndarray:
+        """1-based positions of the tokens caught in head cycles (not reachable from the root)."""
+        tokens, _, _ = _core.dependency_postorder(self.heads)
+        reached = np.zeros(len(self) + 1, dtype=bool)
+        reached[tokens] = True
+        return np.flatnonzero(~reached[1:]) + 1
+
+    def to_ordered(self, vocab: LabelVocab, cycles: CyclePolicy = "drop") -> Tuple[OrderedTree, int]:
+        """The Figure 1 tree of Skjærholt (2014) and the number of tokens dropped.
+
+        A node per token labelled with its relation, an artificial root labelled ``""``,
+        children in token order. The tree is built by walking down from the root, as the
+        paper's code did, so tokens caught in a head cycle are not in it: with
+        ``cycles="drop"`` they are left out and counted, with ``cycles="raise"`` the first
+        of them raises :class:`InvalidTreeError`.
+        """
+        tokens, parent, n_dropped = _core.dependency_postorder(self.heads)
+        if n_dropped and cycles == "raise":
+            first = int(self.unreachable_tokens()[0])
+            raise InvalidTreeError(
+                f"token is in a head cycle ({n_dropped} tokens unreachable from the root)",
+                self.location.at_token(self.ids[first - 1]),
+            )
+        labels = np.fromiter(
+            (0 if t == 0 else vocab.add(self.deprels[t - 1]) for t in tokens.tolist()),
+            dtype=np.int32,
+            count=tokens.shape[0],
+        )
+        return OrderedTree.from_parents(labels, parent), int(n_dropped)
+
+
+@dataclass(frozen=True, eq=False)
+class ConstituencyTree:
+    """A phrase-structure tree without its words, as postorder arrays.
+
+    ``labels[i]`` is the category of node ``i``, ``parent[i]`` its parent (-1 for the root,
+    the last node), ``spans[i]`` the first and last leaf (0-based, over the leaves of this
+    word-less tree) it covers. ``words`` keeps the dropped words when the tree had any.
+    """
+
+    labels: Tuple[str, ...]
+    parent: np.ndarray
+    spans: np.ndarray
+    words: Optional[Tuple[str, ...]] = None
+    location: Location = field(default_factory=Location)
+
+    @property
+    def n_leaves(self) -> int:
+        return int(self.spans[-1, 1]) + 1 if len(self.labels) else 0
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def to_ordered(self, vocab: LabelVocab, cycles: CyclePolicy = "drop") -> Tuple[OrderedTree, int]:
+        """The tree compared by TED: the categories, words removed. Never drops nodes."""
+        return OrderedTree.from_parents(vocab.ids(self.labels), self.parent), 0
+
+    def brackets(self) -> frozenset:
+        """The set of labelled brackets ``(first_leaf, last_leaf, label)``, one per node."""
+        return frozenset(zip(self.spans[:, 0].tolist(), self.spans[:, 1].tolist(), self.labels))
+
+
+@dataclass(frozen=True, eq=False)
+class Forest:
+    """Many ordered trees in flat arrays: tree ``t`` has nodes ``offsets[t]:offsets[t+1]``
+    and keyroots ``kr_offsets[t]:kr_offsets[t+1]`` (tree-local indices)."""
+
+    labels: np.ndarray
+    lml: np.ndarray
+    offsets: np.ndarray
+    keyroots: np.ndarray
+    kr_offsets: np.ndarray
+
+    @classmethod
+    def from_trees(cls, trees: Sequence[OrderedTree]) -> "Forest":
+        sizes = np.fromiter((t.size for t in trees), dtype=np.int64, count=len(trees))
+        kr_sizes = np.fromiter((t.keyroots.shape[0] for t in trees), dtype=np.int64, count=len(trees))
+
+        def cat(arrays: List[np.ndarray]) -> np.ndarray:
+            return np.ascontiguousarray(np.concatenate(arrays) if arrays else np.empty(0), dtype=np.int32)
+
+        offsets = np.zeros(len(trees) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=offsets[1:])
+        kr_offsets = np.zeros(len(trees) + 1, dtype=np.int64)
+        np.cumsum(kr_sizes, out=kr_offsets[1:])
+        return cls(
+            cat([t.labels for t in trees]),
+            cat([t.lml for t in trees]),
+            offsets,
+            cat([t.keyroots for t in trees]),
+            kr_offsets,
+        )
+
+    def __len__(self) -> int:
+        return int(self.offsets.shape[0] - 1)
+
+    @property
+    def sizes(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def arrays(self) -> Tuple[np.ndarray, ...]:
+        return self.labels, self.lml, self.offsets, self.keyroots, self.kr_offsets

@@ -1,0 +1,73 @@
+"""A label vocabulary shared by the trees of one computation, and label cost matrices."""
+from __future__ import annotations
+
+from typing import Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+
+import numpy as np
+
+LabelCost = Union[Callable[[str, str], float], Mapping[Tuple[str, str], float]]
+
+
+class LabelVocab:
+    """Dense ``int32`` ids for string labels.
+
+    Id 0 is always the empty label ``""``, the label of the artificial root of a
+    dependency tree (Skjærholt 2014, Figure 1: the root is labelled ε).
+    """
+
+    def __init__(self, labels: Iterable[str] = ()):
+        self._ids: Dict[str, int] = {"": 0}
+        self._labels: List[str] = [""]
+        for label in labels:
+            self.add(label)
+
+    def add(self, label: str) -> int:
+        """The id of ``label``, assigning the next free id when it is new."""
+        found = self._ids.get(label)
+        if found is None:
+            found = len(self._labels)
+            self._ids[label] = found
+            self._labels.append(label)
+        return found
+
+    def ids(self, labels: Iterable[str]) -> np.ndarray:
+        return np.fromiter((self.add(lab) for lab in labels), dtype=np.int32)
+
+    def __getitem__(self, label_id: int) -> str:
+        return self._labels[label_id]
+
+    def __contains__(self, label: object) -> bool:
+        return label in self._ids
+
+    def __len__(self) -> int:
+        return len(self._labels)
+
+    @property
+    def labels(self) -> Tuple[str, ...]:
+        return tuple(self._labels)
+
+    def cost_matrix(self, cost: Optional[LabelCost]) -> Optional[np.ndarray]:
+        """A dense ``len(self) × len(self)`` float64 relabelling cost matrix, or ``None``.
+
+        ``cost`` is a function ``cost(a, b)`` of two labels, or a mapping from label
+        pairs to costs; pairs missing from a mapping cost 0 when the labels are equal and
+        1 otherwise (unit cost), and pairs of labels no tree uses are ignored. ``None`` means unit costs (no matrix). The matrix is
+        computed once per computation, never per pair.
+        """
+        if cost is None:
+            return None
+        n = len(self._labels)
+        matrix = np.ones((n, n), dtype=np.float64)
+        np.fill_diagonal(matrix, 0.0)
+        if callable(cost):
+            for i, a in enumerate(self._labels):
+                for j, b in enumerate(self._labels):
+                    matrix[i, j] = float(cost(a, b))
+        else:
+            for (a, b), value in cost.items():
+                if a in self._ids and b in self._ids:  # labels no tree uses cannot matter
+                    matrix[self._ids[a], self._ids[b]] = value
+        if not np.all(np.isfinite(matrix)) or np.any(matrix < 0):
+            raise ValueError("label costs must be finite and non-negative")
+        return matrix
+
