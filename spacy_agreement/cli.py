@@ -1,0 +1,120 @@
+"""The ``spacy-agreement`` command line (typer, as spaCy's own CLI).
+
+Bad input ends with exit code 1 and one line ``file:sentence:token: message`` on stderr.
+"""
+from __future__ import annotations
+
+import json
+import math
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import typer
+
+from .accuracy import pairwise_accuracy
+from .alpha import alpha as compute_alpha
+from .corpus import Corpus, load_annotator_dirs, load_parallel_files
+from .errors import AgreementError
+from .report import summary, text_report
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="How far do two or more syntactic analyses of the same text agree?",
+)
+
+
+class InputFormat(str, Enum):
+    conll = "conll"
+    bracket = "bracket"
+
+
+class SizeConvention(str, Enum):
+    annotation = "annotation"
+    tree = "tree"
+
+
+def _fail(message: str) -> None:
+    typer.echo(message, err=True)
+    raise typer.Exit(code=1)
+
+
+def _json_safe(values: Dict[str, Any]) -> Dict[str, Any]:
+    return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in values.items()}
+
+
+def run_alpha(corpus: Corpus, as_json: bool, strict: bool, size: str, worst: int) -> str:
+    """α and accuracies of a corpus as the CLI prints them."""
+    result = compute_alpha(corpus, cycles="raise" if strict else "drop", size=size)
+    accuracy = pairwise_accuracy(corpus, strict=strict)
+    if as_json:
+        return json.dumps(_json_safe(summary(corpus, result, accuracy)), indent=2)
+    return text_report(corpus, result, accuracy, worst)
+
+
+@app.command("alpha")
+def alpha_command(
+    paths: List[Path] = typer.Argument(..., help="Two or more parallel files (one annotator each), or directories with --dirs."),
+    dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories holding PREFIX-NAME.conll/.tree files."),
+    fmt: Optional[InputFormat] = typer.Option(None, "--format", help="Input format (default: from the file names)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one flat JSON object."),
+    strict: bool = typer.Option(False, "--strict", help="Raise on head cycles and on annotations with different tokens instead of counting them."),
+    single_root: bool = typer.Option(False, "--single-root", help="Require exactly one root token per sentence."),
+    size: SizeConvention = typer.Option(SizeConvention.annotation, "--size", help="|x| in delta-diff/norm: annotation (tokens + root) or tree (nodes of the compared tree)."),
+    worst: int = typer.Option(5, "--worst", help="How many of the most disagreeing items to list."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file instead of stdout."),
+) -> None:
+    """Krippendorff's alpha (delta plain, diff, norm) and LAS/UAS/LA or bracket Jaccard."""
+    fmt_value = fmt.value if fmt else None
+    try:
+        if dirs:
+            corpus = load_annotator_dirs(paths, fmt_value, single_root=single_root)
+        else:
+            corpus = load_parallel_files(paths, fmt_value, single_root=single_root)
+        text = run_alpha(corpus, as_json, strict, size.value, worst)
+    except AgreementError as exc:
+        _fail(str(exc))
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
+        _fail(f"{getattr(exc, 'filename', None) or ''}: {exc.strerror or exc}".lstrip(": "))
+    except UnicodeDecodeError as exc:
+        _fail(f"input is not UTF-8 text: {exc}")
+    except ValueError as exc:
+        _fail(str(exc))
+    _emit(text, output)
+
+
+def _emit(text: str, output: Optional[Path]) -> None:
+    if output is None:
+        typer.echo(text)
+    else:
+        output.write_text(text + "\n", encoding="utf-8")
+
+
+@app.command("demo")
+def demo_command(as_json: bool = typer.Option(False, "--json", help="Print JSON objects.")) -> None:
+    """Alpha and accuracies on the small example annotations shipped with the package."""
+    from importlib import resources
+
+    root = resources.files("spacy_agreement") / "data" / "demo"
+    with resources.as_file(root) as base:
+        dep_dirs = sorted(p for p in (base / "dependency").iterdir() if p.is_dir())
+        dep = load_annotator_dirs(dep_dirs)
+        phrase = load_parallel_files(sorted((base / "phrase").glob("*.tree")), "bracket")
+        if not as_json:
+            typer.echo("== Dependency annotations: three annotators, one file annotated by one of them only ==")
+            typer.echo(f"   (annotator directories {', '.join(d.name for d in dep_dirs)} in {base / 'dependency'})\n")
+        typer.echo(run_alpha(dep, as_json, False, "annotation", 5))
+        if not as_json:
+            typer.echo("\n== Phrase-structure annotations: two annotators ==\n")
+        typer.echo(run_alpha(phrase, as_json, False, "annotation", 5))
+
+
+def main() -> None:
+    """Entry point of the ``spacy-agreement`` console script."""
+    app(prog_name="spacy-agreement")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""Readable text reports of agreement results (the CLI's output without ``--json``)."""
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, List
+
+from .accuracy import AccuracyResult
+from .alpha import AlphaResult
+from .corpus import Corpus
+
+
+def percent(value: float) -> str:
+    return "  n/a" if value is None or math.isnan(value) else f"{100 * value:5.1f}"
+
+
+def summary(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult) -> Dict[str, Any]:
+    """The flat dict of the CLI's ``--json`` output: α, accuracies and every count of skips."""
+    out: Dict[str, Any] = {"kind": corpus.kind, "annotators": len(corpus.annotators)}
+    out.update(result.to_dict())
+    out.update(accuracy.to_dict())
+    out["items_unpairable_accuracy"] = accuracy.items_unpairable
+    out["multiword_ranges"] = sum(s.multiword_ranges for s in corpus.read_stats.values())
+    out["empty_nodes"] = sum(s.empty_nodes for s in corpus.read_stats.values())
+    return out
+
+
+def text_report(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult, worst: int = 5) -> str:
+    """A short table: the three α, the uncorrected scores, what was skipped and where
+    annotators disagree most."""
+    lines: List[str] = [
+        f"{len(corpus.annotators)} annotators ({', '.join(corpus.annotators)}), "
+        f"{result.items} items with {result.annotations} annotations ({corpus.kind} trees)",
+        "",
+        "  metric        %",
+        "  ----------  -----",
+        f"  alpha plain  {percent(result.alpha_plain)}",
+        f"  alpha diff   {percent(result.alpha_diff)}",
+        f"  alpha norm   {percent(result.alpha_norm)}",
+    ]
+    names = {"las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
+    for key, value in accuracy.scores.items():
+        lines.append(f"  {names.get(key, key):<11} {percent(value)}")
+    lines.append("")
+    skipped = [
+        f"{result.items_unpairable} item(s) with fewer than two annotations"
+        f" ({result.annotations_unpairable} annotation(s)) not pairable",
+        f"{result.cycle_tokens} token(s) in head cycles left out of the TED trees ({len(result.cycle_trees)} tree(s))",
+        f"{accuracy.items_mismatched} item(s) with different tokens left out of the accuracies",
+    ]
+    lines.append("skipped:")
+    lines.extend(f"  {what}" for what in skipped)
+    for where in result.cycle_trees[:worst]:
+        lines.append(f"  cycle: {where}")
+    for where in accuracy.mismatched[:worst]:
+        lines.append(f"  tokens differ: {where}")
+    worst_items = result.worst_items(worst)
+    if worst_items:
+        lines.append("")
+        lines.append("most disagreement (mean squared TED between annotations):")
+        for name, value in worst_items:
+            lines.append(f"  {value:8.2f}  {name}")
+    return "\n".join(lines)
