@@ -130,9 +130,8 @@ def split_brackets(text: str, name: str = "<string>") -> List[Tuple[str, int]]:
             depth += 1
         elif char == ")":
             if depth == 0:
-                raise InvalidTreeError(
-                    f"unbalanced ')' on line {line}", Location(name, len(trees) + 1)
-                )
+                # most likely one ')' too many closing the tree just read
+                raise InvalidTreeError(f"unbalanced ')' on line {line}", Location(name, max(len(trees), 1)))
             depth -= 1
             if depth == 0:
                 trees.append((text[start : pos + 1], start_line))

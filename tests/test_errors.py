@@ -1,0 +1,150 @@
+"""Bad input: a clear error naming file, sentence and token; never a crash or a numpy traceback."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+import spacy_agreement as sa
+from spacy_agreement import _core
+from spacy_agreement.cli import app
+
+GOOD = "1\tA\t_\tX\t_\t_\t2\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n"
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "bad, where, what",
+    [
+        ("1\tA\t_\tX\t_\t_\t7\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":2:1:", "out of range"),
+        ("1\tA\t_\tX\t_\t_\tx\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":2:", "malformed line"),
+        ("1\tA\t_\tX\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":2:1:", "columns"),
+        ("1\tA\t_\tX\t_\t_\t_\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":2:1:", "not a token number"),
+        ("1\tA\t_\tX\t_\t_\t1\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":2:1:", "own head"),
+        ("1\tA\t_\tX\t_\t_\t2\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t1\troot\t_\t_\n\n", ":2:", "no token attaches to the root"),
+        ("1\tA\t_\tX\t_\t_\t2\tsubj\t_\t_\n3\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":2:3:", "ids must run"),
+        ("# text = nothing\n\n", ":2:", "empty sentence"),
+    ],
+)
+def test_bad_conll_names_file_sentence_token(tmp_path, bad, where, what):
+    path = write(tmp_path, "bad.conll", GOOD + bad)
+    with pytest.raises(sa.InvalidTreeError) as err:
+        sa.read_conll(path)
+    message = str(err.value)
+    assert message.startswith(f"{path}{where}"), message
+    assert what in message
+
+
+def test_several_roots_where_one_is_required(tmp_path):
+    path = write(tmp_path, "roots.conllu", "1\tA\t_\tX\t_\t_\t0\troot\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n")
+    assert len(sa.read_conll(path)) == 1  # allowed by default (CoNLL-X treebanks)
+    with pytest.raises(sa.InvalidTreeError) as err:
+        sa.read_conll(path, single_root=True)
+    assert str(err.value).startswith(f"{path}:1:2:") and "where one is required" in str(err.value)
+
+
+def test_cycle_raises_in_strict_mode_naming_the_token():
+    tree = sa.DependencyTree.create([0, 3, 2], ["root", "a", "b"], location=sa.Location("f.conll", 4))
+    assert tree.unreachable_tokens().tolist() == [2, 3]
+    with pytest.raises(sa.InvalidTreeError) as err:
+        sa.tree_edit_distance(tree, tree, cycles="raise")
+    assert str(err.value).startswith("f.conll:4:2:")
+    assert sa.tree_edit_distance(tree, tree) == 0  # dropped by default
+
+
+def test_files_with_different_sentence_counts(tmp_path):
+    a = write(tmp_path, "a.conll", GOOD + GOOD)
+    b = write(tmp_path, "b.conll", GOOD)
+    with pytest.raises(sa.MismatchedCorpusError) as err:
+        sa.load_parallel_files([a, b])
+    assert str(a) in str(err.value) and str(b) in str(err.value)
+
+
+def test_annotations_with_different_tokens(tmp_path):
+    a = write(tmp_path, "a.conll", GOOD + GOOD)
+    b = write(tmp_path, "b.conll", GOOD + GOOD.replace("\tB\t", "\tC\t", 1))
+    corpus = sa.load_parallel_files([a, b])
+    result = sa.pairwise_accuracy(corpus)
+    assert result.items_mismatched == 1 and result.items == 1 and result.tokens == 2
+    assert "token 2 is 'B' against 'C'" in result.mismatched[0]
+    with pytest.raises(sa.MismatchedCorpusError) as err:
+        sa.pairwise_accuracy(corpus, strict=True)
+    assert str(err.value).startswith(f"{a}:2:")
+
+
+def test_annotator_dirs_with_different_sentence_counts(tmp_path):
+    for name, text in (("x", GOOD), ("y", GOOD + GOOD)):
+        (tmp_path / name).mkdir()
+        write(tmp_path / name, f"doc-{name}.conll", text)
+    with pytest.raises(sa.MismatchedCorpusError) as err:
+        sa.load_annotator_dirs([tmp_path / "x", tmp_path / "y"])
+    assert "doc-x.conll" in str(err.value) and "doc-y.conll" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "text, what",
+    [("(S (NP P) (VP V)", "never closed"), ("(S (NP P) (VP V)))", "unbalanced ')' on line 2"),
+     ("junk (S (NP P))", "outside brackets on line 2")],
+)
+def test_unbalanced_brackets(tmp_path, text, what):
+    path = write(tmp_path, "bad.tree", "(S (NP P))\n" + text + "\n")
+    with pytest.raises(sa.InvalidTreeError) as err:
+        sa.read_brackets(path)
+    assert str(err.value).startswith(f"{path}:2:") and what in str(err.value)
+
+
+def test_cli_reports_bad_input_on_one_line(tmp_path):
+    a = write(tmp_path, "a.conll", GOOD + "1\tA\t_\tX\t_\t_\t9\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n")
+    b = write(tmp_path, "b.conll", GOOD + GOOD)
+    result = CliRunner().invoke(app, ["alpha", str(a), str(b)])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines == [f"{a}:2:1: head 9 out of range 0..2"]
+    missing = CliRunner().invoke(app, ["alpha", str(b), str(tmp_path / "nope.conll")])
+    assert missing.exit_code == 1 and "nope.conll" in missing.output
+
+
+# ---------------------------------------------------------------- the core never crashes
+
+int32_arrays = st.lists(st.integers(-5, 12), max_size=12).map(lambda v: np.array(v, dtype=np.int32))
+
+
+@settings(max_examples=300, deadline=None)
+@given(int32_arrays, int32_arrays, int32_arrays, int32_arrays)
+def test_core_rejects_garbage_without_crashing(labels, lml, keyroots, parent):
+    try:
+        _core.tree_edit_distance(labels, lml, keyroots, labels, lml, keyroots)
+    except ValueError:
+        pass
+    try:
+        _core.derive_lml_keyroots(parent)
+    except ValueError:
+        pass
+    offsets = np.array([0, len(labels)], dtype=np.int64)
+    kr_offsets = np.array([0, len(keyroots)], dtype=np.int64)
+    pairs = np.array([0, 1, -1], dtype=np.int64)
+    try:
+        _core.forest_ted_pairs(labels, lml, offsets, keyroots, kr_offsets, pairs, pairs[::-1].copy())
+    except ValueError:
+        pass
+    try:
+        _core.dependency_postorder(parent)
+    except ValueError:
+        pass
+
+
+def test_core_checks_cost_matrix_against_labels():
+    parent = np.array([1, -1], dtype=np.int32)
+    lml, kr = _core.derive_lml_keyroots(parent)
+    labels = np.array([3, 0], dtype=np.int32)
+    with pytest.raises(ValueError, match="outside the cost matrix"):
+        _core.tree_edit_distance(labels, lml, kr, labels, lml, kr, np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="non-negative"):
+        _core.tree_edit_distance(labels, lml, kr, labels, lml, kr, -np.ones((4, 4)))
+    with pytest.raises(ValueError, match="square"):
+        _core.tree_edit_distance(labels, lml, kr, labels, lml, kr, np.ones((4, 3)))
