@@ -117,7 +117,7 @@ def alpha(
     >>> b = DependencyTree.create([2, 0], ["obj", "root"])
     >>> c = DependencyTree.create([0, 1, 1], ["root", "obj", "punct"])
     >>> round(alpha([[a, a], [b, a], [c, c]]).alpha_plain, 4)
-    0.8571
+    0.8276
     """
     if size not in ("annotation", "tree"):
         raise ValueError(f"size must be 'annotation' or 'tree', not {size!r}")
