@@ -93,6 +93,20 @@ cdef double _zhang_shasha(
     return td[(n1 - 1) * n2 + (n2 - 1)]
 
 
+cdef inline double _forest_pair(
+    const int32_t* labels, const int32_t* lml, const int64_t* offsets,
+    const int32_t* keyroots, const int64_t* kr_offsets, Py_ssize_t a, Py_ssize_t b,
+    const double* cost, Py_ssize_t n_labels, double* td, double* fd,
+) noexcept nogil:
+    """TED between trees ``a`` and ``b`` of a validated forest."""
+    return _zhang_shasha(
+        labels + offsets[a], lml + offsets[a], keyroots + kr_offsets[a],
+        offsets[a + 1] - offsets[a], kr_offsets[a + 1] - kr_offsets[a],
+        labels + offsets[b], lml + offsets[b], keyroots + kr_offsets[b],
+        offsets[b + 1] - offsets[b], kr_offsets[b + 1] - kr_offsets[b],
+        cost, n_labels, td, fd)
+
+
 # ----------------------------------------------------------------------- validation
 
 def derive_lml_keyroots(const int32_t[::1] parent):
@@ -248,7 +262,7 @@ def forest_ted_pairs(const int32_t[::1] labels, const int32_t[::1] lml, const in
     cost_arr = _check_costs(cost)
     validate_forest(labels, lml, offsets, keyroots, kr_offsets,
                     -1 if cost_arr is None else cost_arr.shape[0])
-    cdef Py_ssize_t n_trees = offsets.shape[0] - 1, k, n_pairs = left.shape[0], a, b, nl = 0
+    cdef Py_ssize_t n_trees = offsets.shape[0] - 1, k, n_pairs = left.shape[0], nl = 0
     if right.shape[0] != n_pairs:
         raise ValueError("left and right must have the same length")
     for k in range(n_pairs):
@@ -264,14 +278,8 @@ def forest_ted_pairs(const int32_t[::1] labels, const int32_t[::1] lml, const in
         return out_arr
     with nogil:
         for k in range(n_pairs):
-            a = left[k]
-            b = right[k]
-            out[k] = _zhang_shasha(
-                &labels[offsets[a]], &lml[offsets[a]], &keyroots[kr_offsets[a]],
-                offsets[a + 1] - offsets[a], kr_offsets[a + 1] - kr_offsets[a],
-                &labels[offsets[b]], &lml[offsets[b]], &keyroots[kr_offsets[b]],
-                offsets[b + 1] - offsets[b], kr_offsets[b + 1] - kr_offsets[b],
-                cptr, nl, &td[0], &fd[0])
+            out[k] = _forest_pair(&labels[0], &lml[0], &offsets[0], &keyroots[0], &kr_offsets[0],
+                                  left[k], right[k], cptr, nl, &td[0], &fd[0])
     return out_arr
 
 
@@ -321,12 +329,8 @@ def forest_alpha_sums(const int32_t[::1] labels, const int32_t[::1] lml, const i
             na = sizes[i]
             for j in range(i + 1, n_trees):
                 nb = sizes[j]
-                d = _zhang_shasha(
-                    &labels[offsets[i]], &lml[offsets[i]], &keyroots[kr_offsets[i]],
-                    offsets[i + 1] - offsets[i], kr_offsets[i + 1] - kr_offsets[i],
-                    &labels[offsets[j]], &lml[offsets[j]], &keyroots[kr_offsets[j]],
-                    offsets[j + 1] - offsets[j], kr_offsets[j + 1] - kr_offsets[j],
-                    cptr, nl, &td[0], &fd[0])
+                d = _forest_pair(&labels[0], &lml[0], &offsets[0], &keyroots[0], &kr_offsets[0],
+                                 i, j, cptr, nl, &td[0], &fd[0])
                 dp = d * d
                 dd = d - fabs(<double>(na - nb))
                 dd = dd * dd

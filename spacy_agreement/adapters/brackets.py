@@ -156,9 +156,7 @@ def parse_brackets(text: str, leaves: LeafStyle = "auto", name: str = "<string>"
             parsed.append(nltk.Tree.fromstring(chunk))
         except ValueError as exc:
             raise InvalidTreeError(f"malformed tree starting on line {line}: {exc}", Location(name, number)) from None
-    if leaves == "auto":
-        leaves = "words" if all(_is_lexicalised(_strip_outer(t)) for t in parsed) else "categories"
-    return [from_nltk(t, leaves, Location(name, k)) for k, t in enumerate(parsed, start=1)]
+    return from_nltk_trees(parsed, leaves, name)
 
 
 def read_brackets(path: PathLike, leaves: LeafStyle = "auto") -> List[ConstituencyTree]:
