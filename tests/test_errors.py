@@ -89,7 +89,7 @@ def test_annotator_dirs_with_different_sentence_counts(tmp_path):
 @pytest.mark.parametrize(
     "text, what",
     [("(S (NP P) (VP V)", "never closed"), ("(S (NP P) (VP V)))", "unbalanced ')' on line 2"),
-     ("junk (S (NP P))", "outside brackets on line 2")],
+     ("junk (S (NP P))", "outside brackets on line 2"), ("()", "empty tree")],
 )
 def test_unbalanced_brackets(tmp_path, text, what):
     path = write(tmp_path, "bad.tree", "(S (NP P))\n" + text + "\n")
@@ -148,3 +148,32 @@ def test_core_checks_cost_matrix_against_labels():
         _core.tree_edit_distance(labels, lml, kr, labels, lml, kr, -np.ones((4, 4)))
     with pytest.raises(ValueError, match="square"):
         _core.tree_edit_distance(labels, lml, kr, labels, lml, kr, np.ones((4, 3)))
+
+
+cells = st.sampled_from(["1", "2", "3", "0", "-1", "_", "x", "1-2", "1.1", "root", "", " ", "#", "=", "a|b", "9999999999"])
+lines = st.lists(cells, min_size=1, max_size=11).map("\t".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(lines, st.just("")), min_size=1, max_size=8))
+def test_conll_reader_gives_trees_or_a_located_error(rows):
+    text = "\n".join(rows) + "\n\n"
+    try:
+        trees = sa.parse_conll(text, name="fuzz.conll")
+    except sa.InvalidTreeError as err:
+        assert str(err).startswith("fuzz.conll")
+    else:
+        for tree in trees:
+            assert len(tree) > 0 and tree.heads.min() >= 0 and tree.heads.max() <= len(tree)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="()ab \n", max_size=40))
+def test_bracket_reader_gives_trees_or_a_located_error(text):
+    try:
+        trees = sa.parse_brackets(text, name="fuzz.tree")
+    except sa.InvalidTreeError as err:
+        assert str(err).startswith("fuzz.tree")
+    else:
+        for tree in trees:
+            assert len(tree) > 0

@@ -55,6 +55,8 @@ def from_nltk(tree: nltk.Tree, leaves: LeafStyle = "auto", location: Optional[Lo
     if not isinstance(tree, nltk.Tree):
         raise InvalidTreeError(f"expected an nltk.Tree, got {type(tree).__name__}", location)
     tree = _strip_outer(tree)
+    if tree.label() == "" and len(tree) == 0:
+        raise InvalidTreeError("empty tree '()'", location)
     if leaves == "auto":
         leaves = "words" if _is_lexicalised(tree) else "categories"
     keep_strings = leaves == "categories"
