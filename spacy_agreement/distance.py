@@ -35,10 +35,17 @@ def tree_edit_distance(
     Dependency trees are compared in the Figure 1 form of Skjærholt (2014) and phrase
     trees without their words (see :mod:`spacy_agreement.trees`).
     """
+    ted, _, _ = _ted_and_sizes(a, b, label_cost, cycles)
+    return ted
+
+
+def _ted_and_sizes(a: Tree, b: Tree, label_cost: Optional[LabelCost], cycles: CyclePolicy):
+    """TED of two trees and their sizes |x| (nodes, plus tokens dropped from a cycle)."""
     vocab = LabelVocab()
-    x, _ = a.to_ordered(vocab, cycles)
-    y, _ = b.to_ordered(vocab, cycles)
-    return ordered_tree_edit_distance(x, y, vocab.cost_matrix(label_cost))
+    x, dropped_x = a.to_ordered(vocab, cycles)
+    y, dropped_y = b.to_ordered(vocab, cycles)
+    ted = ordered_tree_edit_distance(x, y, vocab.cost_matrix(label_cost))
+    return ted, x.size + dropped_x, y.size + dropped_y
 
 
 def ordered_tree_edit_distance(x: OrderedTree, y: OrderedTree, cost: Optional[np.ndarray] = None) -> float:
@@ -49,11 +56,7 @@ def ordered_tree_edit_distance(x: OrderedTree, y: OrderedTree, cost: Optional[np
 def delta(a: Tree, b: Tree, kind: Delta = "plain", label_cost: Optional[LabelCost] = None,
           cycles: CyclePolicy = "drop") -> float:
     """δplain, δdiff or δnorm of two trees (not squared)."""
-    vocab = LabelVocab()
-    x, dropped_x = a.to_ordered(vocab, cycles)
-    y, dropped_y = b.to_ordered(vocab, cycles)
-    ted = ordered_tree_edit_distance(x, y, vocab.cost_matrix(label_cost))
-    return delta_from_ted(ted, x.size + dropped_x, y.size + dropped_y, kind)
+    return delta_from_ted(*_ted_and_sizes(a, b, label_cost, cycles), kind)
 
 
 def delta_from_ted(ted: float, size_x: int, size_y: int, kind: Delta) -> float:

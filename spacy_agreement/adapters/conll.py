@@ -23,6 +23,7 @@ from typing import Iterable, Iterator, List, Optional, Union
 
 import conllu
 from conllu.exceptions import ParseException
+from conllu.parser import parse_id_value
 
 from ..errors import InvalidTreeError, Location
 from ..trees import DependencyTree
@@ -31,6 +32,21 @@ FIELDS = ("id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "dep
 # Columns we do not use are kept as raw strings, so a CoNLL-X FEATS value such as "sg|nom"
 # (no "=") cannot make an otherwise good file unreadable.
 _RAW = {name: (lambda line, i: line[i]) for name in ("lemma", "xpos", "feats", "deps", "misc")}
+
+
+class _ColumnCountError(Exception):
+    def __init__(self, token: str, count: int):
+        self.token, self.count = token, count
+
+
+def _parse_id(line: List[str], i: int):
+    # conllu fills a short line with fewer fields and ignores extra columns: check here
+    if len(line) != len(FIELDS):
+        raise _ColumnCountError(line[0], len(line))
+    return parse_id_value(line[i])
+
+
+_PARSERS = {**_RAW, "id": _parse_id}
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -100,7 +116,7 @@ def iter_conll(
         return
     name = name or getattr(source, "name", "<input>")
     number = 0
-    generator = conllu.parse_incr(source, fields=FIELDS, field_parsers=_RAW)
+    generator = conllu.parse_incr(source, fields=FIELDS, field_parsers=_PARSERS)
     while True:
         try:
             sentence = next(generator)
@@ -108,6 +124,10 @@ def iter_conll(
             return
         except ParseException as exc:
             raise InvalidTreeError(f"malformed line: {exc}", Location(str(name), number + 1)) from None
+        except _ColumnCountError as exc:
+            raise InvalidTreeError(
+                f"line has {exc.count} columns, expected {len(FIELDS)}", Location(str(name), number + 1, exc.token)
+            ) from None
         number += 1
         if stats is not None:
             stats.sentences += 1
