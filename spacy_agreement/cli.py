@@ -92,6 +92,47 @@ def _emit(text: str, output: Optional[Path]) -> None:
         output.write_text(text + "\n", encoding="utf-8")
 
 
+@app.command("evaluate")
+def evaluate_command(
+    gold: Path = typer.Argument(..., help="Gold CoNLL-U/CoNLL-X file."),
+    pred: Path = typer.Argument(..., help="Predicted CoNLL-U/CoNLL-X file, same sentences and tokens."),
+    as_json: bool = typer.Option(False, "--json", help="Print one flat JSON object."),
+    no_punct: bool = typer.Option(False, "--no-punct", help="Exclude punctuation (UPOS PUNCT or label in --punct-label)."),
+    punct_label: List[str] = typer.Option(["punct"], "--punct-label", help="Relations that mark punctuation."),
+    ignore_subtypes: bool = typer.Option(False, "--ignore-subtypes", help="Compare nmod:poss as nmod."),
+    skip_mismatched: bool = typer.Option(False, "--skip-mismatched", help="Skip (and count) sentences whose tokens differ instead of failing."),
+    ted_norm: str = typer.Option("sum", "--ted-norm", help="TED accuracy normaliser: sum, max or gold."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
+) -> None:
+    """Every parser metric (LAS, UAS, LA, NED, TED, UCP, LCP, POS-wise and root-weighted LAS)."""
+    from .adapters.conll import read_conll
+    from .parser_metrics import EvaluationOptions, evaluate
+
+    options = EvaluationOptions(exclude_punct=no_punct, punct_labels=frozenset(punct_label),
+                                ignore_subtypes=ignore_subtypes, ted_norm=ted_norm)
+    try:
+        result = evaluate(read_conll(gold), read_conll(pred), options, skip_mismatched)
+    except AgreementError as exc:
+        _fail(str(exc))
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+        _fail(f"{exc.filename}: {exc.strerror}")
+    except ValueError as exc:
+        _fail(str(exc))
+    values = result.to_dict()
+    if as_json:
+        _emit(json.dumps(_json_safe(values), indent=2), output)
+        return
+    lines = [f"{values['sentences']} sentences, {values['tokens']} tokens scored, {values['verbs']} verbs"]
+    names = {"las_content": "LAS content", "las_function": "LAS function", "las_root_weighted": "LAS root-weighted"}
+    for key, value in result.scores.items():
+        shown = "  n/a" if math.isnan(value) else f"{100 * value:5.1f}"
+        lines.append(f"  {names.get(key, key.upper()):<18} {shown}")
+    if result.skipped:
+        lines.append(f"skipped {len(result.skipped)} sentence(s) whose tokens differ:")
+        lines.extend(f"  {where}" for where in result.skipped[:10])
+    _emit("\n".join(lines), output)
+
+
 @app.command("demo")
 def demo_command(as_json: bool = typer.Option(False, "--json", help="Print JSON objects.")) -> None:
     """Alpha and accuracies on the small example annotations shipped with the package."""

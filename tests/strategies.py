@@ -32,10 +32,10 @@ def labelled_trees(draw, labels=LABELS, max_nodes=12):
 
 
 @st.composite
-def dependency_heads(draw, max_tokens=10, allow_cycles=False):
+def dependency_heads(draw, max_tokens=10, allow_cycles=False, min_tokens=1):
     """``(heads, deprels)``: 1-based heads with 0 for the root. A valid tree (heads drawn
     through a random order of attachment) unless ``allow_cycles``."""
-    n = draw(st.integers(1, max_tokens))
+    n = draw(st.integers(min_tokens, max_tokens))
     rels = [draw(st.sampled_from(RELATIONS)) for _ in range(n)]
     if allow_cycles:
         heads = [draw(st.sampled_from([h for h in range(n + 1) if h != k])) for k in range(1, n + 1)]
