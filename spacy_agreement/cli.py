@@ -133,6 +133,32 @@ def evaluate_command(
     _emit("\n".join(lines), output)
 
 
+@app.command("judgments")
+def judgments_command(
+    path: Path = typer.Argument(..., help="JSON Lines file of judged items (format: spacy_agreement.judgments)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one flat JSON object."),
+    no_punct: bool = typer.Option(False, "--no-punct", help="Exclude punctuation from the metrics."),
+    ties: str = typer.Option("half", "--ties", help="A metric's tie counts as half an agreement (half) or is skipped (skip)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the MACE restarts."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
+) -> None:
+    """Which metric agrees with the people who judge parses (Plank et al. 2015, Tables 1, 3-5)."""
+    from .judgments import analyse_judgments, format_analysis, load_judgments
+    from .parser_metrics import EvaluationOptions
+
+    try:
+        items = load_judgments(path)
+        result = analyse_judgments(items, options=EvaluationOptions(exclude_punct=no_punct), ties=ties, seed=seed)
+    except AgreementError as exc:
+        _fail(str(exc))
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+        _fail(f"{exc.filename}: {exc.strerror}")
+    except ValueError as exc:
+        _fail(str(exc))
+    text = json.dumps(_json_safe(result.to_dict()), indent=2) if as_json else format_analysis(result)
+    _emit(text, output)
+
+
 @app.command("demo")
 def demo_command(as_json: bool = typer.Option(False, "--json", help="Print JSON objects.")) -> None:
     """Alpha and accuracies on the small example annotations shipped with the package."""

@@ -1,0 +1,319 @@
+"""Do the metrics agree with people who judge parses? The analyses of Plank et al. (2015),
+§3–4, for items that each have a gold tree, two candidate parses A and B and the
+preferences of one or more human judges.
+
+Input (:func:`load_judgments`) is JSON Lines, one item per line::
+
+    {"id": "en-17",
+     "gold": {"heads": [2, 0, 2], "deprels": ["nsubj", "root", "obj"], "upos": [...], "forms": [...]},
+     "a": {...}, "b": {...},
+     "judgments": {"judge1": "A", "judge2": "B"}}
+
+A tree may also be given as CoNLL-U text (a string). Preferences are ``"A"`` or ``"B"``
+(either case). ``upos`` and ``forms`` are optional (without UPOS, UCP/LCP and POS-wise LAS
+have nothing to count).
+
+What :func:`analyse_judgments` computes:
+
+* each metric's preferred parse per item (the one it scores higher; ties reported), and the
+  mean agreement of each metric with the judges beside the mean agreement between judges
+  (Table 5). A metric's tie counts as half an agreement (``ties="half"``) or the item is left
+  out for that metric (``ties="skip"``). Agreement with the judges is averaged per judge
+  over the items that judge saw, then over judges.
+* raw agreement and chance-corrected agreement between judges (Table 1's RAW and κ):
+  Cohen's κ for two judges, Fleiss' κ for more (the variant allowing a different number of
+  judges per item; items with fewer than two judgments are left out).
+* Spearman's ρ between the metrics across items (Table 3), over each metric's preference
+  strength score(A) − score(B).
+* ρ between the aggregated human judgment and each metric's preference strength (Table 4),
+  with the judgments aggregated by majority vote (+1 for A, −1 for B, 0 for a tie) and by
+  the MACE-style item-response model (:mod:`spacy_agreement.mace`; P(A) − P(B)), and a
+  Fisher z-test of whether each metric's ρ differs from LAS's. Like the paper, the test
+  treats the two correlations as independent samples of n items: z = (atanh ρ_m − atanh
+  ρ_LAS) / sqrt(2 / (n − 3)).
+
+Statistics come from scipy (``spearmanr``, ``norm``).
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .adapters.conll import parse_conll
+from .errors import AgreementError, Location
+from .mace import MaceResult, mace
+from .parser_metrics import METRICS, EvaluationOptions, sentence_scores
+from .trees import DependencyTree
+
+PREFERENCES = ("A", "B")
+DEFAULT_METRICS = ("las", "uas", "la", "ned", "ted", "lcp", "ucp")
+
+
+class JudgmentError(AgreementError):
+    """A judgment item is malformed: unknown preference, a missing parse, different lengths."""
+
+
+@dataclass
+class JudgmentItem:
+    """A gold tree, two candidate parses and the judges' preferences (``"A"`` or ``"B"``)."""
+
+    id: str
+    gold: DependencyTree
+    a: DependencyTree
+    b: DependencyTree
+    judgments: Dict[str, str]
+
+
+def make_item(id: str, gold: DependencyTree, a: DependencyTree, b: DependencyTree,
+              judgments: Mapping[str, str], location: Optional[Location] = None) -> JudgmentItem:
+    """Check and build one item; errors name the item."""
+    where = location or Location(f"item {id}")
+    for name, tree in (("a", a), ("b", b)):
+        if len(tree) != len(gold):
+            raise JudgmentError(f"item {id!r}: parse {name.upper()} has {len(tree)} tokens, gold has {len(gold)}", where)
+    clean: Dict[str, str] = {}
+    for judge, value in judgments.items():
+        value_up = str(value).strip().upper()
+        if value_up not in PREFERENCES:
+            raise JudgmentError(f"item {id!r}: judge {judge!r} gave unknown preference {value!r} (use A or B)", where)
+        clean[str(judge)] = value_up
+    return JudgmentItem(str(id), gold, a, b, clean)
+
+
+def _tree(value: Any, id: str, name: str, location: Location) -> DependencyTree:
+    if value is None:
+        raise JudgmentError(f"item {id!r} has no {name!r} parse", location)
+    if isinstance(value, str):
+        trees = parse_conll(value, name=f"{location.source}[{id}].{name}")
+        if len(trees) != 1:
+            raise JudgmentError(f"item {id!r}: {name!r} must hold one sentence, found {len(trees)}", location)
+        return trees[0]
+    if isinstance(value, Mapping) and "heads" in value and "deprels" in value:
+        return DependencyTree.create(value["heads"], value["deprels"], value.get("forms"), value.get("upos"),
+                                     location=Location(f"{location.source}[{id}].{name}", location.sentence))
+    raise JudgmentError(f"item {id!r}: {name!r} must be CoNLL-U text or an object with heads and deprels", location)
+
+
+def load_judgments(path: Union[str, "os.PathLike[str]"]) -> List[JudgmentItem]:
+    """Items from a JSON Lines file (format in the module docstring)."""
+    items: List[JudgmentItem] = []
+    name = os.fspath(path)
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            location = Location(name, number)
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise JudgmentError(f"not JSON: {exc.msg}", location) from None
+            if not isinstance(record, dict):
+                raise JudgmentError("each line must be a JSON object", location)
+            id = str(record.get("id", f"line {number}"))
+            judgments = record.get("judgments")
+            if not isinstance(judgments, Mapping):
+                raise JudgmentError(f"item {id!r} has no 'judgments' object", location)
+            trees = [_tree(record.get(key), id, key, location) for key in ("gold", "a", "b")]
+            items.append(make_item(id, *trees, judgments, location))
+    return items
+
+
+def cohen_kappa(x: Sequence[str], y: Sequence[str]) -> float:
+    """Cohen's κ of two judges over the same items."""
+    labels = sorted(set(x) | set(y))
+    n = len(x)
+    if n == 0:
+        return math.nan
+    observed = sum(a == b for a, b in zip(x, y)) / n
+    expected = sum((list(x).count(v) / n) * (list(y).count(v) / n) for v in labels)
+    return math.nan if expected == 1 else (observed - expected) / (1 - expected)
+
+
+def fleiss_kappa(items: Sequence[Sequence[str]]) -> float:
+    """Fleiss' κ; items may have different numbers (≥ 2) of judgments."""
+    items = [list(i) for i in items if len(i) >= 2]
+    if not items:
+        return math.nan
+    labels = sorted({v for i in items for v in i})
+    counts = np.array([[i.count(v) for v in labels] for i in items], dtype=float)
+    raters = counts.sum(axis=1)
+    p_i = ((counts ** 2).sum(axis=1) - raters) / (raters * (raters - 1))
+    p_bar = p_i.mean()
+    p_j = counts.sum(axis=0) / raters.sum()
+    p_e = float((p_j ** 2).sum())
+    return math.nan if p_e == 1 else float((p_bar - p_e) / (1 - p_e))
+
+
+@dataclass
+class JudgmentAnalysis:
+    """Everything of Tables 1, 3, 4 and 5 of Plank et al. (2015) for one set of items."""
+
+    metrics: Tuple[str, ...]
+    judges: List[str]
+    preferences: Dict[str, List[str]]
+    ties: Dict[str, int]
+    metric_judge_agreement: Dict[str, float]
+    judge_agreement: float
+    kappa: float
+    kappa_kind: str
+    metric_correlations: Dict[Tuple[str, str], float]
+    human_correlations: Dict[str, Dict[str, Dict[str, float]]]
+    mace: Optional[MaceResult]
+    items: int
+    differences: Dict[str, np.ndarray] = field(repr=False, default_factory=dict)
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {
+            "items": self.items,
+            "judges": len(self.judges),
+            "judge_agreement": self.judge_agreement,
+            "kappa": self.kappa,
+            "kappa_kind": self.kappa_kind,
+        }
+        for metric in self.metrics:
+            out[f"agreement_{metric}"] = self.metric_judge_agreement[metric]
+            out[f"ties_{metric}"] = self.ties[metric]
+            for aggregation, table in self.human_correlations.items():
+                for key, value in table[metric].items():
+                    out[f"{key}_{aggregation}_{metric}"] = value
+        for (m1, m2), value in self.metric_correlations.items():
+            out[f"rho_{m1}_{m2}"] = value
+        if self.mace is not None:
+            for judge, value in self.mace.competence.items():
+                out[f"mace_competence_{judge}"] = value
+        return out
+
+
+def analyse_judgments(
+    items: Sequence[JudgmentItem],
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    options: Optional[EvaluationOptions] = None,
+    ties: str = "half",
+    mace_restarts: int = 10,
+    seed: int = 0,
+) -> JudgmentAnalysis:
+    """Run every analysis of the module docstring."""
+    from scipy.stats import norm, spearmanr
+
+    options = options or EvaluationOptions()
+    unknown = [m for m in metrics if m not in METRICS]
+    if unknown:
+        raise ValueError(f"unknown metrics {unknown}; choose from {METRICS}")
+    if ties not in ("half", "skip"):
+        raise ValueError("ties must be 'half' or 'skip'")
+    if not items:
+        raise ValueError("no judgment items")
+    judges = sorted({j for item in items for j in item.judgments})
+    diffs = {m: np.empty(len(items)) for m in metrics}
+    for i, item in enumerate(items):
+        score_a = sentence_scores(item.gold, item.a, options)
+        score_b = sentence_scores(item.gold, item.b, options)
+        for m in metrics:
+            diffs[m][i] = score_a[m] - score_b[m]  # nan when the metric counts nothing
+    preferences = {
+        m: ["A" if d > 0 else "B" if d < 0 else "tie" for d in np.nan_to_num(diffs[m], nan=0.0)] for m in metrics
+    }
+    # Table 5: mean agreement of each metric with the judges, and between judges
+    agreement: Dict[str, float] = {}
+    for m in metrics:
+        per_judge = []
+        for judge in judges:
+            hits = []
+            for item, pref in zip(items, preferences[m]):
+                if judge not in item.judgments:
+                    continue
+                if pref == "tie":
+                    if ties == "half":
+                        hits.append(0.5)
+                    continue
+                hits.append(float(pref == item.judgments[judge]))
+            if hits:
+                per_judge.append(float(np.mean(hits)))
+        agreement[m] = float(np.mean(per_judge)) if per_judge else math.nan
+    pair_agreement, cohen = [], []
+    for j1, j2 in combinations(judges, 2):
+        shared = [(it.judgments[j1], it.judgments[j2]) for it in items if j1 in it.judgments and j2 in it.judgments]
+        if shared:
+            pair_agreement.append(float(np.mean([a == b for a, b in shared])))
+            cohen.append(cohen_kappa([a for a, _ in shared], [b for _, b in shared]))
+    judge_agreement = float(np.mean(pair_agreement)) if pair_agreement else math.nan
+    if len(judges) == 2:
+        kappa, kind = (cohen[0] if cohen else math.nan), "cohen"
+    else:
+        kappa, kind = fleiss_kappa([list(it.judgments.values()) for it in items]), "fleiss"
+    # Table 3: Spearman's rho between metrics across items
+    correlations: Dict[Tuple[str, str], float] = {}
+    for m1, m2 in combinations(metrics, 2):
+        correlations[(m1, m2)] = _spearman(spearmanr, diffs[m1], diffs[m2])
+    # Table 4: rho between aggregated human judgments and each metric
+    votes = np.array([sum(+1 if v == "A" else -1 for v in it.judgments.values()) for it in items], dtype=float)
+    human = {"majority": np.sign(votes)}
+    fitted: Optional[MaceResult] = None
+    if judges and any(it.judgments for it in items):
+        fitted = mace([it.judgments for it in items], labels=PREFERENCES, restarts=mace_restarts, seed=seed)
+        human["mace"] = fitted.posterior[:, 0] - fitted.posterior[:, 1]
+    human_corr: Dict[str, Dict[str, Dict[str, float]]] = {}
+    n = len(items)
+    for aggregation, values in human.items():
+        table: Dict[str, Dict[str, float]] = {}
+        for m in metrics:
+            table[m] = {"rho": _spearman(spearmanr, values, diffs[m])}
+        base = table.get("las", {}).get("rho", math.nan)
+        for m in metrics:
+            rho = table[m]["rho"]
+            if m == "las" or n <= 3 or math.isnan(rho) or math.isnan(base) or abs(rho) >= 1 or abs(base) >= 1:
+                table[m]["z_vs_las"], table[m]["p_vs_las"] = math.nan, math.nan
+                continue
+            z = (math.atanh(rho) - math.atanh(base)) / math.sqrt(2.0 / (n - 3))
+            table[m]["z_vs_las"], table[m]["p_vs_las"] = z, float(2 * norm.sf(abs(z)))
+        human_corr[aggregation] = table
+    return JudgmentAnalysis(
+        tuple(metrics), judges, preferences, {m: preferences[m].count("tie") for m in metrics}, agreement,
+        judge_agreement, kappa, kind, correlations, human_corr, fitted, len(items), diffs,
+    )
+
+
+def _spearman(spearmanr, x: np.ndarray, y: np.ndarray) -> float:
+    mask = ~(np.isnan(x) | np.isnan(y))
+    if mask.sum() < 3 or np.all(x[mask] == x[mask][0]) or np.all(y[mask] == y[mask][0]):
+        return math.nan
+    return float(spearmanr(x[mask], y[mask]).statistic)
+
+
+def format_analysis(result: JudgmentAnalysis) -> str:
+    """The tables of the paper as text."""
+    def num(v: float) -> str:
+        return "   n/a" if v is None or math.isnan(v) else f"{v:6.3f}"
+
+    names = [m.upper() for m in result.metrics]
+    lines = [f"{result.items} items, {len(result.judges)} judges ({', '.join(result.judges)})",
+             f"between judges: raw agreement {num(result.judge_agreement)}, "
+             f"{'Cohen' if result.kappa_kind == 'cohen' else 'Fleiss'} kappa {num(result.kappa)}", "",
+             "Mean agreement with the judges (Table 5)",
+             "  " + " ".join(f"{n:>6}" for n in ["ANN", *names]),
+             "  " + num(result.judge_agreement) + " " + " ".join(num(result.metric_judge_agreement[m]) for m in result.metrics),
+             "  ties   " + " ".join(f"{result.ties[m]:6d}" for m in result.metrics), "",
+             "Spearman's rho between metrics (Table 3)",
+             "       " + " ".join(f"{n:>6}" for n in names[1:])]
+    for i, m1 in enumerate(result.metrics[:-1]):
+        row = [num(result.metric_correlations[(m1, m2)]) for m2 in result.metrics[i + 1:]]
+        lines.append(f"  {m1.upper():<5}" + "       " * i + " ".join(row))
+    lines.append("")
+    lines.append("Spearman's rho with the human judgments (Table 4; * differs from LAS, Fisher z, p < 0.05)")
+    lines.append("           " + " ".join(f"{n:>6} " for n in names))
+    for aggregation, table in result.human_correlations.items():
+        cells = []
+        for m in result.metrics:
+            p = table[m].get("p_vs_las", math.nan)
+            cells.append(num(table[m]["rho"]) + ("*" if not math.isnan(p) and p < 0.05 else " "))
+        lines.append(f"  {aggregation:<9}" + " ".join(cells))
+    if result.mace is not None:
+        lines.append("")
+        lines.append("MACE competence: " + ", ".join(f"{j} {v:.2f}" for j, v in result.mace.competence.items()))
+    return "\n".join(lines)
