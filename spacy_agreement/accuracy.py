@@ -34,8 +34,18 @@ from .errors import MismatchedCorpusError, UndefinedMetricWarning
 from .trees import ConstituencyTree, DependencyTree
 
 
+class ScoresByName:
+    """Read a result's ``scores`` entries as attributes: ``result.las``."""
+
+    def __getattr__(self, name: str) -> float:
+        scores = self.__dict__.get("scores", {})
+        if name in scores:
+            return scores[name]
+        raise AttributeError(name)
+
+
 @dataclass
-class AccuracyResult:
+class AccuracyResult(ScoresByName):
     """Length-weighted mean pairwise scores (eq. 3) and what was left out."""
 
     scores: Dict[str, float]
@@ -44,12 +54,6 @@ class AccuracyResult:
     items_mismatched: int
     items_unpairable: int
     mismatched: List[str] = field(default_factory=list)
-
-    def __getattr__(self, name: str) -> float:
-        scores = self.__dict__.get("scores", {})
-        if name in scores:
-            return scores[name]
-        raise AttributeError(name)
 
     def to_dict(self) -> Dict[str, Any]:
         return {

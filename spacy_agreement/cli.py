@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -41,6 +42,21 @@ def _fail(message: str) -> None:
     raise typer.Exit(code=1)
 
 
+@contextmanager
+def _bad_input_exits():
+    """Turn input errors into exit code 1 and one line ``file:sentence:token: message``."""
+    try:
+        yield
+    except AgreementError as exc:
+        _fail(str(exc))
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
+        _fail(f"{getattr(exc, 'filename', None) or ''}: {exc.strerror or exc}".lstrip(": "))
+    except UnicodeDecodeError as exc:
+        _fail(f"input is not UTF-8 text: {exc}")
+    except ValueError as exc:
+        _fail(str(exc))
+
+
 def _json_safe(values: Dict[str, Any]) -> Dict[str, Any]:
     return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in values.items()}
 
@@ -68,20 +84,12 @@ def alpha_command(
 ) -> None:
     """Krippendorff's alpha (delta plain, diff, norm) and LAS/UAS/LA or bracket Jaccard."""
     fmt_value = fmt.value if fmt else None
-    try:
+    with _bad_input_exits():
         if dirs:
             corpus = load_annotator_dirs(paths, fmt_value, single_root=single_root)
         else:
             corpus = load_parallel_files(paths, fmt_value, single_root=single_root)
         text = run_alpha(corpus, as_json, strict, size.value, worst)
-    except AgreementError as exc:
-        _fail(str(exc))
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
-        _fail(f"{getattr(exc, 'filename', None) or ''}: {exc.strerror or exc}".lstrip(": "))
-    except UnicodeDecodeError as exc:
-        _fail(f"input is not UTF-8 text: {exc}")
-    except ValueError as exc:
-        _fail(str(exc))
     _emit(text, output)
 
 
@@ -110,14 +118,8 @@ def evaluate_command(
 
     options = EvaluationOptions(exclude_punct=no_punct, punct_labels=frozenset(punct_label),
                                 ignore_subtypes=ignore_subtypes, ted_norm=ted_norm)
-    try:
+    with _bad_input_exits():
         result = evaluate(read_conll(gold), read_conll(pred), options, skip_mismatched)
-    except AgreementError as exc:
-        _fail(str(exc))
-    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
-        _fail(f"{exc.filename}: {exc.strerror}")
-    except ValueError as exc:
-        _fail(str(exc))
     values = result.to_dict()
     if as_json:
         _emit(json.dumps(_json_safe(values), indent=2), output)
@@ -140,21 +142,19 @@ def judgments_command(
     no_punct: bool = typer.Option(False, "--no-punct", help="Exclude punctuation from the metrics."),
     ties: str = typer.Option("half", "--ties", help="A metric's tie counts as half an agreement (half) or is skipped (skip)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the MACE restarts."),
+    metric: List[str] = typer.Option(
+        ["las", "uas", "la", "ned", "ted", "lcp", "ucp"], "--metric",
+        help="Metrics to compare (repeat the option); also las_content, las_function, las_root_weighted."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
 ) -> None:
     """Which metric agrees with the people who judge parses (Plank et al. 2015, Tables 1, 3-5)."""
     from .judgments import analyse_judgments, format_analysis, load_judgments
     from .parser_metrics import EvaluationOptions
 
-    try:
+    with _bad_input_exits():
         items = load_judgments(path)
-        result = analyse_judgments(items, options=EvaluationOptions(exclude_punct=no_punct), ties=ties, seed=seed)
-    except AgreementError as exc:
-        _fail(str(exc))
-    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
-        _fail(f"{exc.filename}: {exc.strerror}")
-    except ValueError as exc:
-        _fail(str(exc))
+        result = analyse_judgments(items, metrics=metric, options=EvaluationOptions(exclude_punct=no_punct),
+                                   ties=ties, seed=seed)
     text = json.dumps(_json_safe(result.to_dict()), indent=2) if as_json else format_analysis(result)
     _emit(text, output)
 

@@ -39,7 +39,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, U
 
 import numpy as np
 
-from .accuracy import token_mismatch
+from .accuracy import ScoresByName, token_mismatch
 from .distance import tree_edit_distance
 from .errors import MismatchedCorpusError
 from .trees import DependencyTree
@@ -200,19 +200,13 @@ def _relabelled(tree: DependencyTree, options: EvaluationOptions) -> DependencyT
 
 
 @dataclass
-class EvaluationResult:
+class EvaluationResult(ScoresByName):
     """Corpus scores (micro-averaged), per-sentence scores and what was skipped."""
 
     scores: Dict[str, float]
     sentences: List[Dict[str, float]]
     counts: Counts
     skipped: List[str] = field(default_factory=list)
-
-    def __getattr__(self, name: str) -> float:
-        scores = self.__dict__.get("scores", {})
-        if name in scores:
-            return scores[name]
-        raise AttributeError(name)
 
     def to_dict(self) -> Dict[str, float]:
         out: Dict[str, float] = dict(self.scores)
