@@ -159,6 +159,51 @@ def judgments_command(
     _emit(text, output)
 
 
+@app.command("synthetic")
+def synthetic_command(
+    corpus: Path = typer.Argument(..., help="A corpus taken as correct: CoNLL file or bracketed trees."),
+    fmt: Optional[InputFormat] = typer.Option(None, "--format", help="conll or bracket (default: from the file name)."),
+    sample: int = typer.Option(100, "--sample", help="How many sentences to sample."),
+    runs: int = typer.Option(10, "--runs", help="Runs per point."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the sampling and the noise."),
+    uniform: bool = typer.Option(False, "--uniform", help="Also the uniform structural-noise model (dependency trees)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object with the list of points."),
+    tsv: bool = typer.Option(False, "--tsv", help="Print the points as TSV."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Write one PNG per setting into this directory (needs matplotlib)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
+) -> None:
+    """Skjaerholt (2014) section 3: alpha and LAS under label and structural noise (Figures 3-5)."""
+    from .adapters.brackets import read_brackets
+    from .adapters.conll import read_conll
+    from .corpus import guess_format
+    from .synthetic import points_tsv, plot_points, run_experiment
+
+    kind = fmt.value if fmt else guess_format(corpus)
+    with _bad_input_exits():
+        trees = read_conll(corpus) if kind == "conll" else read_brackets(corpus)
+        models = ("paper", "uniform") if uniform else ("paper",)
+        points = run_experiment(trees, sample=sample, runs=runs, seed=seed, models=models,
+                                progress=not as_json and not tsv and sys.stderr.isatty())
+    if plot is not None:
+        try:
+            for path in plot_points(points, plot):
+                typer.echo(f"wrote {path}", err=True)
+        except RuntimeError as exc:
+            _fail(str(exc))
+    if as_json:
+        text = json.dumps({"corpus": str(corpus), "sample": sample, "runs": runs, "seed": seed,
+                           "points": [_json_safe(p.to_dict()) for p in points]}, indent=2)
+    elif tsv:
+        text = points_tsv(points)
+    else:
+        lines = [f"{'setting':<7} {'model':<8} {'p':>4}  {'a_plain':>8} {'a_diff':>8} {'a_norm':>8} {'LAS':>8}"]
+        for pt in points:
+            lines.append(f"{pt.setting:<7} {pt.model:<8} {pt.p:4.1f}  {pt.alpha_plain:8.3f} {pt.alpha_diff:8.3f} "
+                         f"{pt.alpha_norm:8.3f} {pt.las:8.3f}")
+        text = "\n".join(lines)
+    _emit(text, output)
+
+
 @app.command("demo")
 def demo_command(as_json: bool = typer.Option(False, "--json", help="Print JSON objects.")) -> None:
     """Alpha and accuracies on the small example annotations shipped with the package."""
