@@ -104,6 +104,9 @@ def run_experiment(
     if not trees:
         raise ValueError("the corpus is empty")
     valid = [t for t in trees if not isinstance(t, DependencyTree) or not len(t.unreachable_tokens())]
+    if len(valid) < len(trees):
+        warnings.warn(f"{len(trees) - len(valid)} sentence(s) with head cycles are not sampled "
+                      "(a perturbation needs a tree)", UserWarning, stacklevel=2)
     if len(valid) < 2:
         raise ValueError("need at least two sentences without head cycles")
     rng = np.random.default_rng(seed)

@@ -162,3 +162,11 @@ def test_phrase_corpus_experiment():
     assert all(p.alpha_plain == 1.0 and p.las == 1.0 for p in zero)
     noisy = [p for p in points if p.p == 1.0]
     assert len(noisy) == 3 and all(p.las < 1.0 and p.alpha_plain < 1.0 for p in noisy)
+
+
+def test_sentences_with_cycles_are_not_sampled_and_counted():
+    good = sa.DependencyTree.create([0, 1], ["root", "obj"])
+    cyclic = sa.DependencyTree.create([0, 3, 2], ["root", "a", "b"])
+    with pytest.warns(UserWarning, match="1 sentence"):
+        points = run_experiment([good, good, cyclic], sample=3, runs=1, p_values=(0.5,))
+    assert len(points) == 3
