@@ -25,3 +25,6 @@ def forest_alpha_sums(
     labels: Int32, lml: Int32, offsets: Int64, keyroots: Int32, kr_offsets: Int64,
     item: Int64, item_count: Int64, sizes: Int64, cost: Optional[Float64] = None,
 ) -> Tuple[Float64, Float64, Float64]: ...
+def levenshtein_pairs(
+    symbols: Int32, offsets: Int64, left: Int64, right: Int64, cost: Optional[Float64] = None,
+) -> Float64: ...

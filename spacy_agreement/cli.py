@@ -204,6 +204,55 @@ def synthetic_command(
     _emit(text, output)
 
 
+class CostChoice(str, Enum):
+    exact = "exact"
+    first_char = "first-char"
+
+
+@app.command("leaf-ancestor")
+def leaf_ancestor_command(
+    gold: Path = typer.Argument(..., help="Gold trees: bracketed (words as leaves) or CoNLL."),
+    candidate: Path = typer.Argument(..., help="Candidate trees, same sentences and words."),
+    costs: CostChoice = typer.Option(CostChoice.exact, "--costs", help="Label replacement costs: exact (0/2) or first-char (0.5 for a shared first character)."),
+    evalb_params: Optional[Path] = typer.Option(None, "--evalb-params", help="EVALB parameter file (DELETE_LABEL, EQ_LABEL, ...)."),
+    fmt: Optional[InputFormat] = typer.Option(None, "--format", help="bracket or conll (default: from the file name)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object with every sentence and word."),
+    worst: int = typer.Option(10, "--worst", help="How many error configurations to list."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
+) -> None:
+    """Leaf-ancestor scores word by word and GEIG bracket F (Sampson & Babarczy 2003)."""
+    from .adapters.brackets import read_brackets
+    from .adapters.conll import read_conll
+    from .corpus import guess_format
+    from .geig import EvalbParams
+    from .leaf_ancestor import format_sentence, leaf_ancestor
+
+    kind = fmt.value if fmt else guess_format(gold)
+    with _bad_input_exits():
+        params = EvalbParams.read(evalb_params) if evalb_params else None
+        if kind == "conll":
+            gold_trees, cand_trees = read_conll(gold), read_conll(candidate)
+        else:
+            gold_trees = read_brackets(gold, leaves="categories")
+            cand_trees = read_brackets(candidate, leaves="categories")
+        result = leaf_ancestor(gold_trees, cand_trees, cost=costs.value, evalb=params)
+    if as_json:
+        _emit(json.dumps(result.to_dict()), output)
+        return
+    blocks = []
+    for number, sentence in enumerate(result.sentences, start=1):
+        blocks.append(f"sentence {number} ({sentence.location})\n{format_sentence(sentence)}")
+    summary = [f"corpus: LA {result.la:.3f} (mean over sentences), {result.la_words:.3f} (mean over words)"]
+    if result.brackets is not None:
+        geig = result.brackets.scores()
+        summary.append(f"GEIG unlabelled F {geig['geig_unlabelled']:.3f}, labelled F {geig['geig_labelled']:.3f}")
+    rows = result.error_configurations(k=worst)
+    if rows:
+        summary.append("gold configurations with the lowest mean word score:")
+        summary.extend(f"  {score:.3f}  {count:4d}x  {feature}" for feature, count, score in rows)
+    _emit("\n\n".join(blocks + ["\n".join(summary)]), output)
+
+
 @app.command("demo")
 def demo_command(as_json: bool = typer.Option(False, "--json", help="Print JSON objects.")) -> None:
     """Alpha and accuracies on the small example annotations shipped with the package."""

@@ -1,0 +1,261 @@
+"""The leaf-ancestor metric (Sampson & Babarczy 2003) with error location.
+
+Each terminal element is scored by how similar its candidate lineage c is to its gold
+lineage g (:mod:`spacy_agreement.lineage`):
+
+    score = 1 − Lv(c, g) / (len(c) + len(g))                         (§4)
+
+where Lv is a weighted Levenshtein distance: inserting or deleting a symbol costs 1,
+replacing label a by label b costs cost(a, b) in [0, 2] (2 = "entirely different", as a
+delete plus an insert). Cost schemes:
+
+* ``"exact"``: 0 for equal symbols, 2 otherwise (the Parseval-style default);
+* ``"first-char"``: 0.5 when two different labels share their first character, as in the
+  paper's experiment (NP for N1), 2 otherwise;
+* any function ``cost(a, b)`` or mapping ``{(a, b): cost}`` (other pairs: exact).
+
+Boundary markers are symbols like the labels: replacing ``[`` by a label costs 2 in both
+built-in schemes. The cost function is turned into one dense matrix over the symbol ids
+before the Cython kernel runs.
+
+Scores: per word; per sentence, the mean of its words (§2); per corpus both the mean over
+sentences (``la``) and the mean over all words (``la_words``). Lineages are kept with the
+scores, so errors can be shown where they are (§7): the worst words and stretches of a
+sentence, and across a corpus the gold configurations (labels and lineage n-grams) most
+often found with low word scores.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core
+from .errors import MismatchedCorpusError
+from .geig import BracketCounts, EvalbParams, bracket_counts
+from .lineage import LEFT, RIGHT, Lineages, Preterminals, dependency_lineages, phrase_lineages
+from .trees import ConstituencyTree, DependencyTree
+from .vocab import LabelVocab
+
+CostScheme = Union[str, Callable[[str, str], float], Mapping[Tuple[str, str], float]]
+
+
+def exact_cost(a: str, b: str) -> float:
+    """0 for equal symbols, 2 otherwise."""
+    return 0.0 if a == b else 2.0
+
+
+def first_char_cost(a: str, b: str) -> float:
+    """0 for equal symbols, 0.5 for different labels sharing their first character, else 2
+    (the cost function of the paper's experiment, §4)."""
+    if a == b:
+        return 0.0
+    if a in (LEFT, RIGHT) or b in (LEFT, RIGHT):
+        return 2.0
+    return 0.5 if a[:1] == b[:1] else 2.0
+
+
+def cost_function(scheme: CostScheme) -> Callable[[str, str], float]:
+    if scheme == "exact":
+        return exact_cost
+    if scheme == "first-char":
+        return first_char_cost
+    if callable(scheme):
+        return scheme
+    if isinstance(scheme, Mapping):
+        table = dict(scheme)
+        return lambda a, b: table.get((a, b), exact_cost(a, b))
+    raise ValueError(f"unknown cost scheme {scheme!r}: 'exact', 'first-char', a function or a mapping")
+
+
+@dataclass
+class WordScore:
+    word: str
+    score: float
+    gold_lineage: Tuple[str, ...]
+    candidate_lineage: Tuple[str, ...]
+
+    def to_dict(self) -> Dict[str, object]:
+        return {"word": self.word, "score": self.score, "gold_lineage": " ".join(self.gold_lineage),
+                "candidate_lineage": " ".join(self.candidate_lineage)}
+
+
+@dataclass
+class SentenceResult:
+    """Leaf-ancestor and GEIG scores of one sentence, word by word."""
+
+    words: List[WordScore]
+    brackets: Optional[BracketCounts] = None
+    location: str = ""
+
+    @property
+    def la(self) -> float:
+        return float(np.mean([w.score for w in self.words])) if self.words else math.nan
+
+    def geig(self) -> Dict[str, float]:
+        return self.brackets.scores() if self.brackets is not None else {}
+
+    def worst_words(self, k: int = 3) -> List[Tuple[int, WordScore]]:
+        """The ``k`` lowest-scored words (1-based positions), worst first."""
+        order = sorted(range(len(self.words)), key=lambda i: (self.words[i].score, i))
+        return [(i + 1, self.words[i]) for i in order[:k] if self.words[i].score < 1.0]
+
+    def stretches(self, threshold: float = 1.0) -> List[Tuple[int, int, float]]:
+        """Maximal runs of consecutive words scoring below ``threshold``, as (first, last
+        1-based position, total loss Σ(1 − score)), largest loss first."""
+        runs, start = [], None
+        for i, w in enumerate(self.words + [WordScore("", 1.0, (), ())]):
+            if w.score < threshold and start is None:
+                start = i
+            elif w.score >= threshold and start is not None:
+                runs.append((start + 1, i, sum(1 - x.score for x in self.words[start:i])))
+                start = None
+        return sorted(runs, key=lambda r: -r[2])
+
+    def to_dict(self) -> Dict[str, object]:
+        out: Dict[str, object] = {"la": self.la}
+        out.update({k: v for k, v in self.geig().items() if k.startswith("geig_")})
+        out["words"] = [w.to_dict() for w in self.words]
+        return out
+
+
+@dataclass
+class LeafAncestorResult:
+    """Corpus scores and the sentences behind them."""
+
+    sentences: List[SentenceResult]
+    brackets: Optional[BracketCounts] = None
+    cost: str = "exact"
+    extra: Dict[str, float] = field(default_factory=dict)
+
+    @property
+    def la(self) -> float:
+        """Mean over sentences of the sentence scores."""
+        return float(np.mean([s.la for s in self.sentences])) if self.sentences else math.nan
+
+    @property
+    def la_words(self) -> float:
+        """Mean over all words of the corpus."""
+        scores = [w.score for s in self.sentences for w in s.words]
+        return float(np.mean(scores)) if scores else math.nan
+
+    def to_dict(self, sentences: bool = True) -> Dict[str, object]:
+        out: Dict[str, object] = {"la": self.la, "la_words": self.la_words}
+        if self.brackets is not None:
+            geig = self.brackets.scores()
+            out["geig_unlabelled"] = geig["geig_unlabelled"]
+            out["geig_labelled"] = geig["geig_labelled"]
+        if sentences:
+            out["sentences"] = [s.to_dict() for s in self.sentences]
+        return out
+
+    def error_configurations(self, n: int = 2, min_count: int = 3, k: int = 10) -> List[Tuple[str, int, float]]:
+        """Gold configurations most often found with low word scores (§7): for every gold
+        label of a word's lineage and every run of ``n`` consecutive gold lineage symbols,
+        how many words have it and their mean score; those seen at least ``min_count``
+        times, lowest mean score first."""
+        stats: Dict[str, List[float]] = defaultdict(list)
+        for sentence in self.sentences:
+            for w in sentence.words:
+                labels = [s for s in w.gold_lineage if s not in (LEFT, RIGHT)]
+                features = {f"label {lab}" for lab in labels}
+                for size in range(2, n + 1):
+                    for i in range(len(w.gold_lineage) - size + 1):
+                        features.add("lineage " + " ".join(w.gold_lineage[i:i + size]))
+                if w.gold_lineage:
+                    features.add(f"parent {labels[0]}" if labels else "parent -")
+                for feature in features:
+                    stats[feature].append(w.score)
+        rows = [(f, len(v), float(np.mean(v))) for f, v in stats.items() if len(v) >= min_count]
+        return sorted(rows, key=lambda r: (r[2], -r[1]))[:k]
+
+
+def score_lineages(gold: Sequence[Lineages], candidate: Sequence[Lineages], cost: CostScheme = "exact",
+                   names: Optional[Sequence[str]] = None) -> List[List[WordScore]]:
+    """Word scores of parallel sentences (same words), all in one call of the Cython kernel."""
+    vocab = LabelVocab()
+    symbols: List[int] = []
+    offsets = [0]
+    for g, c in zip(gold, candidate):
+        for lineage in (*g.lineages, *c.lineages):
+            symbols.extend(vocab.add(s) for s in lineage)
+            offsets.append(len(symbols))
+    matrix = vocab.cost_matrix(cost_function(cost))
+    if matrix is not None and (matrix.max(initial=0) > 2 or matrix.min(initial=0) < 0):
+        raise ValueError("leaf-ancestor label costs must lie in [0, 2]")
+    left, right, index = [], [], 0
+    for g, c in zip(gold, candidate):
+        n = len(g)
+        left.extend(range(index, index + n))
+        right.extend(range(index + n, index + 2 * n))
+        index += 2 * n
+    distances = _core.levenshtein_pairs(np.asarray(symbols, dtype=np.int32), np.asarray(offsets, dtype=np.int64),
+                                        np.asarray(left, dtype=np.int64), np.asarray(right, dtype=np.int64), matrix)
+    out, k = [], 0
+    for g, c in zip(gold, candidate):
+        words = []
+        for word, gl, cl in zip(g.words, g.lineages, c.lineages):
+            total = len(gl) + len(cl)
+            words.append(WordScore(word, 1.0 - distances[k] / total if total else 1.0, gl, cl))
+            k += 1
+        out.append(words)
+    return out
+
+
+def _check_words(gold: Lineages, candidate: Lineages, location) -> None:
+    if len(gold) != len(candidate):
+        raise MismatchedCorpusError(f"{len(gold)} words in gold, {len(candidate)} in the candidate", location)
+    for k, (a, b) in enumerate(zip(gold.words, candidate.words), start=1):
+        if a != b:
+            raise MismatchedCorpusError(f"word {k} is {a!r} in gold but {b!r} in the candidate", location.at_token(k))
+
+
+def leaf_ancestor(
+    gold: Sequence[Union[ConstituencyTree, DependencyTree]],
+    candidate: Sequence[Union[ConstituencyTree, DependencyTree]],
+    cost: CostScheme = "exact",
+    evalb: Optional[EvalbParams] = None,
+    preterminals: Preterminals = "auto",
+) -> LeafAncestorResult:
+    """Leaf-ancestor scores (and GEIG for phrase trees) of parallel gold and candidate trees.
+
+    Phrase trees must be read with their words as leaves (``leaves="categories"``).
+    Mismatched sentence counts or words raise
+    :class:`~spacy_agreement.errors.MismatchedCorpusError` naming the sentence and position.
+    """
+    if len(gold) != len(candidate):
+        raise MismatchedCorpusError(f"{len(gold)} gold sentences but {len(candidate)} candidate sentences")
+    gold_l, cand_l = [], []
+    for g, c in zip(gold, candidate):
+        if isinstance(g, DependencyTree):
+            gl, cl = dependency_lineages(g), dependency_lineages(c)
+        else:
+            gl, cl = phrase_lineages(g, preterminals), phrase_lineages(c, preterminals)
+        _check_words(gl, cl, c.location)
+        gold_l.append(gl)
+        cand_l.append(cl)
+    words = score_lineages(gold_l, cand_l, cost)
+    sentences, total = [], BracketCounts()
+    phrase = bool(gold) and isinstance(gold[0], ConstituencyTree)
+    for g, c, w in zip(gold, candidate, words):
+        counts = bracket_counts(g, c, evalb, preterminals) if phrase else None
+        if counts is not None:
+            total.add(counts)
+        sentences.append(SentenceResult(w, counts, str(c.location)))
+    name = cost if isinstance(cost, str) else "custom"
+    return LeafAncestorResult(sentences, total if phrase else None, name)
+
+
+def format_sentence(sentence: SentenceResult) -> str:
+    """A per-word display like the paper's tables: score, word, gold : candidate lineage."""
+    width = max((len(w.word) for w in sentence.words), default=4) + 2
+    lines = [f"{w.score:.3f}   {w.word:<{width}} {' '.join(w.gold_lineage)} : {' '.join(w.candidate_lineage)}"
+             for w in sentence.words]
+    summary = f"LA {sentence.la:.3f}"
+    geig = sentence.geig()
+    if geig:
+        summary += f"   GEIG unlabelled {geig['geig_unlabelled']:.3f}   labelled {geig['geig_labelled']:.3f}"
+    return "\n".join(lines + [summary])
