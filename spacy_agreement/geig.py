@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Tuple, Union
 
 from .errors import MismatchedCorpusError
-from .lineage import Preterminals, _children, is_penn_style
-from .trees import ConstituencyTree
+from .lineage import Preterminals, is_penn_style
+from .trees import ConstituencyTree, children_lists
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ def evalb_view(tree: ConstituencyTree, params: Optional[EvalbParams] = None,
     """The words and brackets EVALB counts for a phrase tree whose leaves are the words."""
     params = params or EvalbParams()
     parent = tree.parent.tolist()
-    kids = _children(parent)
+    kids = children_lists(parent)
     penn = preterminals == "drop" or (preterminals == "auto" and is_penn_style(tree))
     leaves = [i for i in range(len(tree)) if not kids[i]]
     tag_of = {leaf: tree.labels[parent[leaf]] if penn and parent[leaf] >= 0 else None for leaf in leaves}

@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Literal, Sequence, Tuple
 
-from .trees import ConstituencyTree, DependencyTree
+from .trees import ConstituencyTree, DependencyTree, children_lists
 
 LEFT, RIGHT = "[", "]"
 Preterminals = Literal["auto", "keep", "drop"]
@@ -58,17 +58,9 @@ class Lineages:
         return " ".join(self.lineages[k])
 
 
-def _children(parent: Sequence[int]) -> List[List[int]]:
-    kids: List[List[int]] = [[] for _ in range(len(parent))]
-    for i, p in enumerate(parent):
-        if p >= 0:
-            kids[p].append(i)
-    return kids
-
-
 def is_penn_style(tree: ConstituencyTree) -> bool:
     """True when every leaf is the only child of its parent (a preterminal)."""
-    kids = _children(tree.parent.tolist())
+    kids = children_lists(tree.parent.tolist())
     leaves = [i for i in range(len(tree)) if not kids[i]]
     return bool(leaves) and all(len(kids[tree.parent[i]]) == 1 for i in leaves if tree.parent[i] >= 0)
 
@@ -92,7 +84,7 @@ def phrase_lineages(tree: ConstituencyTree, preterminals: Preterminals = "auto")
     if preterminals not in ("auto", "keep", "drop"):
         raise ValueError("preterminals must be 'auto', 'keep' or 'drop'")
     parent = tree.parent.tolist()
-    kids = _children(parent)
+    kids = children_lists(parent)
     drop = preterminals == "drop" or (preterminals == "auto" and is_penn_style(tree))
     spans = tree.spans.tolist()
     words: List[str] = []
@@ -186,7 +178,7 @@ def rebuild(lineages: Lineages):
 
 def as_tuple(tree: ConstituencyTree):
     """A phrase tree as nested ``(label, children)`` tuples (for comparisons)."""
-    kids = _children(tree.parent.tolist())
+    kids = children_lists(tree.parent.tolist())
 
     def build(i):
         return (tree.labels[i], tuple(build(c) for c in kids[i]))

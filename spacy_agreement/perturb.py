@@ -33,11 +33,11 @@ All functions take a numpy ``Generator`` and are reproducible for a seed.
 """
 from __future__ import annotations
 
-from typing import List, Literal, Optional, Sequence
+from typing import List, Literal, Sequence
 
 import numpy as np
 
-from .trees import ConstituencyTree, DependencyTree
+from .trees import ConstituencyTree, DependencyTree, children_lists
 
 Model = Literal["paper", "uniform"]
 
@@ -139,14 +139,6 @@ def perturb_dependency(
     return DependencyTree.create(heads, deprels, tree.forms, tree.upos, tree.ids, tree.location)
 
 
-def _children(parent: Sequence[int]) -> List[List[int]]:
-    kids: List[List[int]] = [[] for _ in range(len(parent))]
-    for i, p in enumerate(parent):
-        if p >= 0:
-            kids[p].append(i)
-    return kids
-
-
 def perturb_phrase(
     tree: ConstituencyTree,
     labels: Sequence[str],
@@ -157,7 +149,7 @@ def perturb_phrase(
     """A noisy copy of a phrase tree (see the module docstring); ``labels`` are the corpus's
     nonterminal categories."""
     n = len(tree)
-    kids = _children(tree.parent.tolist())
+    kids = children_lists(tree.parent.tolist())
     node_labels = list(tree.labels)
     internal = [i for i in range(n) if kids[i]]
     root = n - 1

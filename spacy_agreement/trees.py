@@ -24,6 +24,15 @@ from .vocab import LabelVocab
 CyclePolicy = Literal["drop", "raise"]
 
 
+def children_lists(parent: Sequence[int]) -> List[List[int]]:
+    """``out[i]`` lists the children of node ``i`` (in order) given a parent array (-1 = root)."""
+    kids: List[List[int]] = [[] for _ in range(len(parent))]
+    for i, p in enumerate(parent):
+        if p >= 0:
+            kids[p].append(i)
+    return kids
+
+
 @dataclass(frozen=True, eq=False)
 class OrderedTree:
     """An ordered labelled tree as postorder arrays (the root is the last node).
