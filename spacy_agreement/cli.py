@@ -253,6 +253,28 @@ def leaf_ancestor_command(
     _emit("\n\n".join(blocks + ["\n".join(summary)]), output)
 
 
+@app.command("discourse")
+def discourse_command(
+    files: List[Path] = typer.Argument(..., help="Discourse JSON file(s) over the same document (format: spacy_agreement.discourse)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object: strict, skip, connective and pairs."),
+    skip_both_ends: bool = typer.Option(False, "--skip-both-ends", help="Allow a one-level skip at both ends at once."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
+) -> None:
+    """Agreement on discourse arrows: strict, one-level skipping, connective-based (Mirovsky et al. 2010)."""
+    from .discourse import discourse_agreement, format_tables, load_discourse, merge_documents
+
+    with _bad_input_exits():
+        document = merge_documents([load_discourse(f) for f in files])
+        result = discourse_agreement(document, skip_both_ends=skip_both_ends)
+    if as_json:
+        data = result.to_dict()
+        clean = {k: (_json_safe(v) if isinstance(v, dict) else v) for k, v in data.items()}
+        clean["pairs"] = [{k: (_json_safe(v) if isinstance(v, dict) else v) for k, v in p.items()} for p in data["pairs"]]
+        _emit(json.dumps(clean, indent=2), output)
+    else:
+        _emit(format_tables(result), output)
+
+
 @app.command("demo")
 def demo_command(as_json: bool = typer.Option(False, "--json", help="Print JSON objects.")) -> None:
     """Alpha and accuracies on the small example annotations shipped with the package."""

@@ -47,6 +47,7 @@ import numpy as np
 
 from .adapters.conll import parse_conll
 from .errors import AgreementError, Location
+from .kappa import cohen_kappa, fleiss_kappa
 from .mace import MaceResult, mace
 from .parser_metrics import METRICS, EvaluationOptions, sentence_scores
 from .trees import DependencyTree
@@ -122,32 +123,6 @@ def load_judgments(path: Union[str, "os.PathLike[str]"]) -> List[JudgmentItem]:
             trees = [_tree(record.get(key), id, key, location) for key in ("gold", "a", "b")]
             items.append(make_item(id, *trees, judgments, location))
     return items
-
-
-def cohen_kappa(x: Sequence[str], y: Sequence[str]) -> float:
-    """Cohen's κ of two judges over the same items."""
-    labels = sorted(set(x) | set(y))
-    n = len(x)
-    if n == 0:
-        return math.nan
-    observed = sum(a == b for a, b in zip(x, y)) / n
-    expected = sum((list(x).count(v) / n) * (list(y).count(v) / n) for v in labels)
-    return math.nan if expected == 1 else (observed - expected) / (1 - expected)
-
-
-def fleiss_kappa(items: Sequence[Sequence[str]]) -> float:
-    """Fleiss' κ; items may have different numbers (≥ 2) of judgments."""
-    items = [list(i) for i in items if len(i) >= 2]
-    if not items:
-        return math.nan
-    labels = sorted({v for i in items for v in i})
-    counts = np.array([[i.count(v) for v in labels] for i in items], dtype=float)
-    raters = counts.sum(axis=1)
-    p_i = ((counts ** 2).sum(axis=1) - raters) / (raters * (raters - 1))
-    p_bar = p_i.mean()
-    p_j = counts.sum(axis=0) / raters.sum()
-    p_e = float((p_j ** 2).sum())
-    return math.nan if p_e == 1 else float((p_bar - p_e) / (1 - p_e))
 
 
 @dataclass
