@@ -103,23 +103,43 @@ def _emit(text: str, output: Optional[Path]) -> None:
 @app.command("evaluate")
 def evaluate_command(
     gold: Path = typer.Argument(..., help="Gold CoNLL-U/CoNLL-X file."),
-    pred: Path = typer.Argument(..., help="Predicted CoNLL-U/CoNLL-X file, same sentences and tokens."),
+    pred: Optional[Path] = typer.Argument(None, help="Predicted CoNLL-U/CoNLL-X file (or use --model)."),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="A spaCy pipeline (name or path) to parse the gold words with."),
     as_json: bool = typer.Option(False, "--json", help="Print one flat JSON object."),
     no_punct: bool = typer.Option(False, "--no-punct", help="Exclude punctuation (UPOS PUNCT or label in --punct-label)."),
     punct_label: List[str] = typer.Option(["punct"], "--punct-label", help="Relations that mark punctuation."),
     ignore_subtypes: bool = typer.Option(False, "--ignore-subtypes", help="Compare nmod:poss as nmod."),
     skip_mismatched: bool = typer.Option(False, "--skip-mismatched", help="Skip (and count) sentences whose tokens differ instead of failing."),
     ted_norm: str = typer.Option("sum", "--ted-norm", help="TED accuracy normaliser: sum, max or gold."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
 ) -> None:
     """Every parser metric (LAS, UAS, LA, NED, TED, UCP, LCP, POS-wise and root-weighted LAS)."""
     from .adapters.conll import read_conll
     from .parser_metrics import EvaluationOptions, evaluate
 
+    if (pred is None) == (model is None):
+        _fail("give either a predicted file or --model, not both or neither")
     options = EvaluationOptions(exclude_punct=no_punct, punct_labels=frozenset(punct_label),
                                 ignore_subtypes=ignore_subtypes, ted_norm=ted_norm)
     with _bad_input_exits():
-        result = evaluate(read_conll(gold), read_conll(pred), options, skip_mismatched)
+        gold_trees = read_conll(gold)
+        if model is not None:
+            import spacy
+
+            from .spacy_pipeline import parse_with_pipeline
+
+            try:
+                nlp = spacy.load(model)
+            except OSError as exc:
+                _fail(f"{model}: cannot load the spaCy pipeline ({exc})")
+            if "parser" not in nlp.pipe_names and not any(
+                    getattr(p, "moves", None) is not None for _, p in nlp.pipeline):
+                _fail(f"{model}: the pipeline has no parser")
+            pred_trees = parse_with_pipeline(nlp, gold_trees, progress=not quiet and sys.stderr.isatty())
+        else:
+            pred_trees = read_conll(pred)
+        result = evaluate(gold_trees, pred_trees, options, skip_mismatched)
     values = result.to_dict()
     if as_json:
         _emit(json.dumps(_json_safe(values), indent=2), output)

@@ -1,0 +1,34 @@
+"""Running a real spaCy pipeline over gold CoNLL-U and scoring it (``spacy-agreement evaluate
+--model``). Each gold sentence is parsed as one pre-tokenised ``Doc`` (the gold words, so the
+tokens always match), and the whole doc is read back as one tree: if the pipeline splits the
+sentence in two, both roots attach to the artificial root."""
+from __future__ import annotations
+
+from typing import List, Sequence
+
+from .errors import Location
+from .trees import DependencyTree
+
+
+def parse_with_pipeline(nlp, gold: Sequence[DependencyTree], batch_size: int = 64,
+                        progress: bool = False) -> List[DependencyTree]:
+    """The pipeline's analysis of every gold sentence, as trees over the gold tokens."""
+    from spacy.tokens import Doc
+
+    from .spacy_components import doc_analysis, tree_of
+
+    docs = (Doc(nlp.vocab, words=list(tree.forms)) for tree in gold)
+    iterator = nlp.pipe(docs, batch_size=batch_size)
+    if progress:
+        from tqdm import tqdm
+
+        iterator = tqdm(iterator, total=len(gold), desc="parsing", unit="sent")
+    out = []
+    for tree, doc in zip(gold, iterator):
+        heads, deps = doc_analysis(doc)
+        predicted, _ = tree_of(doc, 0, len(doc), heads, deps, name=f"{tree.location.source} (parsed)",
+                               number=tree.location.sentence)
+        out.append(DependencyTree.create(predicted.heads.tolist(), predicted.deprels, predicted.forms,
+                                         tree.upos, tree.ids, Location(predicted.location.source,
+                                                                       tree.location.sentence)))
+    return out
