@@ -7,6 +7,7 @@ CoNLL-U/CoNLL-X and bracketed files.
 from .accuracy import AccuracyResult, bracket_jaccard, pairwise_accuracy, pairwise_attachment, pairwise_jaccard
 from .adapters import (
     from_conllu,
+    from_dependency_graph,
     from_doc,
     from_nltk,
     from_span,
@@ -14,6 +15,8 @@ from .adapters import (
     parse_conll,
     read_brackets,
     read_conll,
+    score_nltk_trees,
+    to_dependency_graph,
 )
 from .alpha import AlphaResult, alpha
 from .corpus import Corpus, load_annotator_dirs, load_parallel_files
@@ -42,6 +45,7 @@ __all__ = [
     "delta",
     "distance_matrix",
     "from_conllu",
+    "from_dependency_graph",
     "from_doc",
     "from_nltk",
     "from_span",
@@ -54,5 +58,7 @@ __all__ = [
     "parse_conll",
     "read_brackets",
     "read_conll",
+    "score_nltk_trees",
+    "to_dependency_graph",
     "tree_edit_distance",
 ]
