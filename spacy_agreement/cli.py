@@ -61,12 +61,14 @@ def _json_safe(values: Dict[str, Any]) -> Dict[str, Any]:
     return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in values.items()}
 
 
-def run_alpha(corpus: Corpus, as_json: bool, strict: bool, size: str, worst: int) -> str:
+def run_alpha(corpus: Corpus, as_json: bool, strict: bool, size: str, worst: int, tsv: bool = False) -> str:
     """α and accuracies of a corpus as the CLI prints them."""
     result = compute_alpha(corpus, cycles="raise" if strict else "drop", size=size)
     accuracy = pairwise_accuracy(corpus, strict=strict)
     if as_json:
         return json.dumps(_json_safe(summary(corpus, result, accuracy)), indent=2)
+    if tsv:
+        return _tsv(summary(corpus, result, accuracy))
     return text_report(corpus, result, accuracy, worst)
 
 
@@ -76,6 +78,7 @@ def alpha_command(
     dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories holding PREFIX-NAME.conll/.tree files."),
     fmt: Optional[InputFormat] = typer.Option(None, "--format", help="Input format (default: from the file names)."),
     as_json: bool = typer.Option(False, "--json", help="Print one flat JSON object."),
+    tsv: bool = typer.Option(False, "--tsv", help="Print key and value, tab-separated."),
     strict: bool = typer.Option(False, "--strict", help="Raise on head cycles and on annotations with different tokens instead of counting them."),
     single_root: bool = typer.Option(False, "--single-root", help="Require exactly one root token per sentence."),
     size: SizeConvention = typer.Option(SizeConvention.annotation, "--size", help="|x| in delta-diff/norm: annotation (tokens + root) or tree (nodes of the compared tree)."),
@@ -89,8 +92,13 @@ def alpha_command(
             corpus = load_annotator_dirs(paths, fmt_value, single_root=single_root)
         else:
             corpus = load_parallel_files(paths, fmt_value, single_root=single_root)
-        text = run_alpha(corpus, as_json, strict, size.value, worst)
+        text = run_alpha(corpus, as_json, strict, size.value, worst, tsv)
     _emit(text, output)
+
+
+def _tsv(values: Dict[str, Any]) -> str:
+    """A flat result as two tab-separated columns, key and value."""
+    return "\n".join(f"{k}\t{'' if v is None else v}" for k, v in _json_safe(values).items())
 
 
 def _emit(text: str, output: Optional[Path]) -> None:
@@ -106,6 +114,7 @@ def evaluate_command(
     pred: Optional[Path] = typer.Argument(None, help="Predicted CoNLL-U/CoNLL-X file (or use --model)."),
     model: Optional[str] = typer.Option(None, "--model", "-m", help="A spaCy pipeline (name or path) to parse the gold words with."),
     as_json: bool = typer.Option(False, "--json", help="Print one flat JSON object."),
+    tsv: bool = typer.Option(False, "--tsv", help="Print key and value, tab-separated."),
     no_punct: bool = typer.Option(False, "--no-punct", help="Exclude punctuation (UPOS PUNCT or label in --punct-label)."),
     punct_label: List[str] = typer.Option(["punct"], "--punct-label", help="Relations that mark punctuation."),
     ignore_subtypes: bool = typer.Option(False, "--ignore-subtypes", help="Compare nmod:poss as nmod."),
@@ -141,8 +150,8 @@ def evaluate_command(
             pred_trees = read_conll(pred)
         result = evaluate(gold_trees, pred_trees, options, skip_mismatched)
     values = result.to_dict()
-    if as_json:
-        _emit(json.dumps(_json_safe(values), indent=2), output)
+    if as_json or tsv:
+        _emit(json.dumps(_json_safe(values), indent=2) if as_json else _tsv(values), output)
         return
     lines = [f"{values['sentences']} sentences, {values['tokens']} tokens scored, {values['verbs']} verbs"]
     names = {"las_content": "LAS content", "las_function": "LAS function", "las_root_weighted": "LAS root-weighted"}
@@ -189,6 +198,7 @@ def synthetic_command(
     uniform: bool = typer.Option(False, "--uniform", help="Also the uniform structural-noise model (dependency trees)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object with the list of points."),
     tsv: bool = typer.Option(False, "--tsv", help="Print the points as TSV."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Write one PNG per setting into this directory (needs matplotlib)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
 ) -> None:
@@ -203,7 +213,7 @@ def synthetic_command(
         trees = read_conll(corpus) if kind == "conll" else read_brackets(corpus)
         models = ("paper", "uniform") if uniform else ("paper",)
         points = run_experiment(trees, sample=sample, runs=runs, seed=seed, models=models,
-                                progress=not as_json and not tsv and sys.stderr.isatty())
+                                progress=not quiet and sys.stderr.isatty())
     if plot is not None:
         try:
             for path in plot_points(points, plot):
@@ -293,6 +303,26 @@ def discourse_command(
         _emit(json.dumps(clean, indent=2), output)
     else:
         _emit(format_tables(result), output)
+
+
+@app.command("report")
+def report_command(
+    paths: List[Path] = typer.Argument(..., help="Parallel files (one annotator each), or directories with --dirs."),
+    html_path: Path = typer.Option(..., "--html", help="Write the self-contained HTML report here."),
+    dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories."),
+    fmt: Optional[InputFormat] = typer.Option(None, "--format", help="conll or bracket (default: from the file names)."),
+    items: int = typer.Option(20, "--items", help="How many of the most disagreeing items to show."),
+    title: str = typer.Option("Syntactic annotation agreement", "--title", help="Title of the page."),
+) -> None:
+    """One HTML page: alpha, items ranked by disagreement with the trees side by side, annotators, confusions."""
+    from .report_html import html_report
+
+    fmt_value = fmt.value if fmt else None
+    with _bad_input_exits():
+        corpus = load_annotator_dirs(paths, fmt_value) if dirs else load_parallel_files(paths, fmt_value)
+        page = html_report(corpus, items=items, title=title)
+    html_path.write_text(page, encoding="utf-8")
+    typer.echo(f"wrote {html_path}", err=True)
 
 
 @app.command("demo")
