@@ -481,3 +481,56 @@ def levenshtein_pairs(const int32_t[::1] symbols, const int64_t[::1] offsets,
                                   base + offsets[right[k]], offsets[right[k] + 1] - offsets[right[k]],
                                   cptr, nl, &row[0])
     return out_arr
+
+
+# ------------------------------------------------------------ parallel all-pairs sums (α)
+
+from cython.parallel cimport prange, threadid
+
+
+def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
+                       const int32_t[::1] keyroots, const int64_t[::1] kr_offsets,
+                       const int64_t[::1] sizes, const double[::1] counts,
+                       Py_ssize_t row_start, Py_ssize_t row_end, int n_threads=1, cost=None):
+    """Σ over rows ``row_start <= i < row_end`` and all ``j > i`` of ``2 c_i c_j δ²(i, j)`` for
+    δplain, δdiff and δnorm: the expected-disagreement sum of α over *distinct* trees with
+    multiplicities ``counts`` (identical trees are at distance 0 and add nothing). The rows are
+    split over ``n_threads`` OpenMP threads with one DP buffer each; no allocation per pair.
+    Callers pass rows in chunks to show progress and to stay interruptible."""
+    cost_arr = _check_costs(cost)
+    validate_forest(labels, lml, offsets, keyroots, kr_offsets,
+                    -1 if cost_arr is None else cost_arr.shape[0])
+    cdef Py_ssize_t n_trees = offsets.shape[0] - 1, i, j, nl = 0, m = _max_size(offsets), t
+    if sizes.shape[0] != n_trees or counts.shape[0] != n_trees:
+        raise ValueError("sizes and counts must have one entry per tree")
+    if row_start < 0 or row_end > n_trees or row_start > row_end:
+        raise ValueError("rows out of range")
+    if n_threads < 1:
+        raise ValueError("n_threads must be at least 1")
+    td_arr = np.empty((n_threads, max(m * m, 1)), dtype=np.float64)
+    fd_arr = np.empty((n_threads, (m + 1) * (m + 1)), dtype=np.float64)
+    acc_arr = np.zeros((n_threads, 3), dtype=np.float64)
+    cdef double[:, ::1] td = td_arr
+    cdef double[:, ::1] fd = fd_arr
+    cdef double[:, ::1] acc = acc_arr
+    cdef const double* cptr = _cost_ptr(cost_arr, &nl)
+    cdef double d, dd, dn, w
+    cdef int tid
+    if labels.shape[0] == 0 or row_start == row_end:
+        return acc_arr.sum(axis=0)
+    with nogil:
+        for i in prange(row_start, row_end, num_threads=n_threads, schedule="dynamic"):
+            tid = threadid()
+            for j in range(i + 1, n_trees):
+                d = _forest_pair(&labels[0], &lml[0], &offsets[0], &keyroots[0], &kr_offsets[0],
+                                 i, j, cptr, nl, &td[tid, 0], &fd[tid, 0])
+                w = 2.0 * counts[i] * counts[j]
+                dd = d - fabs(<double>(sizes[i] - sizes[j]))
+                if sizes[i] + sizes[j] > 0:
+                    dn = d / <double>(sizes[i] + sizes[j])
+                else:
+                    dn = 0.0
+                acc[tid, 0] += w * d * d
+                acc[tid, 1] += w * dd * dd
+                acc[tid, 2] += w * dn * dn
+    return acc_arr.sum(axis=0)

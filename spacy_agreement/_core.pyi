@@ -28,3 +28,8 @@ def forest_alpha_sums(
 def levenshtein_pairs(
     symbols: Int32, offsets: Int64, left: Int64, right: Int64, cost: Optional[Float64] = None,
 ) -> Float64: ...
+def expected_sums_rows(
+    labels: Int32, lml: Int32, offsets: Int64, keyroots: Int32, kr_offsets: Int64,
+    sizes: Int64, counts: Float64, row_start: int, row_end: int, n_threads: int = 1,
+    cost: Optional[Float64] = None,
+) -> Float64: ...

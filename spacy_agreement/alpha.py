@@ -42,6 +42,7 @@ from . import _core
 from .corpus import Corpus
 from .distance import DELTAS
 from .errors import UndefinedMetricWarning
+from .alpha_engine import deduplicate, expected_sums, expected_sums_dask, observed_sums
 from .trees import CyclePolicy, Forest, OrderedTree
 from .vocab import LabelCost, LabelVocab
 
@@ -63,6 +64,7 @@ class AlphaResult:
     cycle_trees: List[str] = field(default_factory=list)
     item_names: List[str] = field(default_factory=list, repr=False)
     item_disagreement: Optional[np.ndarray] = field(default=None, repr=False)
+    item_counts: List[int] = field(default_factory=list, repr=False)
 
     def __getitem__(self, kind: str) -> float:
         return {"plain": self.alpha_plain, "diff": self.alpha_diff, "norm": self.alpha_norm}[kind]
@@ -98,11 +100,60 @@ def _as_corpus(data: Union[Corpus, Sequence[Any]]) -> Corpus:
     return data if isinstance(data, Corpus) else Corpus.from_items(data)
 
 
+@dataclass
+class _Converted:
+    """The pairable annotations of a corpus as ordered trees, with what α needs about them."""
+
+    trees: List[OrderedTree]
+    item_of: List[int]
+    sizes: List[int]
+    counts: List[int]
+    names: List[str]
+    cost: Optional[np.ndarray]
+    unpairable_items: int = 0
+    unpairable_annotations: int = 0
+    cycle_tokens: int = 0
+    cycle_trees: List[str] = field(default_factory=list)
+
+
+def _convert(corpus: Corpus, label_cost: Optional[LabelCost] = None, cycles: CyclePolicy = "drop",
+             size: str = "annotation") -> _Converted:
+    """Items with at least two annotations as ordered trees in one label vocabulary."""
+    if size not in ("annotation", "tree"):
+        raise ValueError(f"size must be 'annotation' or 'tree', not {size!r}")
+    vocab = LabelVocab()
+    out = _Converted([], [], [], [], [], None)
+    for name, item in zip(corpus.names, corpus.items):
+        if len(item) < 2:
+            out.unpairable_items += 1
+            out.unpairable_annotations += len(item)
+            continue
+        for annotator in corpus.annotators:
+            tree = item.get(annotator)
+            if tree is None:
+                continue
+            ordered, dropped = tree.to_ordered(vocab, cycles)
+            if dropped:
+                out.cycle_tokens += dropped
+                out.cycle_trees.append(f"{tree.location} ({annotator}): {dropped} token(s) in head cycles")
+            out.trees.append(ordered)
+            out.sizes.append(ordered.size + (dropped if size == "annotation" else 0))
+            out.item_of.append(len(out.counts))
+        out.counts.append(len(item))
+        out.names.append(name)
+    out.cost = vocab.cost_matrix(label_cost)
+    return out
+
+
 def alpha(
     data: Union[Corpus, Sequence[Any]],
     label_cost: Optional[LabelCost] = None,
     cycles: CyclePolicy = "drop",
     size: Literal["annotation", "tree"] = "annotation",
+    backend: Literal["threads", "serial", "dask"] = "threads",
+    n_threads: Optional[int] = None,
+    scheduler: Optional[object] = None,
+    progress: bool = False,
 ) -> AlphaResult:
     """Krippendorff's α with δplain, δdiff and δnorm over a corpus of trees.
 
@@ -112,6 +163,14 @@ def alpha(
     of two labels or a mapping from label pairs to costs; unit costs by default).
     ``cycles`` and ``size`` are explained in the module docstring.
 
+    ``backend`` chooses how the all-pairs expected disagreement is summed
+    (:mod:`spacy_agreement.alpha_engine`): ``"threads"`` (default) deduplicates identical
+    trees and splits the pairs over ``n_threads`` OpenMP threads (default: the machine's
+    cores), with a progress bar if ``progress``; ``"dask"`` sends the same work to a
+    ``dask.distributed`` cluster (``scheduler``: a ``Client``, an address, or ``None`` for a
+    local cluster); ``"serial"`` is the plain single-threaded loop over every pair. All give
+    the same α up to floating-point summation order.
+
     >>> from spacy_agreement import DependencyTree
     >>> a = DependencyTree.create([2, 0], ["subj", "root"])
     >>> b = DependencyTree.create([2, 0], ["obj", "root"])
@@ -119,44 +178,30 @@ def alpha(
     >>> round(alpha([[a, a], [b, a], [c, c]]).alpha_plain, 4)
     0.8276
     """
-    if size not in ("annotation", "tree"):
-        raise ValueError(f"size must be 'annotation' or 'tree', not {size!r}")
-    corpus = _as_corpus(data)
-    vocab = LabelVocab()
-    trees: List[OrderedTree] = []
-    item_of: List[int] = []
-    sizes: List[int] = []
-    counts: List[int] = []
-    names: List[str] = []
-    unpairable_items = unpairable_annotations = cycle_tokens = 0
-    cycle_trees: List[str] = []
-    for name, item in zip(corpus.names, corpus.items):
-        if len(item) < 2:
-            unpairable_items += 1
-            unpairable_annotations += len(item)
-            continue
-        for annotator in corpus.annotators:
-            tree = item.get(annotator)
-            if tree is None:
-                continue
-            ordered, dropped = tree.to_ordered(vocab, cycles)
-            if dropped:
-                cycle_tokens += dropped
-                cycle_trees.append(f"{tree.location} ({annotator}): {dropped} token(s) in head cycles")
-            trees.append(ordered)
-            sizes.append(ordered.size + (dropped if size == "annotation" else 0))
-            item_of.append(len(counts))
-        counts.append(len(item))
-        names.append(name)
+    converted = _convert(_as_corpus(data), label_cost, cycles, size)
+    trees, item_of, sizes, counts, names = (converted.trees, converted.item_of, converted.sizes,
+                                            converted.counts, converted.names)
     n = len(trees)
     forest = Forest.from_trees(trees)
-    observed_sum, expected_sum, per_item = _core.forest_alpha_sums(
-        *forest.arrays(),
-        np.asarray(item_of, dtype=np.int64),
-        np.asarray(counts, dtype=np.int64),
-        np.asarray(sizes, dtype=np.int64),
-        vocab.cost_matrix(label_cost),
-    )
+    item_arr = np.asarray(item_of, dtype=np.int64)
+    count_arr = np.asarray(counts, dtype=np.int64)
+    size_arr = np.asarray(sizes, dtype=np.int64)
+    cost = converted.cost
+    if backend == "serial":
+        observed_sum, expected_sum, per_item = _core.forest_alpha_sums(
+            *forest.arrays(), item_arr, count_arr, size_arr, cost)
+    elif backend in ("threads", "dask"):
+        distinct, multiplicity, _ = deduplicate(trees, sizes)
+        unique = Forest.from_trees([trees[i] for i in distinct])
+        unique_sizes = np.ascontiguousarray(size_arr[distinct])
+        if backend == "threads":
+            expected_sum = expected_sums(unique, unique_sizes, multiplicity, cost, n_threads, progress)
+        else:
+            expected_sum = expected_sums_dask(unique, unique_sizes, multiplicity, cost, scheduler)
+        per_item = observed_sums(forest, size_arr, item_arr, count_arr, cost)
+        observed_sum = per_item.sum(axis=0)
+    else:
+        raise ValueError(f"unknown backend {backend!r}: 'threads', 'serial' or 'dask'")
     observed: Dict[str, float] = {}
     expected: Dict[str, float] = {}
     alphas: Dict[str, float] = {}
@@ -184,10 +229,11 @@ def alpha(
         expected,
         items=len(counts),
         annotations=n,
-        items_unpairable=unpairable_items,
-        annotations_unpairable=unpairable_annotations,
-        cycle_tokens=cycle_tokens,
-        cycle_trees=cycle_trees,
+        items_unpairable=converted.unpairable_items,
+        annotations_unpairable=converted.unpairable_annotations,
+        cycle_tokens=converted.cycle_tokens,
+        cycle_trees=converted.cycle_trees,
         item_names=names,
         item_disagreement=per_pair,
+        item_counts=list(counts),
     )

@@ -1,0 +1,123 @@
+"""Estimates of α for corpora too large for the exact all-pairs sum, and confidence intervals.
+
+* :func:`sampled_alpha`: the expected disagreement De estimated from a uniform random
+  sample of pairs of pairable annotations (with replacement), with a normal-approximation
+  confidence interval for De carried over to α (α is monotone in De). Tree distances grow
+  with tree sizes, whose pair means are known exactly from the sizes alone, so the sizes
+  serve as control variates: the regression estimator of De on (|x| + |y|)²,
+  (|x| − |y|)², |x| + |y| and ||x| − |y|| has a much smaller and less skewed error than the plain sample mean. The
+  observed disagreement needs only the pairs within items and stays exact.
+* :func:`bootstrap_alpha`: a bootstrap confidence interval for α in the manner of Hayes &
+  Krippendorff (2007): items are resampled with replacement, the observed disagreement of
+  each resample is recomputed from the items' own pair disagreements, and the expected
+  disagreement is held at its value for the whole data (as in their procedure, which
+  resamples the coincidences of pairable values, not De). Percentile interval.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Dict, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from .alpha import AlphaResult, _as_corpus, _convert, alpha
+from .alpha_engine import observed_sums
+from .corpus import Corpus
+from .distance import DELTAS
+from .trees import Forest
+
+
+@dataclass
+class AlphaInterval:
+    """A point estimate of α for each δ with a confidence interval."""
+
+    estimate: Dict[str, float]
+    low: Dict[str, float]
+    high: Dict[str, float]
+    confidence: float
+    method: str
+    samples: int
+
+    def to_dict(self) -> Dict[str, float]:
+        out: Dict[str, float] = {"confidence": self.confidence, "samples": self.samples}
+        for kind in DELTAS:
+            out[f"alpha_{kind}"] = self.estimate[kind]
+            out[f"alpha_{kind}_low"] = self.low[kind]
+            out[f"alpha_{kind}_high"] = self.high[kind]
+        return out
+
+
+def sampled_alpha(data: Union[Corpus, Sequence], pairs: int = 100_000, confidence: float = 0.95, seed: int = 0,
+                  **convert_options) -> AlphaInterval:
+    """α with De estimated from ``pairs`` random pairs of annotations (see the module doc)."""
+    from scipy.stats import norm
+
+    converted = _convert(_as_corpus(data), **convert_options)
+    n = len(converted.trees)
+    if n < 2:
+        raise ValueError("fewer than two pairable annotations")
+    forest = Forest.from_trees(converted.trees)
+    sizes = np.asarray(converted.sizes, dtype=np.int64)
+    per_item = observed_sums(forest, sizes, np.asarray(converted.item_of), np.asarray(converted.counts),
+                             converted.cost)
+    observed = per_item.sum(axis=0) / n
+    rng = np.random.default_rng(seed)
+    left = rng.integers(0, n, pairs)
+    right = rng.integers(0, n - 1, pairs)
+    right = right + (right >= left)  # a uniform pair of distinct annotations
+    ted = _core.forest_ted_pairs(*forest.arrays(), left.astype(np.int64), right.astype(np.int64), converted.cost)
+    sa, sb = sizes[left].astype(float), sizes[right].astype(float)
+    values = {
+        "plain": ted ** 2,
+        "diff": (ted - np.abs(sa - sb)) ** 2,
+        "norm": np.divide(ted, sa + sb, out=np.zeros_like(ted), where=(sa + sb) > 0) ** 2,
+    }
+    # control variates with exactly known means over all ordered pairs of distinct annotations
+    sorted_sizes = np.sort(sizes.astype(float))
+    s1, s2 = float(sorted_sizes.sum()), float((sorted_sizes ** 2).sum())
+    cross = s1 * s1 - s2
+    gaps = 2 * float(sorted_sizes @ (2 * np.arange(n) - n + 1))  # Σ over ordered pairs of |x| − |y| in abs
+    known = np.array([2 * (n - 1) * s2 + 2 * cross, 2 * (n - 1) * s2 - 2 * cross,
+                      2 * (n - 1) * s1, gaps]) / (n * (n - 1))
+    controls = np.column_stack([(sa + sb) ** 2, (sa - sb) ** 2, sa + sb, np.abs(sa - sb)])
+    centred = controls - controls.mean(axis=0)
+    z = float(norm.ppf(0.5 + confidence / 2))
+    estimate, low, high = {}, {}, {}
+    for d, kind in enumerate(DELTAS):
+        x = values[kind]
+        beta, *_ = np.linalg.lstsq(centred, x - x.mean(), rcond=None)
+        mean = float(x.mean() - (controls.mean(axis=0) - known) @ beta)
+        residual = x - centred @ beta
+        half = z * float(residual.std(ddof=5)) / math.sqrt(pairs)
+        estimate[kind] = 1 - observed[d] / mean if mean > 0 else math.nan
+        upper_de, lower_de = mean + half, max(mean - half, 1e-300)
+        low[kind] = 1 - observed[d] / lower_de if mean > 0 else math.nan
+        high[kind] = 1 - observed[d] / upper_de if mean > 0 else math.nan
+    return AlphaInterval(estimate, low, high, confidence, "sampled pairs", pairs)
+
+
+def bootstrap_alpha(data: Union[Corpus, Sequence, AlphaResult], samples: int = 1000, confidence: float = 0.95,
+                    seed: int = 0, **alpha_options) -> AlphaInterval:
+    """A bootstrap interval for α over items, De held fixed (Hayes & Krippendorff 2007)."""
+    result = data if isinstance(data, AlphaResult) else alpha(data, **alpha_options)
+    if result.item_disagreement is None or result.items == 0:
+        raise ValueError("no pairable items to resample")
+    # per item: Σ within-item δ² / (m_u − 1), and its number of annotations m_u
+    counts = np.asarray(result.item_counts, dtype=np.float64)
+    per_item = result.item_disagreement * counts[:, None]
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, result.items, size=(samples, result.items))
+    observed = per_item[draws].sum(axis=1) / counts[draws].sum(axis=1)[:, None]
+    estimate, low, high = {}, {}, {}
+    tail = (1 - confidence) / 2
+    for d, kind in enumerate(DELTAS):
+        expected = result.expected[kind]
+        estimate[kind] = result[kind]
+        if not expected or math.isnan(expected):
+            low[kind] = high[kind] = math.nan
+            continue
+        alphas = 1 - observed[:, d] / expected
+        low[kind], high[kind] = (float(v) for v in np.quantile(alphas, [tail, 1 - tail]))
+    return AlphaInterval(estimate, low, high, confidence, "bootstrap over items (De fixed)", samples)
