@@ -61,14 +61,40 @@ def _json_safe(values: Dict[str, Any]) -> Dict[str, Any]:
     return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in values.items()}
 
 
-def run_alpha(corpus: Corpus, as_json: bool, strict: bool, size: str, worst: int, tsv: bool = False) -> str:
+def run_alpha(corpus: Corpus, as_json: bool, strict: bool, size: str, worst: int, tsv: bool = False,
+              options: Optional[Dict[str, Any]] = None, sample_pairs: Optional[int] = None,
+              bootstrap: Optional[int] = None) -> str:
     """α and accuracies of a corpus as the CLI prints them."""
-    result = compute_alpha(corpus, cycles="raise" if strict else "drop", size=size)
+    cycles = "raise" if strict else "drop"
     accuracy = pairwise_accuracy(corpus, strict=strict)
+    if sample_pairs:
+        from .alpha_estimate import sampled_alpha
+
+        estimate = sampled_alpha(corpus, pairs=sample_pairs, cycles=cycles, size=size)
+        values = {"kind": corpus.kind, "annotators": len(corpus.annotators), "method": estimate.method,
+                  **estimate.to_dict(), **accuracy.to_dict()}
+        if as_json or tsv:
+            return json.dumps(_json_safe(values), indent=2) if as_json else _tsv(values)
+        return "\n".join(f"alpha {k}: {estimate.estimate[k]:.4f} ({100 * estimate.confidence:.0f}% interval "
+                         f"{estimate.low[k]:.4f} .. {estimate.high[k]:.4f}, {sample_pairs} sampled pairs)"
+                         for k in ("plain", "diff", "norm"))
+    result = compute_alpha(corpus, cycles=cycles, size=size, **(options or {}))
+    values = summary(corpus, result, accuracy)
+    interval = None
+    if bootstrap:
+        from .alpha_estimate import bootstrap_alpha
+
+        interval = bootstrap_alpha(result, samples=bootstrap)
+        values.update({k: v for k, v in interval.to_dict().items() if k.endswith(("_low", "_high"))})
     if as_json:
-        return json.dumps(_json_safe(summary(corpus, result, accuracy)), indent=2)
+        return json.dumps(_json_safe(values), indent=2)
     if tsv:
-        return _tsv(summary(corpus, result, accuracy))
+        return _tsv(values)
+    if interval is not None:
+        lines = [f"bootstrap ({bootstrap} resamples of items, expected disagreement fixed), "
+                 f"{100 * interval.confidence:.0f}% intervals:"]
+        lines += [f"  alpha {k}: {interval.low[k]:.4f} .. {interval.high[k]:.4f}" for k in ("plain", "diff", "norm")]
+        return text_report(corpus, result, accuracy, worst) + "\n\n" + "\n".join(lines)
     return text_report(corpus, result, accuracy, worst)
 
 
@@ -83,6 +109,12 @@ def alpha_command(
     single_root: bool = typer.Option(False, "--single-root", help="Require exactly one root token per sentence."),
     size: SizeConvention = typer.Option(SizeConvention.annotation, "--size", help="|x| in delta-diff/norm: annotation (tokens + root) or tree (nodes of the compared tree)."),
     worst: int = typer.Option(5, "--worst", help="How many of the most disagreeing items to list."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="Threads for the all-pairs sum (default: all cores)."),
+    backend: str = typer.Option("threads", "--backend", help="threads, serial or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (default: a local cluster)."),
+    sample_pairs: Optional[int] = typer.Option(None, "--sample-pairs", help="Estimate the expected disagreement from this many random pairs, with a confidence interval."),
+    bootstrap: Optional[int] = typer.Option(None, "--bootstrap", help="Add a bootstrap confidence interval over items with this many resamples."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file instead of stdout."),
 ) -> None:
     """Krippendorff's alpha (delta plain, diff, norm) and LAS/UAS/LA or bracket Jaccard."""
@@ -92,7 +124,9 @@ def alpha_command(
             corpus = load_annotator_dirs(paths, fmt_value, single_root=single_root)
         else:
             corpus = load_parallel_files(paths, fmt_value, single_root=single_root)
-        text = run_alpha(corpus, as_json, strict, size.value, worst, tsv)
+        options = {"backend": backend, "n_threads": threads, "scheduler": scheduler,
+                   "progress": not quiet and sys.stderr.isatty()}
+        text = run_alpha(corpus, as_json, strict, size.value, worst, tsv, options, sample_pairs, bootstrap)
     _emit(text, output)
 
 

@@ -106,3 +106,22 @@ def test_bootstrap_interval(iaa):
     assert interval.to_dict() == bootstrap_alpha(result, samples=500, seed=3).to_dict()
     wider = bootstrap_alpha(result, samples=500, seed=3, confidence=0.99)
     assert wider.low["plain"] <= interval.low["plain"] and wider.high["plain"] >= interval.high["plain"]
+
+
+def test_cli_scale_options(iaa):
+    import json
+
+    from typer.testing import CliRunner
+
+    from spacy_agreement.cli import app
+
+    files = [str(iaa / f) for f in FILES["NDT 2"]]
+    exact = json.loads(CliRunner().invoke(app, ["alpha", *files, "--json", "--backend", "serial"]).output)
+    threaded = json.loads(CliRunner().invoke(app, ["alpha", *files, "--json", "--threads", "2", "--bootstrap", "200"]).output)
+    assert threaded["alpha_plain"] == pytest.approx(exact["alpha_plain"], rel=1e-12)
+    assert threaded["alpha_plain_low"] < exact["alpha_plain"] < threaded["alpha_plain_high"]
+    sampled = json.loads(CliRunner().invoke(app, ["alpha", *files, "--json", "--sample-pairs", "4000"]).output)
+    assert sampled["alpha_plain_low"] <= sampled["alpha_plain"] <= sampled["alpha_plain_high"]
+    assert abs(sampled["alpha_plain"] - exact["alpha_plain"]) < 0.005 and sampled["las"] == exact["las"]
+    bad = CliRunner().invoke(app, ["alpha", *files, "--backend", "gpu"])
+    assert bad.exit_code == 1 and "unknown backend" in bad.output
