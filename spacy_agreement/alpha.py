@@ -192,10 +192,12 @@ def alpha(
             *forest.arrays(), item_arr, count_arr, size_arr, cost)
     elif backend in ("threads", "dask"):
         distinct, multiplicity, _ = deduplicate(trees, sizes)
-        unique = Forest.from_trees([trees[i] for i in distinct])
+        unique_trees = [trees[i] for i in distinct]
+        unique = Forest.from_trees(unique_trees)
         unique_sizes = np.ascontiguousarray(size_arr[distinct])
         if backend == "threads":
-            expected_sum = expected_sums(unique, unique_sizes, multiplicity, cost, n_threads, progress)
+            expected_sum = expected_sums(unique, unique_sizes, multiplicity, cost, n_threads, progress,
+                                         forest_trees=unique_trees)
         else:
             expected_sum = expected_sums_dask(unique, unique_sizes, multiplicity, cost, scheduler)
         per_item = observed_sums(forest, size_arr, item_arr, count_arr, cost)

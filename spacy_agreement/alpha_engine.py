@@ -71,11 +71,27 @@ def row_chunks(n: int, chunks: int) -> List[Tuple[int, int]]:
     return [(a, b) for a, b in zip(edges[:-1], edges[1:]) if b > a]
 
 
+def mirror_arrays(trees: Sequence[OrderedTree]) -> Tuple[np.ndarray, ...]:
+    """The mirrored forest's arrays and each tree's Zhang–Shasha cost in both orientations,
+    so the kernel can take the cheaper one per pair (Pawlik & Augsten's left/right path
+    choice, at the level of whole trees)."""
+    mirrored = [t.mirrored() for t in trees]
+    forest = Forest.from_trees(mirrored)
+    left = np.fromiter((t.keyroot_cost for t in trees), dtype=np.int64, count=len(trees))
+    right = np.fromiter((t.keyroot_cost for t in mirrored), dtype=np.int64, count=len(trees))
+    return forest.labels, forest.lml, forest.keyroots, forest.kr_offsets, left, right
+
+
 def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Optional[np.ndarray] = None,
-                  n_threads: Optional[int] = None, progress: bool = False, chunks: int = 64) -> np.ndarray:
-    """Σ over ordered pairs of distinct pairable annotations of δ², for plain, diff, norm."""
+                  n_threads: Optional[int] = None, progress: bool = False, chunks: int = 64,
+                  forest_trees: Optional[Sequence[OrderedTree]] = None) -> np.ndarray:
+    """Σ over ordered pairs of distinct pairable annotations of δ², for plain, diff, norm.
+
+    With ``forest_trees`` (the trees of ``forest``) and unit costs, each pair is computed in
+    whichever orientation (as given, or both trees mirrored) costs fewer DP cells."""
     n_threads = n_threads or default_threads()
     arrays = forest.arrays()
+    mirror = mirror_arrays(forest_trees) if forest_trees is not None and cost is None else None
     ranges = row_chunks(len(forest), chunks)
     bar = None
     if progress:
@@ -85,7 +101,7 @@ def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: O
     total = np.zeros(3)
     try:
         for start, end in ranges:
-            total += _core.expected_sums_rows(*arrays, sizes, counts, start, end, n_threads, cost)
+            total += _core.expected_sums_rows(*arrays, sizes, counts, start, end, n_threads, cost, mirror)
             if bar is not None:
                 bar.update(end - start)
     finally:

@@ -63,7 +63,7 @@ def _json_safe(values: Dict[str, Any]) -> Dict[str, Any]:
 
 def run_alpha(corpus: Corpus, as_json: bool, strict: bool, size: str, worst: int, tsv: bool = False,
               options: Optional[Dict[str, Any]] = None, sample_pairs: Optional[int] = None,
-              bootstrap: Optional[int] = None) -> str:
+              bootstrap: Optional[int] = None, pqgram: bool = False) -> str:
     """α and accuracies of a corpus as the CLI prints them."""
     cycles = "raise" if strict else "drop"
     accuracy = pairwise_accuracy(corpus, strict=strict)
@@ -80,6 +80,10 @@ def run_alpha(corpus: Corpus, as_json: bool, strict: bool, size: str, worst: int
                          for k in ("plain", "diff", "norm"))
     result = compute_alpha(corpus, cycles=cycles, size=size, **(options or {}))
     values = summary(corpus, result, accuracy)
+    if pqgram:
+        from .pqgram import pqgram_alpha
+
+        values["alpha_pqgram"] = pqgram_alpha(corpus, cycles=cycles, size=size).alpha
     interval = None
     if bootstrap:
         from .alpha_estimate import bootstrap_alpha
@@ -90,6 +94,8 @@ def run_alpha(corpus: Corpus, as_json: bool, strict: bool, size: str, worst: int
         return json.dumps(_json_safe(values), indent=2)
     if tsv:
         return _tsv(values)
+    if pqgram and interval is None:
+        return text_report(corpus, result, accuracy, worst) + f"\n\nalpha over pq-grams (p=2, q=3): {values['alpha_pqgram']:.4f}"
     if interval is not None:
         lines = [f"bootstrap ({bootstrap} resamples of items, expected disagreement fixed), "
                  f"{100 * interval.confidence:.0f}% intervals:"]
@@ -114,6 +120,7 @@ def alpha_command(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (default: a local cluster)."),
     sample_pairs: Optional[int] = typer.Option(None, "--sample-pairs", help="Estimate the expected disagreement from this many random pairs, with a confidence interval."),
     bootstrap: Optional[int] = typer.Option(None, "--bootstrap", help="Add a bootstrap confidence interval over items with this many resamples."),
+    pqgram: bool = typer.Option(False, "--pqgram", help="Add alpha over the pq-gram distance (p=2, q=3), a fast approximation."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file instead of stdout."),
 ) -> None:
@@ -126,7 +133,7 @@ def alpha_command(
             corpus = load_parallel_files(paths, fmt_value, single_root=single_root)
         options = {"backend": backend, "n_threads": threads, "scheduler": scheduler,
                    "progress": not quiet and sys.stderr.isatty()}
-        text = run_alpha(corpus, as_json, strict, size.value, worst, tsv, options, sample_pairs, bootstrap)
+        text = run_alpha(corpus, as_json, strict, size.value, worst, tsv, options, sample_pairs, bootstrap, pqgram)
     _emit(text, output)
 
 

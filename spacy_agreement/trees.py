@@ -60,6 +60,34 @@ class OrderedTree:
         """|x|: the number of nodes."""
         return int(self.labels.shape[0])
 
+    @property
+    def keyroot_cost(self) -> int:
+        """Σ over keyroots of their subtree sizes: a Zhang–Shasha pair costs the product of
+        the two trees' values in DP cells."""
+        return int((self.keyroots - self.lml[self.keyroots] + 1).sum())
+
+    def mirrored(self) -> "OrderedTree":
+        """The same tree with every node's children in reverse order (same edit distances
+        when both trees of a pair are mirrored)."""
+        if self.size == 0:
+            return self
+        kids = children_lists(self.parent.tolist())
+        order: List[int] = []
+        stack = [(self.size - 1, 0)]
+        while stack:  # postorder of the mirrored tree: children right to left
+            node, k = stack.pop()
+            children = kids[node]
+            if k < len(children):
+                stack.append((node, k + 1))
+                stack.append((children[len(children) - 1 - k], 0))
+            else:
+                order.append(node)
+        position = np.empty(self.size, dtype=np.int32)
+        position[order] = np.arange(self.size, dtype=np.int32)
+        old_parent = self.parent[order]
+        parent = np.where(old_parent >= 0, position[np.maximum(old_parent, 0)], -1).astype(np.int32)
+        return OrderedTree.from_parents(self.labels[order], parent)
+
     def __len__(self) -> int:
         return self.size
 

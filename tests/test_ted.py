@@ -127,3 +127,19 @@ def test_empty_trees_cost_the_other_tree():
     assert ordered_tree_edit_distance(empty, other) == 2
     assert ordered_tree_edit_distance(other, empty) == 2
     assert ordered_tree_edit_distance(empty, empty) == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(labelled_trees(), labelled_trees())
+def test_mirroring_both_trees_keeps_the_distance(t1, t2):
+    vocab = LabelVocab()
+    x, y = to_ordered(t1, vocab), to_ordered(t2, vocab)
+    mx, my = x.mirrored(), y.mirrored()
+
+    def mirror_tuple(t):
+        return (t[0], tuple(mirror_tuple(c) for c in reversed(t[1])))
+
+    assert mx.labels.tolist() == to_ordered(mirror_tuple(t1), vocab).labels.tolist()
+    assert mx.parent.tolist() == to_ordered(mirror_tuple(t1), vocab).parent.tolist()
+    assert ordered_tree_edit_distance(mx, my) == ordered_tree_edit_distance(x, y)
+    assert mx.mirrored().parent.tolist() == x.parent.tolist()
