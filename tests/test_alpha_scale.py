@@ -125,3 +125,27 @@ def test_cli_scale_options(iaa):
     assert abs(sampled["alpha_plain"] - exact["alpha_plain"]) < 0.005 and sampled["las"] == exact["las"]
     bad = CliRunner().invoke(app, ["alpha", *files, "--backend", "gpu"])
     assert bad.exit_code == 1 and "unknown backend" in bad.output
+
+
+def test_ctrl_c_stops_a_long_alpha_cleanly(tmp_path):
+    """SIGINT during a multi-second α: the run stops between chunks, within a second or so."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parents[1] / "benchmarks"
+    subprocess.run([sys.executable, str(bench / "make_pcedt_scale.py"), str(tmp_path / "c"), "--sentences", "2500"],
+                   check=True, capture_output=True)
+    code = ("import sys, spacy_agreement as sa; from pathlib import Path; "
+            f"c = sa.load_annotator_dirs(sorted(p for p in Path(r'{tmp_path / 'c'}').iterdir())); "
+            "print('ready', flush=True); sa.alpha(c, n_threads=2); print('finished', flush=True)")
+    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert time.monotonic() - sent < 5
+    assert "finished" not in out and "KeyboardInterrupt" in err and process.returncode != 0
