@@ -6,7 +6,7 @@ from setuptools import Extension, setup
 extensions = [
     Extension(
         "spacy_agreement._core",
-        ["extension/_core.pyx"],
+        ["extension/_core.pyx"],  # includes the extension/*.pxi parts
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=["-O3", "-fopenmp"],

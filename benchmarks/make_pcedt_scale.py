@@ -21,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
+from spacy_agreement.perturb import dominated
+
 LABELS = [f"rel{k}" for k in range(40)]
 WEIGHTS = 1.0 / np.arange(1, 41) ** 1.1
 WEIGHTS /= WEIGHTS.sum()
@@ -51,16 +53,6 @@ def reference_tree(rng, n):
     return heads, labels
 
 
-def dominated(heads, token):
-    out = {token}
-    changed = True
-    while changed:
-        changed = False
-        for k, h in enumerate(heads, start=1):
-            if h in out and k not in out:
-                out.add(k)
-                changed = True
-    return out
 
 
 def annotate(rng, heads, labels):
@@ -71,7 +63,7 @@ def annotate(rng, heads, labels):
             labels[k - 1] = str(rng.choice(LABELS, p=WEIGHTS))
         if rng.random() < 0.04 and heads[k - 1] != 0:
             below = dominated(heads, k)
-            near = [h for h in range(max(1, k - 4), min(n, k + 4) + 1) if h not in below]
+            near = [h for h in range(max(1, k - 4), min(n, k + 4) + 1) if not below[h]]
             if near:
                 heads[k - 1] = int(rng.choice(near))
     return heads, labels

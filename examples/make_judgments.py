@@ -15,6 +15,8 @@ import sys
 
 import numpy as np
 
+from spacy_agreement.perturb import dominated
+
 JUDGES = {"expert": 0.95, "careful": 0.85, "hasty": 0.6, "random": 0.5}
 LABELS = ["nsubj", "obj", "obl", "amod", "det", "case", "advmod", "conj", "cc", "nmod"]
 UPOS = ["NOUN", "VERB", "ADJ", "DET", "ADP", "ADV", "PROPN", "PRON"]
@@ -31,17 +33,6 @@ def random_tree(rng, n):
     return heads
 
 
-def dominated(heads, token):
-    """Tokens dominated by ``token`` (itself included)."""
-    out = {token}
-    changed = True
-    while changed:
-        changed = False
-        for k, h in enumerate(heads, start=1):
-            if h in out and k not in out:
-                out.add(k)
-                changed = True
-    return out
 
 
 def perturb(rng, heads, labels, p):
@@ -51,7 +42,8 @@ def perturb(rng, heads, labels, p):
         if rng.random() < p:
             labels[k - 1] = str(rng.choice(LABELS))
         if rng.random() < p:
-            allowed = [h for h in range(0, n + 1) if h not in dominated(heads, k)]
+            below = dominated(heads, k)
+            allowed = [h for h in range(0, n + 1) if not below[h]]
             heads[k - 1] = int(rng.choice(allowed))
     return heads, labels
 

@@ -1,0 +1,58 @@
+# Included by _core.pyx (one extension module): dependency.
+# -------------------------------------------------------------- dependency trees
+
+def dependency_postorder(const int32_t[::1] heads):
+    """Postorder of the Skjærholt (2014) Figure 1 tree of a dependency analysis.
+
+    ``heads[k]`` is the 1-based head of token ``k + 1`` (0 = the artificial root). The tree
+    is built by walking down from the artificial root, children in token order, so tokens
+    caught in a head cycle are not reached and drop out. Returns ``(tokens, parent,
+    n_unreachable)``: ``tokens[i]`` is the token id of postorder node ``i`` (0 for the root,
+    which comes last) and ``parent[i]`` its parent's postorder index (-1 for the root).
+    """
+    cdef Py_ssize_t n = heads.shape[0], k, h, top, node, pos = 0
+    for k in range(n):
+        if heads[k] < 0 or heads[k] > n:
+            raise ValueError(f"token {k + 1}: head {heads[k]} out of range 0..{n}")
+    start_arr = np.zeros(n + 2, dtype=np.int64)
+    cdef int64_t[::1] start = start_arr
+    for k in range(n):
+        start[heads[k] + 1] += 1
+    for h in range(n + 1):
+        start[h + 1] += start[h]
+    fill_arr = start_arr[:-1].copy()
+    cdef int64_t[::1] fill = fill_arr
+    child_arr = np.empty(max(n, 1), dtype=np.int32)
+    cdef int32_t[::1] child = child_arr
+    for k in range(n):  # token order: children come out sorted
+        h = heads[k]
+        child[fill[h]] = <int32_t>(k + 1)
+        fill[h] += 1
+    order_arr = np.empty(n + 1, dtype=np.int32)
+    pos_of_arr = np.full(n + 1, -1, dtype=np.int32)
+    stack_arr = np.empty(n + 1, dtype=np.int32)
+    next_arr = np.zeros(n + 1, dtype=np.int64)
+    cdef int32_t[::1] order = order_arr, pos_of = pos_of_arr, stack = stack_arr
+    cdef int64_t[::1] nxt = next_arr
+    stack[0] = 0
+    top = 1
+    for h in range(n + 1):
+        nxt[h] = start[h]
+    while top > 0:
+        node = stack[top - 1]
+        if nxt[node] < start[node + 1]:
+            stack[top] = child[nxt[node]]
+            nxt[node] += 1
+            top += 1
+        else:
+            order[pos] = <int32_t>node
+            pos_of[node] = <int32_t>pos
+            pos += 1
+            top -= 1
+    tokens = order_arr[:pos].copy()
+    parent_arr = np.empty(pos, dtype=np.int32)
+    cdef int32_t[::1] parent = parent_arr
+    for k in range(pos):
+        node = order[k]
+        parent[k] = -1 if node == 0 else pos_of[heads[node - 1]]
+    return tokens, parent_arr, n + 1 - pos

@@ -1,0 +1,113 @@
+# Included by _core.pyx (one extension module): validation.
+# ----------------------------------------------------------------------- validation
+
+def derive_lml_keyroots(const int32_t[::1] parent):
+    """Leftmost-leaf and keyroot arrays of one postorder tree given by its parent array.
+
+    ``parent[i]`` is the postorder index of node ``i``'s parent and ``-1`` for the root,
+    which must be the last node. Raises ``ValueError`` when the array is not a tree in
+    postorder (every subtree a contiguous run of indices ending at its root).
+    """
+    cdef Py_ssize_t n = parent.shape[0], i
+    cdef int32_t pi
+    lml_arr = np.empty(n, dtype=np.int32)
+    size_arr = np.ones(n, dtype=np.int64)
+    cdef int32_t[::1] lml = lml_arr
+    cdef int64_t[::1] size = size_arr
+    if n == 0:
+        return lml_arr, np.empty(0, dtype=np.int32)
+    for i in range(n):
+        lml[i] = <int32_t>i
+    if parent[n - 1] != -1:
+        raise ValueError("the last node in postorder must be the root (parent -1)")
+    for i in range(n - 1):
+        pi = parent[i]
+        if pi <= i or pi >= n:
+            raise ValueError(f"node {i} has parent {pi}: not a tree in postorder")
+    for i in range(n):
+        if i - lml[i] + 1 != size[i]:
+            raise ValueError(f"the subtree of node {i} is not contiguous: not a tree in postorder")
+        if i < n - 1:
+            pi = parent[i]
+            size[pi] += size[i]
+            if lml[i] < lml[pi]:
+                lml[pi] = lml[i]
+    # keyroots: for every distinct leftmost leaf, the highest node having it
+    last_arr = np.full(n, -1, dtype=np.int32)
+    cdef int32_t[::1] last = last_arr
+    for i in range(n):
+        last[lml[i]] = <int32_t>i
+    kr = np.sort(last_arr[last_arr >= 0]).astype(np.int32)
+    return lml_arr, kr
+
+
+def validate_forest(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
+                    const int32_t[::1] keyroots, const int64_t[::1] kr_offsets,
+                    Py_ssize_t n_labels=-1):
+    """Check forest arrays so the kernels can trust them; raise ``ValueError`` naming the tree.
+
+    Checks the offsets, that every ``lml`` entry lies in ``[start of its subtree, node]`` with
+    the subtree contiguous, that every keyroot is a node of its tree, and (when
+    ``n_labels >= 0``) that every label id indexes a cost matrix of that size.
+    """
+    cdef Py_ssize_t n_trees = offsets.shape[0] - 1, t, i, k, lo, hi, klo, khi, x, li
+    if offsets.shape[0] < 1 or kr_offsets.shape[0] != offsets.shape[0]:
+        raise ValueError("offsets and kr_offsets must both have n_trees + 1 entries")
+    if offsets[0] != 0 or kr_offsets[0] != 0:
+        raise ValueError("offsets must start at 0")
+    if offsets[n_trees] != labels.shape[0] or labels.shape[0] != lml.shape[0]:
+        raise ValueError("labels, lml and offsets disagree on the number of nodes")
+    if kr_offsets[n_trees] != keyroots.shape[0]:
+        raise ValueError("keyroots and kr_offsets disagree on the number of keyroots")
+    for t in range(n_trees):
+        lo = offsets[t]
+        hi = offsets[t + 1]
+        klo = kr_offsets[t]
+        khi = kr_offsets[t + 1]
+        if hi < lo or khi < klo:
+            raise ValueError(f"tree {t}: offsets are not increasing")
+        if (hi > lo) != (khi > klo):
+            raise ValueError(f"tree {t}: a non-empty tree needs keyroots and an empty one none")
+        for i in range(hi - lo):
+            li = lml[lo + i]
+            if li < 0 or li > i:
+                raise ValueError(f"tree {t}: leftmost leaf of node {i} out of range")
+            # every node inside the subtree [li, i] must have its own subtree inside it
+            for x in range(li, i):
+                if lml[lo + x] < li:
+                    raise ValueError(f"tree {t}: subtrees of nodes {x} and {i} overlap")
+            if n_labels >= 0 and (labels[lo + i] < 0 or labels[lo + i] >= n_labels):
+                raise ValueError(f"tree {t}: label id {labels[lo + i]} of node {i} outside the cost matrix")
+        if hi > lo and keyroots[khi - 1] != hi - lo - 1:
+            raise ValueError(f"tree {t}: the root must be the last keyroot")
+        for k in range(klo, khi):
+            if keyroots[k] < 0 or keyroots[k] >= hi - lo:
+                raise ValueError(f"tree {t}: keyroot {keyroots[k]} is not a node")
+            if k > klo and keyroots[k] <= keyroots[k - 1]:
+                raise ValueError(f"tree {t}: keyroots must be strictly increasing")
+
+
+cdef const double* _cost_ptr(object cost, Py_ssize_t* n_labels) except? NULL:
+    cdef const double[:, ::1] c
+    if cost is None:
+        n_labels[0] = -1
+        return NULL
+    c = cost
+    if c.shape[0] != c.shape[1]:
+        raise ValueError("the label cost matrix must be square")
+    n_labels[0] = c.shape[0]
+    if c.shape[0] == 0:
+        n_labels[0] = 0
+        return NULL
+    return &c[0, 0]
+
+
+def _check_costs(cost):
+    if cost is None:
+        return None
+    arr = np.ascontiguousarray(cost, dtype=np.float64)
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+        raise ValueError("the label cost matrix must be square")
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
+        raise ValueError("label costs must be finite and non-negative")
+    return arr
