@@ -1,14 +1,6 @@
 # Included by _core.pyx (one extension module): ted kernel.
 # --------------------------------------------------------------------------- kernel
 
-cdef inline double _min3(double a, double b, double c) noexcept nogil:
-    if b < a:
-        a = b
-    if c < a:
-        a = c
-    return a
-
-
 cdef double _zhang_shasha(
     const int32_t* lab1, const int32_t* lml1, const int32_t* kr1, Py_ssize_t n1, Py_ssize_t nk1,
     const int32_t* lab2, const int32_t* lml2, const int32_t* kr2, Py_ssize_t n2, Py_ssize_t nk2,

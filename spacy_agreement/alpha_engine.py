@@ -146,9 +146,8 @@ def _rows_task(labels, lml, offsets, keyroots, kr_offsets, sizes, counts, cost, 
     return core.expected_sums_rows(labels, lml, offsets, keyroots, kr_offsets, sizes, counts, start, end, 1, cost)
 
 
-def observed_sums(forest: Forest, sizes: np.ndarray, item_of: np.ndarray, item_count: np.ndarray,
-                  cost: Optional[np.ndarray] = None) -> np.ndarray:
-    """Per item, Σ over ordered pairs within the item of δ² / (m_u − 1), for the three δ."""
+def within_item_pairs(item_of: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Every unordered pair ``(left, right)`` of annotations of the same item."""
     left, right = [], []
     order = np.argsort(item_of, kind="stable")
     boundaries = np.flatnonzero(np.diff(item_of[order])) + 1
@@ -157,18 +156,27 @@ def observed_sums(forest: Forest, sizes: np.ndarray, item_of: np.ndarray, item_c
             for b in range(a + 1, len(group)):
                 left.append(group[a])
                 right.append(group[b])
+    return np.asarray(left, dtype=np.int64), np.asarray(right, dtype=np.int64)
+
+
+def squared_deltas(ted: np.ndarray, size_a: np.ndarray, size_b: np.ndarray) -> Tuple[np.ndarray, ...]:
+    """δplain², δdiff² and δnorm² of many pairs from their TEDs and sizes (Skjærholt 2014, §2)."""
+    size_a, size_b = size_a.astype(np.float64), size_b.astype(np.float64)
+    total = size_a + size_b
+    norm = np.divide(ted, total, out=np.zeros_like(ted), where=total > 0)
+    return ted ** 2, (ted - np.abs(size_a - size_b)) ** 2, norm ** 2
+
+
+def observed_sums(forest: Forest, sizes: np.ndarray, item_of: np.ndarray, item_count: np.ndarray,
+                  cost: Optional[np.ndarray] = None) -> np.ndarray:
+    """Per item, Σ over ordered pairs within the item of δ² / (m_u − 1), for the three δ."""
+    left, right = within_item_pairs(item_of)
     per_item = np.zeros((len(item_count), 3))
-    if not left:
+    if not len(left):
         return per_item
-    left_a, right_a = np.asarray(left, dtype=np.int64), np.asarray(right, dtype=np.int64)
-    ted = _core.forest_ted_pairs(*forest.arrays(), left_a, right_a, cost)
-    sa, sb = sizes[left_a].astype(np.float64), sizes[right_a].astype(np.float64)
-    plain = ted ** 2
-    diff = (ted - np.abs(sa - sb)) ** 2
-    total = sa + sb
-    norm = np.divide(ted, total, out=np.zeros_like(ted), where=total > 0) ** 2
-    items = item_of[left_a]
+    ted = _core.forest_ted_pairs(*forest.arrays(), left, right, cost)
+    items = item_of[left]
     weight = 2.0 / (item_count[items] - 1)
-    for d, values in enumerate((plain, diff, norm)):
+    for d, values in enumerate(squared_deltas(ted, sizes[left], sizes[right])):
         np.add.at(per_item[:, d], items, weight * values)
     return per_item

@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _core
 from .alpha import AlphaResult, _as_corpus, _convert, alpha
-from .alpha_engine import observed_sums
+from .alpha_engine import observed_sums, squared_deltas
 from .corpus import Corpus
 from .distance import DELTAS
 from .trees import Forest
@@ -69,11 +69,7 @@ def sampled_alpha(data: Union[Corpus, Sequence], pairs: int = 100_000, confidenc
     right = right + (right >= left)  # a uniform pair of distinct annotations
     ted = _core.forest_ted_pairs(*forest.arrays(), left.astype(np.int64), right.astype(np.int64), converted.cost)
     sa, sb = sizes[left].astype(float), sizes[right].astype(float)
-    values = {
-        "plain": ted ** 2,
-        "diff": (ted - np.abs(sa - sb)) ** 2,
-        "norm": np.divide(ted, sa + sb, out=np.zeros_like(ted), where=(sa + sb) > 0) ** 2,
-    }
+    values = dict(zip(DELTAS, squared_deltas(ted, sa, sb)))
     # control variates with exactly known means over all ordered pairs of distinct annotations
     sorted_sizes = np.sort(sizes.astype(float))
     s1, s2 = float(sorted_sizes.sum()), float((sorted_sizes ** 2).sum())

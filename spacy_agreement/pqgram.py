@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _core
 from .alpha import _as_corpus, _convert
-from .alpha_engine import default_threads, row_chunks
+from .alpha_engine import default_threads, row_chunks, within_item_pairs
 from .corpus import Corpus
 from .errors import UndefinedMetricWarning
 from .trees import OrderedTree, children_lists
@@ -124,17 +124,11 @@ def pqgram_alpha(data: Union[Corpus, Sequence], p: int = 2, q: int = 3, n_thread
                        for a, b in row_chunks(len(bags), 64))
     # observed: pairs within items
     item_of = np.asarray(converted.item_of, dtype=np.int64)
-    left, right = [], []
-    for u in range(len(converted.counts)):
-        members = np.flatnonzero(item_of == u)
-        for i in range(len(members)):
-            for j in range(i + 1, len(members)):
-                left.append(members[i])
-                right.append(members[j])
+    left, right = within_item_pairs(item_of)
     observed_sum = 0.0
-    if left:
-        d = _core.pqgram_pairs(grams, offsets, np.asarray(left, dtype=np.int64), np.asarray(right, dtype=np.int64))
-        m = np.asarray(converted.counts, dtype=np.float64)[item_of[np.asarray(left)]]
+    if len(left):
+        d = _core.pqgram_pairs(grams, offsets, left, right)
+        m = np.asarray(converted.counts, dtype=np.float64)[item_of[left]]
         observed_sum = float(np.sum(2.0 * d ** 2 / (m - 1)))
     observed = observed_sum / n if n else math.nan
     expected = expected_sum / (n * (n - 1)) if n > 1 else math.nan
