@@ -109,16 +109,14 @@ def _node(value: Any, annotator: str, index: int, role: str, source: str) -> Nod
 
 
 def relations_from_json(records: Sequence[Mapping[str, Any]], annotator: str, source: str = "<json>") -> List[Relation]:
-    """Relations from JSON objects ``{"start", "target", "connective", "type"}``."""
+    """Relations from JSON objects ``{"start", "target", "connective", "type"}`` (node shapes checked here;
+    that the nodes exist and the connective is not empty, by :meth:`DiscourseDocument.add`)."""
     out = []
     for index, rec in enumerate(records):
         start = _node(rec.get("start"), annotator, index, "start", source)
         target = _node(rec.get("target"), annotator, index, "target", source)
-        connective = rec.get("connective") or []
-        if not connective:
-            raise DiscourseError(f"annotator {annotator!r}, relation {index + 1} ({list(start)}->{list(target)}) "
-                                 "has no connective", Location(source, index + 1, annotator))
-        nodes = frozenset(_node(c, annotator, index, "connective", source) for c in connective)
+        # an empty connective is rejected by DiscourseDocument.add, for JSON and Python input alike
+        nodes = frozenset(_node(c, annotator, index, "connective", source) for c in rec.get("connective") or [])
         out.append(Relation(start, target, nodes, str(rec.get("type", ""))))
     return out
 

@@ -22,9 +22,10 @@ ignore punctuation (labels ``p`` and ``punct``) and compare labels lowercased; b
 spaCy's ``dep_las``/``dep_uas`` are F-scores over arcs (punctuation left out on each side by
 its own label), ours are accuracies over the gold tokens (punctuation by the gold label), as
 Plank et al. (2015) define them, so they can differ slightly from spaCy's. Examples
-whose tokenisation differs from the gold are aligned with spaCy's alignment: the
-attachment scores count only tokens aligned one-to-one (a head is right when it aligns to
-the gold head), and the tree measures (TED, UCP/LCP, leaf-ancestor, α) skip such examples;
+whose tokenisation differs from the gold are aligned with spaCy's alignment: spaCy's own
+``dep_las``/``dep_uas`` handle them, ``dep_la`` falls back to the tokens aligned one-to-one
+when no example has the gold tokenisation, and the tree measures (TED, UCP/LCP,
+leaf-ancestor, α) skip such examples;
 ``dep_unaligned_tokens`` and ``dep_examples_misaligned`` count what was left out.
 """
 from __future__ import annotations
@@ -162,36 +163,27 @@ class SyntaxAgreement:
         return {"agreement_las": float(np.nanmean(values)) if values else None}
 
 
-def _aligned_attachment(example, options: EvaluationOptions) -> Tuple[Dict[str, float], int]:
-    """Attachment counts over tokens aligned one-to-one (for differing tokenisations)."""
+def _aligned_label_accuracy(example, options: EvaluationOptions) -> Tuple[float, int]:
+    """Label accuracy over reference tokens aligned one-to-one to a predicted token (for
+    differing tokenisations), and the number of reference tokens left unaligned."""
     align = example.alignment.x2y  # predicted -> reference
-    lengths = align.lengths
-    data = align.data
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]) if len(lengths) else np.array([], dtype=int)
-    one_to_one = {}
-    for i, (n, s) in enumerate(zip(lengths.tolist(), starts.tolist())):
+    lengths = align.lengths.tolist()
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(int).tolist() if lengths else []
+    predicted_of: Dict[int, int] = {}  # reference token -> its one-to-one predicted token
+    for i, (n, s) in enumerate(zip(lengths, starts)):
         if n == 1:
-            one_to_one[i] = int(data[s])
-    counts = {"las": [0, 0], "uas": [0, 0], "la": [0, 0]}
-    reference, predicted = example.reference, example.predicted
-    unaligned = 0
-    for token in reference:
+            predicted_of.setdefault(int(align.data[s]), i)
+    correct = total = unaligned = 0
+    for token in example.reference:
         label = token.dep_.lower()
         if options.exclude_punct and label in options.punct_labels:
             continue
-        for key in counts:
-            counts[key][1] += 1
-        matches = [i for i, j in one_to_one.items() if j == token.i]
-        if not matches:
+        total += 1
+        if token.i not in predicted_of:
             unaligned += 1
             continue
-        p = predicted[matches[0]]
-        head_ok = one_to_one.get(p.head.i) == token.head.i
-        label_ok = p.dep_.lower() == label
-        counts["las"][0] += head_ok and label_ok
-        counts["uas"][0] += head_ok
-        counts["la"][0] += label_ok
-    return {k: v[0] / v[1] if v[1] else math.nan for k, v in counts.items()}, unaligned
+        correct += example.predicted[predicted_of[token.i]].dep_.lower() == label
+    return (correct / total if total else math.nan), unaligned
 
 
 def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPACY_PUNCT),
@@ -203,15 +195,14 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
     scores: Dict[str, Any] = dict(parser_score(examples, **kwargs))
     options = EvaluationOptions(exclude_punct=True, punct_upos=frozenset(), punct_labels=frozenset(punct_labels))
     golds, preds, misaligned, unaligned = [], [], 0, 0
-    partial = {"las": [], "uas": [], "la": []}
+    partial_la = []
     for k, eg in enumerate(examples, start=1):
         ref, pred = eg.reference, eg.predicted
         if [t.text for t in ref] != [t.text for t in pred]:
             misaligned += 1
-            values, missing = _aligned_attachment(eg, options)
+            value, missing = _aligned_label_accuracy(eg, options)
             unaligned += missing
-            for key in partial:
-                partial[key].append(values[key])
+            partial_la.append(value)
             continue
         gold_tree, _ = tree_of(ref, 0, len(ref), *_lowered(ref), name="example", number=k)
         pred_tree, _ = tree_of(pred, 0, len(pred), *_lowered(pred), name="example", number=k)
@@ -232,7 +223,7 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
     scores["dep_examples_misaligned"] = misaligned
     scores["dep_unaligned_tokens"] = unaligned
     if misaligned and not golds:
-        scores["dep_la"] = float(np.nanmean(partial["la"]))
+        scores["dep_la"] = float(np.nanmean(partial_la))
     return scores
 
 
