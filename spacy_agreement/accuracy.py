@@ -13,11 +13,21 @@ sentence length:
 which for two annotators is the usual token-level (micro-averaged) score. |x_i1| is the
 number of tokens (for phrase trees, of leaves of the compared tree).
 
-These scores assume the annotations of an item have the same tokens. Items whose
+Attachment scores assume the annotations of an item have the same tokens. Items whose
 annotations differ in their number of tokens, or in a token's form where both forms are
-known, are excluded and counted (``items_mismatched``), as the paper did; with
-``strict=True`` they raise :class:`~spacy_agreement.errors.MismatchedCorpusError` instead.
-Items with fewer than two annotations are not pairable and are counted apart.
+known, are excluded from LAS/UAS/LA and counted (``items_mismatched``), as the paper did
+(Table 2, notes a–c).
+
+The Jaccard similarity is defined for any two trees, so by default every item with two or
+more annotations is scored, weighted by the leaf count of its first annotation, and the
+items whose annotations differ in leaf count are only counted (``items_mismatched``) and
+listed: the paper excluded sentences from LAS only (Table 2 has no exclusion note for SSD).
+``exclude_mismatched=True`` leaves them out of Jaccard too (the behaviour of the released
+``syn-agreement.py``).
+
+With ``strict=True`` annotations with different tokens raise
+:class:`~spacy_agreement.errors.MismatchedCorpusError` for either score. Items with fewer
+than two annotations are not pairable and are counted apart.
 """
 from __future__ import annotations
 
@@ -46,7 +56,12 @@ class ScoresByName:
 
 @dataclass
 class AccuracyResult(ScoresByName):
-    """Length-weighted mean pairwise scores (eq. 3) and what was left out."""
+    """Length-weighted mean pairwise scores (eq. 3) and what was left out.
+
+    ``items_mismatched`` counts the items whose annotations differ in their tokens (listed
+    in ``mismatched``); ``mismatched_scored`` says whether they are in the scores (Jaccard
+    by default) or left out (attachment scores).
+    """
 
     scores: Dict[str, float]
     tokens: int
@@ -54,6 +69,7 @@ class AccuracyResult(ScoresByName):
     items_mismatched: int
     items_unpairable: int
     mismatched: List[str] = field(default_factory=list)
+    mismatched_scored: bool = False
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -61,6 +77,7 @@ class AccuracyResult(ScoresByName):
             "accuracy_tokens": self.tokens,
             "accuracy_items": self.items,
             "items_mismatched": self.items_mismatched,
+            "items_mismatched_scored": self.mismatched_scored,
         }
 
 
@@ -83,13 +100,13 @@ def bracket_jaccard(a: ConstituencyTree, b: ConstituencyTree) -> float:
 def token_mismatch(a: Union[DependencyTree, ConstituencyTree], b) -> Optional[str]:
     """Why two annotations do not share their tokens, or ``None`` when they do."""
     if isinstance(a, DependencyTree):
-        n_a, n_b = len(a), len(b)
+        n_a, n_b, unit = len(a), len(b), "tokens"
         forms_a, forms_b = a.forms, b.forms
     else:
-        n_a, n_b = a.n_leaves, b.n_leaves
+        n_a, n_b, unit = a.n_leaves, b.n_leaves, "leaves"
         forms_a, forms_b = a.words or (), b.words or ()
     if n_a != n_b:
-        return f"{n_a} tokens against {n_b}"
+        return f"{n_a} {unit} against {n_b}"
     if len(forms_a) == len(forms_b):
         for k, (x, y) in enumerate(zip(forms_a, forms_b), start=1):
             if x != y and x != "_" and y != "_":
@@ -103,6 +120,7 @@ def _pairwise(
     keys: Sequence[str],
     size: Callable[[Any], int],
     strict: bool,
+    exclude_mismatched: bool = True,
 ) -> AccuracyResult:
     totals = np.zeros(len(keys))
     tokens = items = unpairable = 0
@@ -117,7 +135,8 @@ def _pairwise(
             if strict:
                 raise MismatchedCorpusError(f"annotations have different tokens: {problem}", trees[0].location)
             mismatched.append(f"{name}: {problem}")
-            continue
+            if exclude_mismatched:
+                continue
         pair_scores = np.array([score_pair(x, y) for x, y in combinations(trees, 2)], dtype=np.float64)
         length = size(trees[0])
         totals += length * pair_scores.mean(axis=0)
@@ -129,7 +148,8 @@ def _pairwise(
         scores = {k: math.nan for k in keys}
     else:
         scores = {k: float(v / tokens) for k, v in zip(keys, totals)}
-    return AccuracyResult(scores, tokens, items, len(mismatched), unpairable, mismatched)
+    return AccuracyResult(scores, tokens, items, len(mismatched), unpairable, mismatched,
+                          mismatched_scored=not exclude_mismatched)
 
 
 def pairwise_attachment(corpus: Corpus, strict: bool = False) -> AccuracyResult:
@@ -143,13 +163,23 @@ def pairwise_attachment(corpus: Corpus, strict: bool = False) -> AccuracyResult:
     return _pairwise(corpus, score, ("las", "uas", "la"), len, strict)
 
 
-def pairwise_jaccard(corpus: Corpus, strict: bool = False) -> AccuracyResult:
-    """Mean pairwise Jaccard similarity of labelled brackets (key ``jaccard``), eq. (3) weighting."""
-    return _pairwise(corpus, lambda a, b: (bracket_jaccard(a, b),), ("jaccard",), lambda t: t.n_leaves, strict)
+def pairwise_jaccard(corpus: Corpus, strict: bool = False, exclude_mismatched: bool = False) -> AccuracyResult:
+    """Mean pairwise Jaccard similarity of labelled brackets (key ``jaccard``), eq. (3)
+    weighting by the leaf count of each item's first annotation (Skjærholt 2014, §4.2).
+
+    Items whose annotations differ in leaf count are scored and counted; see the module
+    docstring for ``exclude_mismatched``.
+    """
+    return _pairwise(corpus, lambda a, b: (bracket_jaccard(a, b),), ("jaccard",), lambda t: t.n_leaves, strict,
+                     exclude_mismatched)
 
 
-def pairwise_accuracy(corpus: Corpus, strict: bool = False) -> AccuracyResult:
-    """The uncorrected scores that go with the corpus kind (attachment or Jaccard)."""
+def pairwise_accuracy(corpus: Corpus, strict: bool = False, exclude_mismatched: bool = False) -> AccuracyResult:
+    """The uncorrected scores that go with the corpus kind (attachment or Jaccard).
+
+    ``exclude_mismatched`` applies to Jaccard; attachment scores always leave out items
+    whose annotations differ in tokens (they are undefined there).
+    """
     if corpus.kind == "constituency":
-        return pairwise_jaccard(corpus, strict)
+        return pairwise_jaccard(corpus, strict, exclude_mismatched)
     return pairwise_attachment(corpus, strict)

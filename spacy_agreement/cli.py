@@ -63,10 +63,10 @@ def _json_safe(values: Dict[str, Any]) -> Dict[str, Any]:
 
 def run_alpha(corpus: Corpus, as_json: bool, strict: bool, size: str, worst: int, tsv: bool = False,
               options: Optional[Dict[str, Any]] = None, sample_pairs: Optional[int] = None,
-              bootstrap: Optional[int] = None, pqgram: bool = False) -> str:
+              bootstrap: Optional[int] = None, pqgram: bool = False, exclude_mismatched: bool = False) -> str:
     """α and accuracies of a corpus as the CLI prints them."""
     cycles = "raise" if strict else "drop"
-    accuracy = pairwise_accuracy(corpus, strict=strict)
+    accuracy = pairwise_accuracy(corpus, strict=strict, exclude_mismatched=exclude_mismatched)
     if sample_pairs:
         from .alpha_estimate import sampled_alpha
 
@@ -108,12 +108,13 @@ def run_alpha(corpus: Corpus, as_json: bool, strict: bool, size: str, worst: int
 def alpha_command(
     paths: List[Path] = typer.Argument(..., help="Two or more parallel files (one annotator each), or directories with --dirs."),
     dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories holding PREFIX-NAME.conll/.tree files."),
-    fmt: Optional[InputFormat] = typer.Option(None, "--format", help="Input format (default: from the file names)."),
+    fmt: Optional[InputFormat] = typer.Option(None, "--format", help="Input format (default: from the content: bracket when a file starts with '(')."),
     as_json: bool = typer.Option(False, "--json", help="Print one flat JSON object."),
     tsv: bool = typer.Option(False, "--tsv", help="Print key and value, tab-separated."),
-    strict: bool = typer.Option(False, "--strict", help="Raise on head cycles and on annotations with different tokens instead of counting them."),
+    strict: bool = typer.Option(False, "--strict", help="Errors instead of counts: tokens that are their own head, sentences without a root, other head cycles, annotations with different tokens."),
     single_root: bool = typer.Option(False, "--single-root", help="Require exactly one root token per sentence."),
-    size: SizeConvention = typer.Option(SizeConvention.annotation, "--size", help="|x| in delta-diff/norm: annotation (tokens + root) or tree (nodes of the compared tree)."),
+    size: SizeConvention = typer.Option(SizeConvention.annotation, "--size", help="|x| in delta-diff/norm: annotation (the paper's: tokens + root, or the leaves of a phrase tree) or tree (nodes of the compared tree)."),
+    exclude_mismatched: bool = typer.Option(False, "--exclude-mismatched", help="Leave phrase-tree items whose annotations differ in leaf count out of Jaccard (default: scored and counted)."),
     worst: int = typer.Option(5, "--worst", help="How many of the most disagreeing items to list."),
     threads: Optional[int] = typer.Option(None, "--threads", help="Threads for the all-pairs sum (default: all cores)."),
     backend: str = typer.Option("threads", "--backend", help="threads, serial or dask."),
@@ -127,13 +128,15 @@ def alpha_command(
     """Krippendorff's alpha (delta plain, diff, norm) and LAS/UAS/LA or bracket Jaccard."""
     fmt_value = fmt.value if fmt else None
     with _bad_input_exits():
+        cycles = "raise" if strict else "drop"
         if dirs:
-            corpus = load_annotator_dirs(paths, fmt_value, single_root=single_root)
+            corpus = load_annotator_dirs(paths, fmt_value, single_root=single_root, cycles=cycles)
         else:
-            corpus = load_parallel_files(paths, fmt_value, single_root=single_root)
+            corpus = load_parallel_files(paths, fmt_value, single_root=single_root, cycles=cycles)
         options = {"backend": backend, "n_threads": threads, "scheduler": scheduler,
                    "progress": not quiet and sys.stderr.isatty()}
-        text = run_alpha(corpus, as_json, strict, size.value, worst, tsv, options, sample_pairs, bootstrap, pqgram)
+        text = run_alpha(corpus, as_json, strict, size.value, worst, tsv, options, sample_pairs, bootstrap, pqgram,
+                         exclude_mismatched)
     _emit(text, output)
 
 
@@ -149,6 +152,41 @@ def _emit(text: str, output: Optional[Path]) -> None:
         output.write_text(text + "\n", encoding="utf-8")
 
 
+PUNCT_HELP = ("Punctuation rule(s), comma-separated: upos (UPOS PUNCT), label (a --punct-label relation), "
+              "form (CoNLL-07 eval.pl: the form is Unicode punctuation only; Plank et al. 2015). "
+              "Default upos,label.")
+VERB_HELP = "Gold tags of verbs for UCP/LCP, comma-separated (default VERB; e.g. VA,VE for CDT, V for Croatian)."
+CONTENT_HELP = ("Gold tags of content words for LAS content/function, comma-separated "
+                "(default ADJ,NOUN,PROPN,VERB; e.g. AN,NC,NP,VA,VE for CDT).")
+NED_HELP = "NED variant: schwartz (reversed edges and grandparents count) or undirected (reversed edges only)."
+IGNORE_FORMS_HELP = "Compare sentences by token count only (a parser that rewrote forms, e.g. numbers as <num>)."
+
+
+def _tags(value: Optional[str], default: Any) -> Any:
+    if value is None:
+        return default
+    tags = frozenset(t.strip() for t in value.split(",") if t.strip())
+    if not tags:
+        _fail(f"no tags in {value!r}")
+    return tags
+
+
+def _metric_options(no_punct: bool, punct: str, punct_label: Optional[List[str]] = None,
+                    verb_tags: Optional[str] = None, content_tags: Optional[str] = None, **rest: Any):
+    """EvaluationOptions from the shared command-line options (bad values exit with code 1)."""
+    from .parser_metrics import EvaluationOptions
+
+    base = EvaluationOptions()
+    rules = frozenset(r.strip().lower() for r in punct.split(",") if r.strip())
+    try:
+        return EvaluationOptions(
+            exclude_punct=no_punct, punct_rules=rules,
+            punct_labels=frozenset(punct_label) if punct_label else base.punct_labels,
+            verb_upos=_tags(verb_tags, base.verb_upos), content_upos=_tags(content_tags, base.content_upos), **rest)
+    except ValueError as exc:
+        _fail(str(exc))
+
+
 @app.command("evaluate")
 def evaluate_command(
     gold: Path = typer.Argument(..., help="Gold CoNLL-U/CoNLL-X file."),
@@ -156,24 +194,32 @@ def evaluate_command(
     model: Optional[str] = typer.Option(None, "--model", "-m", help="A spaCy pipeline (name or path) to parse the gold words with."),
     as_json: bool = typer.Option(False, "--json", help="Print one flat JSON object."),
     tsv: bool = typer.Option(False, "--tsv", help="Print key and value, tab-separated."),
-    no_punct: bool = typer.Option(False, "--no-punct", help="Exclude punctuation (UPOS PUNCT or label in --punct-label)."),
+    no_punct: bool = typer.Option(False, "--no-punct", help="Exclude punctuation (as --punct defines it)."),
+    punct: str = typer.Option("upos,label", "--punct", help=PUNCT_HELP),
     punct_label: List[str] = typer.Option(["punct"], "--punct-label", help="Relations that mark punctuation."),
+    verb_tags: Optional[str] = typer.Option(None, "--verb-tags", help=VERB_HELP),
+    content_tags: Optional[str] = typer.Option(None, "--content-tags", help=CONTENT_HELP),
+    ned: str = typer.Option("schwartz", "--ned", help=NED_HELP),
     ignore_subtypes: bool = typer.Option(False, "--ignore-subtypes", help="Compare nmod:poss as nmod."),
     skip_mismatched: bool = typer.Option(False, "--skip-mismatched", help="Skip (and count) sentences whose tokens differ instead of failing."),
+    ignore_forms: bool = typer.Option(False, "--ignore-forms", help=IGNORE_FORMS_HELP),
+    strict: bool = typer.Option(False, "--strict", help="Tokens that are their own head, sentences without a root and other head cycles are errors (default: scored as they are, a self-head is a wrong attachment)."),
     ted_norm: str = typer.Option("sum", "--ted-norm", help="TED accuracy normaliser: sum, max or gold."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
 ) -> None:
-    """Every parser metric (LAS, UAS, LA, NED, TED, UCP, LCP, POS-wise and root-weighted LAS)."""
+    """Every parser metric (LAS, UAS, LA, NED, TED, UCP, LCP, POS-wise and root-weighted LAS,
+    and CLAS, MLAS, BLEX of the CoNLL 2018 shared task)."""
     from .adapters.conll import read_conll
-    from .parser_metrics import EvaluationOptions, evaluate
+    from .parser_metrics import evaluate
 
     if (pred is None) == (model is None):
         _fail("give either a predicted file or --model, not both or neither")
-    options = EvaluationOptions(exclude_punct=no_punct, punct_labels=frozenset(punct_label),
-                                ignore_subtypes=ignore_subtypes, ted_norm=ted_norm)
+    options = _metric_options(no_punct, punct, punct_label, verb_tags, content_tags,
+                              ignore_subtypes=ignore_subtypes, ted_norm=ted_norm, ned=ned)
     with _bad_input_exits():
-        gold_trees = read_conll(gold)
+        cycles = "raise" if strict else "drop"
+        gold_trees = read_conll(gold, cycles=cycles)
         if model is not None:
             import spacy
 
@@ -188,8 +234,8 @@ def evaluate_command(
                 _fail(f"{model}: the pipeline has no parser")
             pred_trees = parse_with_pipeline(nlp, gold_trees, progress=not quiet and sys.stderr.isatty())
         else:
-            pred_trees = read_conll(pred)
-        result = evaluate(gold_trees, pred_trees, options, skip_mismatched)
+            pred_trees = read_conll(pred, cycles=cycles)
+        result = evaluate(gold_trees, pred_trees, options, skip_mismatched, check_forms=not ignore_forms)
     values = result.to_dict()
     if as_json or tsv:
         _emit(json.dumps(_json_safe(values), indent=2) if as_json else _tsv(values), output)
@@ -207,10 +253,18 @@ def evaluate_command(
 
 @app.command("judgments")
 def judgments_command(
-    path: Path = typer.Argument(..., help="JSON Lines file of judged items (format: spacy_agreement.judgments)."),
+    path: Path = typer.Argument(..., help="JSON Lines file of judged items, or a folder in the layout of the Plank et al. (2015) release: gold.conll, parser1.conll, parser2.conll, annotated.csv (format: spacy_agreement.judgments)."),
     as_json: bool = typer.Option(False, "--json", help="Print one flat JSON object."),
-    no_punct: bool = typer.Option(False, "--no-punct", help="Exclude punctuation from the metrics."),
-    ties: str = typer.Option("half", "--ties", help="A metric's tie counts as half an agreement (half) or is skipped (skip)."),
+    no_punct: bool = typer.Option(False, "--no-punct", help="Exclude punctuation from the metrics (as --punct defines it)."),
+    punct: str = typer.Option("upos,label", "--punct", help=PUNCT_HELP),
+    verb_tags: Optional[str] = typer.Option(None, "--verb-tags", help=VERB_HELP),
+    content_tags: Optional[str] = typer.Option(None, "--content-tags", help=CONTENT_HELP),
+    ned: str = typer.Option("schwartz", "--ned", help=NED_HELP),
+    kappa: str = typer.Option("cohen", "--kappa", help="Kappa between judges: cohen (mean pairwise Cohen's kappa, the paper's) or fleiss."),
+    parses: str = typer.Option("parser1,parser2", "--parses", help="Folder input: the CoNLL files (no .conll) of parse A and parse B."),
+    colours: str = typer.Option("blue,red", "--colours", help="Folder input: the annotated.csv values meaning A and B."),
+    ignore_forms: bool = typer.Option(False, "--ignore-forms", help=IGNORE_FORMS_HELP),
+    ties: str = typer.Option("half", "--ties", help="A metric's tie counts as half an agreement (half), is skipped (skip), or counts as preferring B (b) or A (a)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the MACE restarts."),
     metric: List[str] = typer.Option(
         ["las", "uas", "la", "ned", "ted", "lcp", "ucp"], "--metric",
@@ -219,20 +273,28 @@ def judgments_command(
 ) -> None:
     """Which metric agrees with the people who judge parses (Plank et al. 2015, Tables 1, 3-5)."""
     from .judgments import analyse_judgments, format_analysis, load_judgments
-    from .parser_metrics import EvaluationOptions
 
+    options = _metric_options(no_punct, punct, None, verb_tags, content_tags, ned=ned)
     with _bad_input_exits():
-        items = load_judgments(path)
-        result = analyse_judgments(items, metrics=metric, options=EvaluationOptions(exclude_punct=no_punct),
-                                   ties=ties, seed=seed)
+        items = load_judgments(path, parses=_pair(parses, "--parses"), colours=_pair(colours, "--colours")) \
+            if path.is_dir() else load_judgments(path)
+        result = analyse_judgments(items, metrics=metric, options=options, ties=ties, seed=seed, kappa=kappa,
+                                   check_forms=not ignore_forms)
     text = json.dumps(_json_safe(result.to_dict()), indent=2) if as_json else format_analysis(result)
     _emit(text, output)
+
+
+def _pair(value: str, option: str) -> tuple:
+    parts = tuple(v.strip() for v in value.split(","))
+    if len(parts) != 2 or not all(parts):
+        _fail(f"{option} takes two comma-separated names, got {value!r}")
+    return parts
 
 
 @app.command("synthetic")
 def synthetic_command(
     corpus: Path = typer.Argument(..., help="A corpus taken as correct: CoNLL file or bracketed trees."),
-    fmt: Optional[InputFormat] = typer.Option(None, "--format", help="conll or bracket (default: from the file name)."),
+    fmt: Optional[InputFormat] = typer.Option(None, "--format", help="conll or bracket (default: from the content)."),
     sample: int = typer.Option(100, "--sample", help="How many sentences to sample."),
     runs: int = typer.Option(10, "--runs", help="Runs per point."),
     seed: int = typer.Option(0, "--seed", help="Seed of the sampling and the noise."),
@@ -286,27 +348,31 @@ def leaf_ancestor_command(
     candidate: Path = typer.Argument(..., help="Candidate trees, same sentences and words."),
     costs: CostChoice = typer.Option(CostChoice.exact, "--costs", help="Label replacement costs: exact (0/2) or first-char (0.5 for a shared first character)."),
     evalb_params: Optional[Path] = typer.Option(None, "--evalb-params", help="EVALB parameter file (DELETE_LABEL, EQ_LABEL, ...)."),
-    fmt: Optional[InputFormat] = typer.Option(None, "--format", help="bracket or conll (default: from the file name)."),
+    fmt: Optional[InputFormat] = typer.Option(None, "--format", help="bracket or conll (default: from the content)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object with every sentence and word."),
     worst: int = typer.Option(10, "--worst", help="How many error configurations to list."),
+    strict: bool = typer.Option(False, "--strict", help="CoNLL: tokens that are their own head, sentences without a root and other head cycles are errors."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
 ) -> None:
     """Leaf-ancestor scores word by word and GEIG bracket F (Sampson & Babarczy 2003)."""
     from .adapters.brackets import read_brackets
     from .adapters.conll import read_conll
     from .corpus import guess_format
-    from .geig import EvalbParams
+    from .geig import EvalbParams, count_from_files
     from .leaf_ancestor import format_sentence, leaf_ancestor
 
     kind = fmt.value if fmt else guess_format(gold)
     with _bad_input_exits():
         params = EvalbParams.read(evalb_params) if evalb_params else None
         if kind == "conll":
-            gold_trees, cand_trees = read_conll(gold), read_conll(candidate)
+            cycles = "raise" if strict else "drop"
+            gold_trees, cand_trees = read_conll(gold, cycles=cycles), read_conll(candidate, cycles=cycles)
         else:
             gold_trees = read_brackets(gold, leaves="categories")
             cand_trees = read_brackets(candidate, leaves="categories")
         result = leaf_ancestor(gold_trees, cand_trees, cost=costs.value, evalb=params)
+        if kind != "conll":  # GEIG from the bracket text, as the evalb command counts it
+            count_from_files(result, gold, candidate, params)
     if as_json:
         _emit(json.dumps(result.to_dict()), output)
         return
@@ -322,6 +388,41 @@ def leaf_ancestor_command(
         summary.append("gold configurations with the lowest mean word score:")
         summary.extend(f"  {score:.3f}  {count:4d}x  {feature}" for feature, count, score in rows)
     _emit("\n\n".join(blocks + ["\n".join(summary)]), output)
+
+
+@app.command("evalb")
+def evalb_command(
+    gold: Path = typer.Argument(..., help="Gold trees, one per line as EVALB reads them (any suffix: .gld, .mrg, ...)."),
+    test: Path = typer.Argument(..., help="Test (parser) trees, line by line parallel to GOLD."),
+    params: Optional[Path] = typer.Option(None, "--params", "-p", help="EVALB parameter file (COLLINS.prm, new.prm); default: EVALB's built-in settings."),
+    max_error: Optional[int] = typer.Option(None, "--max-error", "-e", help="Override MAX_ERROR: give up after this many errors (+1)."),
+    cutoff_len: Optional[int] = typer.Option(None, "--cutoff-len", "-c", help="Override CUTOFF_LEN for the len<=N summary."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object: every sentence and both summaries."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
+) -> None:
+    """Bracket scores exactly as EVALB (Sekine & Collins) prints them, diff-able with its output."""
+    from .evalb import EvalbParams, evaluate_files, format_report
+
+    with _bad_input_exits():
+        settings = EvalbParams.read(params) if params else EvalbParams()
+        settings = settings.with_options(max_error=max_error, cutoff_len=cutoff_len)
+        for warning in settings.warnings:
+            typer.echo(warning, err=True)
+        report = evaluate_files(gold, test, settings)
+    for message in report.messages:
+        typer.echo(message, err=True)
+    if as_json:
+        _emit(json.dumps(report.to_dict()), output)
+    else:
+        data = (format_report(report) + "\n").encode("latin-1")  # EVALB's bytes, whatever the encoding
+        if output is not None:
+            output.write_bytes(data)
+        else:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+    if report.aborted:
+        raise typer.Exit(code=1)
 
 
 @app.command("discourse")
@@ -351,16 +452,19 @@ def report_command(
     paths: List[Path] = typer.Argument(..., help="Parallel files (one annotator each), or directories with --dirs."),
     html_path: Path = typer.Option(..., "--html", help="Write the self-contained HTML report here."),
     dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories."),
-    fmt: Optional[InputFormat] = typer.Option(None, "--format", help="conll or bracket (default: from the file names)."),
+    fmt: Optional[InputFormat] = typer.Option(None, "--format", help="conll or bracket (default: from the content)."),
     items: int = typer.Option(20, "--items", help="How many of the most disagreeing items to show."),
     title: str = typer.Option("Syntactic annotation agreement", "--title", help="Title of the page."),
+    strict: bool = typer.Option(False, "--strict", help="Tokens that are their own head, sentences without a root and other head cycles are errors instead of being counted."),
 ) -> None:
     """One HTML page: alpha, items ranked by disagreement with the trees side by side, annotators, confusions."""
     from .report_html import html_report
 
     fmt_value = fmt.value if fmt else None
     with _bad_input_exits():
-        corpus = load_annotator_dirs(paths, fmt_value) if dirs else load_parallel_files(paths, fmt_value)
+        cycles = "raise" if strict else "drop"
+        corpus = (load_annotator_dirs(paths, fmt_value, cycles=cycles) if dirs
+                  else load_parallel_files(paths, fmt_value, cycles=cycles))
         page = html_report(corpus, items=items, title=title)
     html_path.write_text(page, encoding="utf-8")
     typer.echo(f"wrote {html_path}", err=True)

@@ -94,16 +94,30 @@ def _kind_of(trees) -> str:
     return "dependency"
 
 
-def _read(path: PathLike, fmt: Format, single_root: bool, stats: ReadStats) -> List[Tree]:
+def _read(path: PathLike, fmt: Format, single_root: bool, stats: ReadStats, cycles: str = "drop") -> List[Tree]:
     if fmt == "conll":
-        return read_conll(path, single_root=single_root, stats=stats)
+        return read_conll(path, single_root=single_root, stats=stats, cycles=cycles)
     if fmt == "bracket":
         return read_brackets(path)
     raise ValueError(f"unknown format {fmt!r}: use 'conll' or 'bracket'")
 
 
 def guess_format(path: PathLike) -> Format:
-    """``"bracket"`` for .tree/.mrg/.trees/.ptb files, else ``"conll"``."""
+    """The format of a file from its content: ``"bracket"`` when its first non-blank
+    character is ``(`` (EVALB's .gld/.tst, Penn .mrg, or any name), ``"conll"`` when it is
+    anything else. An empty file, or one that cannot be read here, goes by its suffix
+    (.tree/.mrg/.trees/.ptb are bracketed) so that reading it reports the real problem."""
+    try:
+        with open(path, "rb") as handle:
+            while True:
+                block = handle.read(4096)
+                if not block:
+                    break
+                text = block.lstrip()
+                if text:
+                    return "bracket" if text.startswith(b"(") else "conll"
+    except OSError:
+        pass
     return "bracket" if os.fspath(path).lower().endswith(BRACKET_SUFFIXES) else "conll"
 
 
@@ -112,19 +126,28 @@ def load_parallel_files(
     fmt: Optional[Format] = None,
     annotators: Optional[Sequence[str]] = None,
     single_root: bool = False,
+    cycles: str = "drop",
 ) -> Corpus:
     """One annotator per file; every file must have the same number of sentences.
 
-    Annotators are named by the file names without their extension unless given.
+    Annotators are named by the file names without their extension unless given. The
+    format is read from the content unless given (:func:`guess_format`); ``cycles="raise"``
+    makes self-headed tokens, rootless sentences and other head cycles errors
+    (:func:`~spacy_agreement.adapters.conll.iter_conll`).
     """
     if len(paths) < 2:
         raise ValueError("at least two files are needed to measure agreement")
-    fmt = fmt or guess_format(paths[0])
+    if fmt is None:
+        formats = {guess_format(p) for p in paths}
+        if len(formats) > 1:
+            raise ValueError(f"the files mix bracketed trees and CoNLL ({', '.join(map(os.fspath, paths))}): "
+                             "give --format")
+        fmt = formats.pop()
     names = list(annotators) if annotators else [os.path.splitext(os.path.basename(p))[0] for p in paths]
     if len(set(names)) != len(names):
         names = [os.fspath(p) for p in paths]
     stats = {name: ReadStats() for name in names}
-    columns = [_read(p, fmt, single_root, stats[n]) for p, n in zip(paths, names)]
+    columns = [_read(p, fmt, single_root, stats[n], cycles) for p, n in zip(paths, names)]
     first = columns[0]
     for path, column in zip(paths[1:], columns[1:]):
         if len(column) != len(first):
@@ -153,8 +176,10 @@ def load_annotator_dirs(
     directories: Sequence[PathLike],
     fmt: Optional[Format] = None,
     single_root: bool = False,
+    cycles: str = "drop",
 ) -> Corpus:
-    """A corpus from annotator directories (see the module docstring).
+    """A corpus from annotator directories (see the module docstring; ``cycles`` as in
+    :func:`load_parallel_files`).
 
     Items are ordered by file prefix, then by sentence. Files with the same prefix must
     hold the same number of sentences (:class:`MismatchedCorpusError` names them).
@@ -180,7 +205,7 @@ def load_annotator_dirs(
     items: List[Dict[str, Tree]] = []
     item_names: List[str] = []
     for prefix in prefixes:
-        read = {n: _read(files[n][prefix], fmt, single_root, stats[n]) for n in names if prefix in files[n]}
+        read = {n: _read(files[n][prefix], fmt, single_root, stats[n], cycles) for n in names if prefix in files[n]}
         lengths = {n: len(trees) for n, trees in read.items()}
         if len(set(lengths.values())) > 1:
             detail = ", ".join(f"{files[n][prefix]}: {k}" for n, k in lengths.items())

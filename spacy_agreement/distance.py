@@ -40,12 +40,12 @@ def tree_edit_distance(
 
 
 def _ted_and_sizes(a: Tree, b: Tree, label_cost: Optional[LabelCost], cycles: CyclePolicy):
-    """TED of two trees and their sizes |x| (nodes, plus tokens dropped from a cycle)."""
+    """TED of two trees and their sizes |x| (``annotation_size``: tokens + root, or leaves)."""
     vocab = LabelVocab()
-    x, dropped_x = a.to_ordered(vocab, cycles)
-    y, dropped_y = b.to_ordered(vocab, cycles)
+    x, _ = a.to_ordered(vocab, cycles)
+    y, _ = b.to_ordered(vocab, cycles)
     ted = ordered_tree_edit_distance(x, y, vocab.cost_matrix(label_cost))
-    return ted, x.size + dropped_x, y.size + dropped_y
+    return ted, a.annotation_size, b.annotation_size
 
 
 def ordered_tree_edit_distance(x: OrderedTree, y: OrderedTree, cost: Optional[np.ndarray] = None) -> float:

@@ -1,97 +1,59 @@
-"""GEIG (Parseval) bracket scores, EVALB-compatible (Sampson & Babarczy 2003, §1 and §3).
+"""GEIG (Parseval) bracket scores, counted by EVALB's own rules (Sampson & Babarczy 2003, §1 and §3).
 
 GEIG/unlabelled (Black et al. 1991) matches brackets by word span; GEIG/labelled (Collins
 1997, the EVALB default) by span and label. Precision, recall and F = 2PR / (P + R) per
 sentence, and for a corpus EVALB's micro-average (matches, gold and candidate brackets
 summed over sentences).
 
-The way EVALB (Sekine & Collins 1997) counts, followed here:
+Every count goes through :mod:`spacy_agreement.evalb`, the reimplementation of Sekine &
+Collins' EVALB, so that ``leaf-ancestor --evalb-params`` and ``evalb`` give the same
+numbers: labelled counts are EVALB's with ``LABELED 1``, unlabelled ones with ``LABELED 0``,
+whatever the parameter file says. In short:
 
-* every nonterminal node is a bracket, **the root included**; part-of-speech preterminals
-  (nodes whose only child is a word) are not brackets when the trees are in the Penn style
-  (``preterminals`` as in :mod:`spacy_agreement.lineage`);
-* brackets are a multiset: a bracket matches at most one bracket of the other tree;
-* labels are compared after removing function tags (``NP-SBJ`` → ``NP``, ``NP=2`` → ``NP``;
-  labels starting with ``-`` such as ``-NONE-`` are left whole), then ``EQ_LABEL`` classes;
-* ``DELETE_LABEL`` on a part-of-speech label deletes its words (they do not count in spans)
-  and on a phrase label deletes those brackets; brackets left empty disappear;
-* gold and candidate must have the same words (up to ``EQ_WORD``), or the sentence is an
-  error naming the position. ``DELETE_LABEL_FOR_LENGTH`` words do not count towards the
-  sentence length that EVALB's length cutoff uses (reported as ``length``).
+* every nonterminal node is a bracket, the root included, and so is the unlabelled outer
+  bracket of ``( (S ...) )`` when the bracket text is scored (:func:`file_bracket_counts`;
+  trees read with :func:`~spacy_agreement.parse_brackets` have lost it);
+  part-of-speech preterminals are not brackets in Penn-style trees (``preterminals`` as in
+  :mod:`spacy_agreement.lineage`); in other trees each word is a bare terminal;
+* brackets are matched greedily, each at most once; labels lose function tags and indices
+  (everything from the first ``-`` or ``=``) before ``DELETE_LABEL`` and ``EQ_LABEL`` apply;
+* words tagged with a ``DELETE_LABEL`` (traces, punctuation) are removed *before* gold and
+  candidate words are compared, so gold ``-NONE-`` traces against a candidate without them
+  are fine; ``QUOTE_LABEL`` repairs apply as in EVALB;
+* words that still differ raise :class:`MismatchedCorpusError` (EVALB's error sentence); a
+  candidate left without words is EVALB's skip: it counts nothing (``skipped``).
 """
 from __future__ import annotations
 
 import os
-from collections import Counter
-from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Tuple, Union
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-from .errors import MismatchedCorpusError
+from .errors import Location, MismatchedCorpusError
+from .evalb import ERROR, SKIP, EvalbParams, SentenceBuilder, read_sentence, score_sentence
 from .lineage import Preterminals, is_penn_style
 from .trees import ConstituencyTree, children_lists
 
-
-@dataclass(frozen=True)
-class EvalbParams:
-    """The parts of an EVALB parameter file that change what is counted."""
-
-    delete_labels: FrozenSet[str] = frozenset()
-    delete_labels_for_length: FrozenSet[str] = frozenset()
-    eq_labels: Tuple[FrozenSet[str], ...] = ()
-    eq_words: Tuple[FrozenSet[str], ...] = ()
-
-    @classmethod
-    def read(cls, path: Union[str, "os.PathLike[str]"]) -> "EvalbParams":
-        """Read ``DELETE_LABEL``, ``DELETE_LABEL_FOR_LENGTH``, ``EQ_LABEL`` and ``EQ_WORD``
-        lines; other settings (DEBUG, MAX_ERROR, CUTOFF_LEN, LABELED) and comments are skipped."""
-        delete, delete_len, eq_l, eq_w = set(), set(), [], []
-        with open(path, encoding="utf-8") as handle:
-            for line in handle:
-                parts = line.split()
-                if not parts or parts[0].startswith("#"):
-                    continue
-                key, values = parts[0].upper(), parts[1:]
-                if key == "DELETE_LABEL":
-                    delete.update(values)
-                elif key == "DELETE_LABEL_FOR_LENGTH":
-                    delete_len.update(values)
-                elif key == "EQ_LABEL" and len(values) >= 2:
-                    eq_l.append(frozenset(values))
-                elif key == "EQ_WORD" and len(values) >= 2:
-                    eq_w.append(frozenset(values))
-        return cls(frozenset(delete), frozenset(delete_len), tuple(eq_l), tuple(eq_w))
-
-    def label(self, label: str) -> str:
-        if not label.startswith("-"):
-            for sep in ("-", "="):
-                if sep in label:
-                    label = label.split(sep, 1)[0] or label
-        for group in self.eq_labels:
-            if label in group:
-                return min(group)
-        return label
-
-    def word(self, word: str) -> str:
-        for group in self.eq_words:
-            if word in group:
-                return min(group)
-        return word
+__all__ = ["BracketCounts", "EvalbParams", "bracket_counts", "file_bracket_counts", "text_bracket_counts"]
 
 
 @dataclass
 class BracketCounts:
-    """Matches and bracket totals, unlabelled and labelled."""
+    """Matches and bracket totals, unlabelled and labelled; ``skipped`` counts sentences
+    EVALB skips (no candidate word left), which add nothing."""
 
     gold: int = 0
     candidate: int = 0
     matched_unlabelled: int = 0
     matched_labelled: int = 0
+    skipped: int = 0
 
     def add(self, other: "BracketCounts") -> None:
         self.gold += other.gold
         self.candidate += other.candidate
         self.matched_unlabelled += other.matched_unlabelled
         self.matched_labelled += other.matched_labelled
+        self.skipped += other.skipped
 
     def scores(self) -> Dict[str, float]:
         def prf(matched: int) -> Tuple[float, float, float]:
@@ -105,77 +67,124 @@ class BracketCounts:
                 "recall_unlabelled": ru, "precision_labelled": pl, "recall_labelled": rl}
 
 
-@dataclass
-class EvalbTree:
-    """A tree as EVALB sees it: kept words and labelled spans over them."""
-
-    words: List[str]
-    brackets: List[Tuple[int, int, str]]
-    length: int
-    deleted_positions: List[int] = field(default_factory=list)
-
-
-def evalb_view(tree: ConstituencyTree, params: Optional[EvalbParams] = None,
-               preterminals: Preterminals = "auto") -> EvalbTree:
-    """The words and brackets EVALB counts for a phrase tree whose leaves are the words."""
-    params = params or EvalbParams()
+def _tree_builder(tree: ConstituencyTree, params: EvalbParams, preterminals: Preterminals) -> SentenceBuilder:
+    """Walk a tree (words as leaves) into EVALB's reader: a preterminal of a Penn-style
+    tree is ``(TAG word)``; any other leaf a terminal with an empty tag."""
     parent = tree.parent.tolist()
     kids = children_lists(parent)
     penn = preterminals == "drop" or (preterminals == "auto" and is_penn_style(tree))
-    leaves = [i for i in range(len(tree)) if not kids[i]]
-    tag_of = {leaf: tree.labels[parent[leaf]] if penn and parent[leaf] >= 0 else None for leaf in leaves}
-    kept: Dict[int, int] = {}
-    words: List[str] = []
-    deleted: List[int] = []
-    length = 0
-    for position, leaf in enumerate(leaves):
-        tag = tag_of[leaf]
-        if tag is None or tag not in params.delete_labels_for_length:
-            length += 1
-        if tag is not None and (tag in params.delete_labels or params.label(tag) in params.delete_labels):
-            deleted.append(position)
-            continue
-        kept[leaf] = len(words)
-        words.append(tree.labels[leaf])
-    # span of every node over kept words, bottom-up (postorder)
-    lo: Dict[int, int] = {}
-    hi: Dict[int, int] = {}
-    for node in range(len(tree)):
-        if not kids[node]:
-            if node in kept:
-                lo[node] = hi[node] = kept[node]
-            continue
-        covered = [c for c in kids[node] if c in lo]
-        if covered:
-            lo[node] = min(lo[c] for c in covered)
-            hi[node] = max(hi[c] for c in covered)
-    brackets = []
-    for node in range(len(tree)):
-        if not kids[node] or node not in lo:
-            continue
-        if penn and len(kids[node]) == 1 and not kids[kids[node][0]]:
-            continue  # a part-of-speech preterminal
-        label = tree.labels[node]
-        if label in params.delete_labels or params.label(label) in params.delete_labels:
-            continue
-        brackets.append((lo[node], hi[node], params.label(label)))
-    return EvalbTree(words, brackets, length, deleted)
+    builder = SentenceBuilder(params)
+    stack = [(node, False) for node in reversed(range(len(tree))) if parent[node] < 0]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            builder.close()
+        elif not kids[node]:
+            builder.terminal("", tree.labels[node])
+        elif penn and len(kids[node]) == 1 and not kids[kids[node][0]]:
+            builder.terminal(tree.labels[node], tree.labels[kids[node][0]])
+        else:
+            builder.open(tree.labels[node])
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(kids[node]))
+    return builder
+
+
+def _counts(make, params: EvalbParams, location: Location) -> BracketCounts:
+    """Score twice (LABELED 1 and 0) on fresh copies (``make()`` gives gold, candidate)."""
+    out = BracketCounts()
+    for labeled in (1, 0):
+        gold, cand = make()
+        result = score_sentence(gold, cand, params.with_options(labeled=labeled))
+        if result.status == SKIP:
+            return BracketCounts(skipped=1)
+        if result.status == ERROR:
+            if gold.wn != cand.wn:
+                raise MismatchedCorpusError(f"{gold.wn} words in gold, {cand.wn} in the candidate", location)
+            k = next(i for i in range(gold.wn) if not params.word_equal(gold.term(i)[0], cand.term(i)[0]))
+            raise MismatchedCorpusError(f"word {k + 1} is {gold.term(k)[0]!r} in gold but "
+                                        f"{cand.term(k)[0]!r} in the candidate", location.at_token(k + 1))
+        out.gold, out.candidate = result.gold_brackets, result.test_brackets
+        if labeled:
+            out.matched_labelled = result.matched
+        else:
+            out.matched_unlabelled = result.matched
+    return out
 
 
 def bracket_counts(gold: ConstituencyTree, candidate: ConstituencyTree, params: Optional[EvalbParams] = None,
                    preterminals: Preterminals = "auto") -> BracketCounts:
-    """GEIG counts for one sentence; raises :class:`MismatchedCorpusError` naming the first
-    position where the words differ."""
+    """GEIG counts for one sentence as EVALB counts them; raises
+    :class:`MismatchedCorpusError` naming the first position where the words differ."""
     params = params or EvalbParams()
-    g = evalb_view(gold, params, preterminals)
-    c = evalb_view(candidate, params, preterminals)
-    if len(g.words) != len(c.words):
-        raise MismatchedCorpusError(f"{len(g.words)} words in gold, {len(c.words)} in the candidate",
-                                    candidate.location)
-    for k, (a, b) in enumerate(zip(g.words, c.words), start=1):
-        if params.word(a) != params.word(b):
-            raise MismatchedCorpusError(f"word {k} is {a!r} in gold but {b!r} in the candidate",
-                                        candidate.location.at_token(k))
-    labelled = Counter(g.brackets) & Counter(c.brackets)
-    unlabelled = Counter((a, b) for a, b, _ in g.brackets) & Counter((a, b) for a, b, _ in c.brackets)
-    return BracketCounts(len(g.brackets), len(c.brackets), sum(unlabelled.values()), sum(labelled.values()))
+    return _counts(lambda: (_tree_builder(gold, params, preterminals).finish(),
+                            _tree_builder(candidate, params, preterminals).finish()), params, candidate.location)
+
+
+def text_bracket_counts(gold: str, candidate: str, params: Optional[EvalbParams] = None,
+                        location: Optional[Location] = None) -> Optional[BracketCounts]:
+    """GEIG counts of two bracketed sentences read as EVALB reads a line (outer bracket
+    counted); None when a sentence is not in EVALB's ``(TAG word)`` form."""
+    params = params or EvalbParams()
+    problems: List[str] = []
+
+    def error(message: str) -> None:
+        problems.append(message)
+        if len(problems) > 1:
+            raise ValueError(message)  # EVALB would repeat this error until it gives up
+
+    def make():
+        try:
+            sentences = read_sentence(" ".join(gold.split("\n")), params, error), \
+                read_sentence(" ".join(candidate.split("\n")), params, error)
+        except ValueError:
+            sentences = None
+        if problems:
+            raise _NotEvalb()
+        return sentences
+
+    try:
+        return _counts(make, params, location or Location())
+    except _NotEvalb:
+        return None
+
+
+class _NotEvalb(Exception):
+    pass
+
+
+def file_bracket_counts(gold: Union[str, "os.PathLike[str]"], candidate: Union[str, "os.PathLike[str]"],
+                        params: Optional[EvalbParams] = None) -> Optional[List[BracketCounts]]:
+    """GEIG counts of two bracket files tree by tree (trees split as
+    :func:`~spacy_agreement.read_brackets` splits them), from their text, so that the outer
+    ``( ... )`` counts as in EVALB; None when a tree is not in EVALB's ``(TAG word)`` form."""
+    from .adapters.brackets import split_brackets
+
+    chunks: List[Sequence[Tuple[str, int]]] = []
+    for path in (gold, candidate):
+        with open(path, encoding="utf-8") as handle:
+            chunks.append(split_brackets(handle.read(), str(path)))
+    if len(chunks[0]) != len(chunks[1]):
+        raise MismatchedCorpusError(f"{len(chunks[0])} gold sentences but {len(chunks[1])} candidate sentences")
+    out = []
+    for number, ((g, _), (c, _)) in enumerate(zip(*chunks), start=1):
+        counts = text_bracket_counts(g, c, params, Location(str(candidate), number))
+        if counts is None:
+            return None
+        out.append(counts)
+    return out
+
+
+def count_from_files(result, gold: Union[str, "os.PathLike[str]"], candidate: Union[str, "os.PathLike[str]"],
+                     params: Optional[EvalbParams] = None) -> bool:
+    """Replace the bracket counts of a leaf-ancestor ``result`` (per sentence and in total)
+    by :func:`file_bracket_counts` of the files it was read from; False (nothing changed)
+    when the files are not in EVALB's form."""
+    counts = file_bracket_counts(gold, candidate, params)
+    if counts is None or len(counts) != len(result.sentences):
+        return False
+    result.brackets = BracketCounts()
+    for sentence, count in zip(result.sentences, counts):
+        sentence.brackets = count
+        result.brackets.add(count)
+    return True

@@ -13,16 +13,30 @@ A tree may also be given as CoNLL-U text (a string). Preferences are ``"A"`` or 
 (either case). ``upos`` and ``forms`` are optional (without UPOS, UCP/LCP and POS-wise LAS
 have nothing to count).
 
+:func:`load_datapackage` reads the layout of the data released with Plank et al. (2015)
+(``CoNLL2015/datapackage/<lang>/``): a folder with ``gold.conll``, ``parser1.conll``,
+``parser2.conll`` (parallel CoNLL files) and ``annotated.csv``, one row per sentence, one column
+per judge (no header), each cell the colour of the parse the judge preferred (``blue`` or
+``red``; an empty cell: not judged). In the released data ``parser1`` is Malt and ``parser2`` MST,
+and blue is parser1 (this reproduces the paper's Tables 2 and 5), so the defaults are
+``parses=("parser1", "parser2")`` (A and B) and ``colours=("blue", "red")``. Judges are named
+``judge1``, ``judge2``, ... by column. :func:`load_judgments` reads either (a folder or a JSONL file).
+
 What :func:`analyse_judgments` computes:
 
 * each metric's preferred parse per item (the one it scores higher; ties reported), and the
   mean agreement of each metric with the judges beside the mean agreement between judges
-  (Table 5). A metric's tie counts as half an agreement (``ties="half"``) or the item is left
-  out for that metric (``ties="skip"``). Agreement with the judges is averaged per judge
+  (Table 5). A metric's tie counts as half an agreement (``ties="half"``), the item is left
+  out for that metric (``ties="skip"``), or a tie is a preference for B (``ties="b"``: "A
+  when A scores higher, else B", which is what reproduces the paper's Spanish LAS column) or
+  for A (``ties="a"``). Agreement with the judges is averaged per judge
   over the items that judge saw, then over judges.
-* raw agreement and chance-corrected agreement between judges (Table 1's RAW and κ):
-  Cohen's κ for two judges, Fleiss' κ for more (the variant allowing a different number of
-  judges per item; items with fewer than two judgments are left out).
+* raw agreement and chance-corrected agreement between judges (Table 1's RAW and κ): RAW is
+  the mean over judge pairs of the share of items both judged on which they agree; κ by
+  default (``kappa="cohen"``, the paper's) is the mean over judge pairs of Cohen's κ, each
+  pair over the items both judged (Cohen's κ itself for two judges); ``kappa="fleiss"`` gives
+  Fleiss' κ (the variant allowing a different number of judges per item; items with fewer
+  than two judgments are left out).
 * Spearman's ρ between the metrics across items (Table 3), over each metric's preference
   strength score(A) − score(B).
 * ρ between the aggregated human judgment and each metric's preference strength (Table 4),
@@ -36,6 +50,7 @@ Statistics come from scipy (``spearmanr``, ``norm``).
 """
 from __future__ import annotations
 
+import csv
 import json
 import math
 import os
@@ -45,7 +60,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .adapters.conll import parse_conll
+from .adapters.conll import parse_conll, read_conll
 from .errors import AgreementError, Location
 from .kappa import cohen_kappa, fleiss_kappa
 from .mace import MaceResult, mace
@@ -101,8 +116,67 @@ def _tree(value: Any, id: str, name: str, location: Location) -> DependencyTree:
     raise JudgmentError(f"item {id!r}: {name!r} must be CoNLL-U text or an object with heads and deprels", location)
 
 
-def load_judgments(path: Union[str, "os.PathLike[str]"]) -> List[JudgmentItem]:
-    """Items from a JSON Lines file (format in the module docstring)."""
+DATAPACKAGE_PARSES = ("parser1", "parser2")
+DATAPACKAGE_COLOURS = ("blue", "red")
+
+
+def load_datapackage(
+    folder: Union[str, "os.PathLike[str]"],
+    parses: Sequence[str] = DATAPACKAGE_PARSES,
+    colours: Sequence[str] = DATAPACKAGE_COLOURS,
+    gold: str = "gold",
+    judgments_file: str = "annotated.csv",
+) -> List[JudgmentItem]:
+    """Items from one language folder of the Plank et al. (2015) release (layout in the module
+    docstring): ``parses`` names the CoNLL files (without ``.conll``) of parse A and parse B,
+    ``colours`` the cell values that mean A and B. A first row with no colour in it is taken
+    as a header of judge names."""
+    if len(parses) != 2 or len(colours) != 2:
+        raise ValueError("give two parses (A and B) and two colours (meaning A and B)")
+    meaning = {str(colours[0]).strip().lower(): "A", str(colours[1]).strip().lower(): "B"}
+    if len(meaning) != 2:
+        raise ValueError(f"the two colours must differ, got {list(colours)}")
+    base = os.fspath(folder)
+    trees = {name: read_conll(os.path.join(base, f"{name}.conll")) for name in (gold, *parses)}
+    table = os.path.join(base, judgments_file)
+    with open(table, encoding="utf-8", newline="") as handle:
+        rows = [[cell.strip() for cell in row] for row in csv.reader(handle)]
+    while rows and not any(rows[-1]):
+        rows.pop()
+    judges = [f"judge{k}" for k in range(1, max((len(r) for r in rows), default=0) + 1)]
+    first_line = 1
+    if rows and any(rows[0]) and not any(cell.lower() in meaning for cell in rows[0]):
+        judges = [cell or f"judge{k}" for k, cell in enumerate(rows[0], start=1)]
+        rows, first_line = rows[1:], 2
+    counts = {f"{name}.conll": len(t) for name, t in trees.items()}
+    if len(set(counts.values())) != 1 or len(rows) != len(trees[gold]):
+        listed = ", ".join(f"{name} {n}" for name, n in counts.items())
+        raise JudgmentError(f"different numbers of sentences: {listed}, {judgments_file} {len(rows)} rows",
+                            Location(base))
+    items: List[JudgmentItem] = []
+    label = os.path.basename(os.path.normpath(base)) or "item"
+    for k, row in enumerate(rows):
+        location = Location(table, k + first_line)
+        judged: Dict[str, str] = {}
+        for column, cell in enumerate(row):
+            if not cell:
+                continue
+            if cell.lower() not in meaning:
+                raise JudgmentError(f"column {column + 1}: unknown colour {cell!r} (expected "
+                                    f"{' or '.join(map(repr, colours))})", location)
+            judge = judges[column] if column < len(judges) else f"judge{column + 1}"
+            judged[judge] = meaning[cell.lower()]
+        items.append(make_item(f"{label}-{k + 1}", trees[gold][k], trees[parses[0]][k], trees[parses[1]][k],
+                               judged, location))
+    return items
+
+
+def load_judgments(path: Union[str, "os.PathLike[str]"], **datapackage_options: Any) -> List[JudgmentItem]:
+    """Items from a JSON Lines file (format in the module docstring), or from a folder in the
+    layout of the Plank et al. (2015) release (:func:`load_datapackage`, which takes the
+    keyword options)."""
+    if os.path.isdir(path):
+        return load_datapackage(path, **datapackage_options)
     items: List[JudgmentItem] = []
     name = os.fspath(path)
     with open(path, encoding="utf-8") as handle:
@@ -172,23 +246,29 @@ def analyse_judgments(
     ties: str = "half",
     mace_restarts: int = 10,
     seed: int = 0,
+    kappa: str = "cohen",
+    check_forms: bool = True,
 ) -> JudgmentAnalysis:
-    """Run every analysis of the module docstring."""
+    """Run every analysis of the module docstring. ``check_forms=False`` lets a parse's forms
+    differ from the gold's (only the token count must match; the released Croatian MST parse
+    writes numbers as ``<num>``)."""
     from scipy.stats import norm, spearmanr
 
     options = options or EvaluationOptions()
     unknown = [m for m in metrics if m not in METRICS]
     if unknown:
         raise ValueError(f"unknown metrics {unknown}; choose from {METRICS}")
-    if ties not in ("half", "skip"):
-        raise ValueError("ties must be 'half' or 'skip'")
+    if ties not in ("half", "skip", "a", "b"):
+        raise ValueError("ties must be 'half', 'skip', 'a' or 'b'")
+    if kappa not in ("cohen", "fleiss"):
+        raise ValueError("kappa must be 'cohen' (mean pairwise Cohen) or 'fleiss'")
     if not items:
         raise ValueError("no judgment items")
     judges = sorted({j for item in items for j in item.judgments})
     diffs = {m: np.empty(len(items)) for m in metrics}
     for i, item in enumerate(items):
-        score_a = sentence_scores(item.gold, item.a, options)
-        score_b = sentence_scores(item.gold, item.b, options)
+        score_a = sentence_scores(item.gold, item.a, options, check_forms)
+        score_b = sentence_scores(item.gold, item.b, options, check_forms)
         for m in metrics:
             diffs[m][i] = score_a[m] - score_b[m]  # nan when the metric counts nothing
     preferences = {
@@ -206,6 +286,8 @@ def analyse_judgments(
                 if pref == "tie":
                     if ties == "half":
                         hits.append(0.5)
+                    elif ties in ("a", "b"):
+                        hits.append(float(item.judgments[judge] == ties.upper()))
                     continue
                 hits.append(float(pref == item.judgments[judge]))
             if hits:
@@ -218,10 +300,12 @@ def analyse_judgments(
             pair_agreement.append(float(np.mean([a == b for a, b in shared])))
             cohen.append(cohen_kappa([a for a, _ in shared], [b for _, b in shared]))
     judge_agreement = float(np.mean(pair_agreement)) if pair_agreement else math.nan
-    if len(judges) == 2:
-        kappa, kind = (cohen[0] if cohen else math.nan), "cohen"
+    kind = kappa
+    if kind == "cohen":
+        valid = [k for k in cohen if not math.isnan(k)]
+        kappa_value = float(np.mean(valid)) if valid else math.nan
     else:
-        kappa, kind = fleiss_kappa([list(it.judgments.values()) for it in items]), "fleiss"
+        kappa_value = fleiss_kappa([list(it.judgments.values()) for it in items])
     # Table 3: Spearman's rho between metrics across items
     correlations: Dict[Tuple[str, str], float] = {}
     for m1, m2 in combinations(metrics, 2):
@@ -250,8 +334,14 @@ def analyse_judgments(
         human_corr[aggregation] = table
     return JudgmentAnalysis(
         tuple(metrics), judges, preferences, {m: preferences[m].count("tie") for m in metrics}, agreement,
-        judge_agreement, kappa, kind, correlations, human_corr, fitted, len(items), diffs,
+        judge_agreement, kappa_value, kind, correlations, human_corr, fitted, len(items), diffs,
     )
+
+
+def _kappa_name(result: "JudgmentAnalysis") -> str:
+    if result.kappa_kind == "fleiss":
+        return "Fleiss' kappa"
+    return "Cohen's kappa" if len(result.judges) <= 2 else "mean pairwise Cohen's kappa"
 
 
 def _spearman(spearmanr, x: np.ndarray, y: np.ndarray) -> float:
@@ -269,7 +359,7 @@ def format_analysis(result: JudgmentAnalysis) -> str:
     names = [m.upper() for m in result.metrics]
     lines = [f"{result.items} items, {len(result.judges)} judges ({', '.join(result.judges)})",
              f"between judges: raw agreement {num(result.judge_agreement)}, "
-             f"{'Cohen' if result.kappa_kind == 'cohen' else 'Fleiss'} kappa {num(result.kappa)}", "",
+             f"{_kappa_name(result)} {num(result.kappa)}", "",
              "Mean agreement with the judges (Table 5)",
              "  " + " ".join(f"{n:>6}" for n in ["ANN", *names]),
              "  " + num(result.judge_agreement) + " " + " ".join(num(result.metric_judge_agreement[m]) for m in result.metrics),

@@ -4,13 +4,16 @@
 * **LAS, UAS, LA** (§2): tokens with the right head and label, the right head, the right label.
 * **NED**, neutral edge direction (Schwartz et al. 2011): a predicted edge h → d counts when
   the gold tree has h → d, or the reversed edge d → h, or h is d's gold grandparent.
+  ``ned="undirected"`` drops the grandparent case (h → d or d → h in the gold): that is what
+  reproduces the English NED of Plank et al. (2015), Table 2 (see benchmarks/plank2015_parity.md).
 * **TED accuracy** in the style of Tsarfaty et al. (2011): 1 − TED(g, p) / norm(g, p) over the
   Figure 1 trees of Skjærholt (2014) (labelled nodes, unit costs). ``ted_norm="sum"`` (the
   default, as TedEval) divides by |g| + |p|; ``"max"`` by max(|g|, |p|); ``"gold"`` by |g|. The
   corpus score is 1 − ΣTED / Σnorm ("normalised global error", TedEval's default).
-* **UCP, LCP**, unlabelled and labelled complete predications (§2): over the tokens whose gold
-  UPOS is ``VERB``, the set of children (punctuation excluded) must be the same, and for LCP
-  their labels too.
+* **UCP, LCP**, unlabelled and labelled complete predications (§2): over the gold verbs (gold
+  UPOS in ``verb_upos``) that have at least one non-punctuation dependent, the set of children
+  (punctuation excluded, whether or not ``exclude_punct`` is set) must be the same, and for
+  LCP their labels too. Verbs without dependents are left out, as in the paper.
 * **POS-wise LAS** (§5, Table 6): LAS over content words (gold UPOS ADJ, NOUN, PROPN, VERB)
   and over function words (all others).
 * **Root-distance weighted LAS** (§4): LAS in which each token weighs ``weight(depth)``, its
@@ -20,10 +23,18 @@
   edges near the root weigh most). ``"log"`` gives the literal reading ``log2(1 + depth)``,
   or pass any function of the depth. Tokens in a gold head cycle get depth ``len(sentence)``.
 
+* **CLAS, MLAS, BLEX** (Zeman et al. 2018, the CoNLL 2018 shared task): F1 over content
+  words, see :mod:`spacy_agreement.ud_metrics` (defined there; the options below do not
+  apply to them).
+
 Part-of-speech sets default to UD tags; for other tag sets (e.g. CDT's ``VA`` verbs) set
 ``verb_upos`` and ``content_upos``. Options apply uniformly to every metric
 (:class:`EvaluationOptions`): punctuation can be
-excluded (gold UPOS in ``punct_upos`` or gold label in ``punct_labels``); for TED excluded
+excluded; a gold token is punctuation by any of the ``punct_rules``: ``"upos"`` (gold UPOS in
+``punct_upos``), ``"label"`` (gold label in ``punct_labels``) and ``"form"`` (the CoNLL-07
+``eval.pl`` rule, :func:`is_punct_form`: the form is Unicode punctuation characters only, which
+Plank et al. 2015 follow). The default is ``{"upos", "label"}``; the paper's figures need
+``{"form"}`` (the only rule that works for treebanks without UD tags and labels). For TED excluded
 tokens are removed from both trees (their children move up to their head, an edit
 distance "delete"). Label subtypes can be ignored (``nmod:poss`` → ``nmod``).
 
@@ -34,6 +45,7 @@ otherwise :class:`~spacy_agreement.errors.MismatchedCorpusError` names the sente
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
@@ -43,8 +55,11 @@ from .accuracy import ScoresByName, token_mismatch
 from .distance import tree_edit_distance
 from .errors import MismatchedCorpusError
 from .trees import DependencyTree
+from .ud_metrics import UDScores, ud_counts
 
 CONTENT_UPOS = frozenset({"ADJ", "NOUN", "PROPN", "VERB"})
+PUNCT_RULES = ("upos", "label", "form")
+NED_VARIANTS = ("schwartz", "undirected")
 METRICS = ("las", "uas", "la", "ned", "ted", "ucp", "lcp", "las_content", "las_function", "las_root_weighted")
 Weight = Union[str, Callable[[int], float]]
 
@@ -61,6 +76,15 @@ class EvaluationOptions:
     root_weight: Weight = "inverse-log"
     verb_upos: FrozenSet[str] = frozenset({"VERB"})
     content_upos: FrozenSet[str] = CONTENT_UPOS
+    punct_rules: FrozenSet[str] = frozenset({"upos", "label"})
+    ned: str = "schwartz"
+
+    def __post_init__(self) -> None:
+        unknown = set(self.punct_rules) - set(PUNCT_RULES)
+        if unknown:
+            raise ValueError(f"unknown punctuation rule(s) {sorted(unknown)}: choose from {', '.join(PUNCT_RULES)}")
+        if self.ned not in NED_VARIANTS:
+            raise ValueError(f"unknown NED variant {self.ned!r}: {' or '.join(NED_VARIANTS)}")
 
     def label(self, label: str) -> str:
         return label.split(":", 1)[0] if self.ignore_subtypes else label
@@ -102,9 +126,21 @@ class Counts:
         return out
 
 
+def is_punct_form(form: str) -> bool:
+    """The CoNLL-07 ``eval.pl`` rule: a form of Unicode punctuation characters only (every
+    character's general category starts with ``P``: « » — … ¿ count, $ + do not)."""
+    return bool(form) and all(unicodedata.category(ch).startswith("P") for ch in form)
+
+
 def _is_punct(tree: DependencyTree, options: EvaluationOptions) -> np.ndarray:
+    rules = options.punct_rules
+    use_form = "form" in rules
+    if use_form and all(f == "_" for f in tree.forms):
+        raise ValueError(f"{tree.location}: the 'form' punctuation rule needs word forms, and this sentence has none")
     return np.fromiter(
-        (u in options.punct_upos or d in options.punct_labels for u, d in zip(tree.upos, tree.deprels)),
+        (("upos" in rules and u in options.punct_upos) or ("label" in rules and d in options.punct_labels)
+         or (use_form and is_punct_form(f))
+         for u, d, f in zip(tree.upos, tree.deprels, tree.forms)),
         dtype=bool, count=len(tree),
     )
 
@@ -148,7 +184,8 @@ def sentence_counts(gold: DependencyTree, pred: DependencyTree, options: Evaluat
     """Every metric's numerator and denominator for one sentence (tokens assumed equal)."""
     counts = Counts()
     n = len(gold)
-    scored = ~_is_punct(gold, options) if options.exclude_punct else np.ones(n, dtype=bool)
+    punct = _is_punct(gold, options)
+    scored = ~punct if options.exclude_punct else np.ones(n, dtype=bool)
     g_heads, p_heads = gold.heads.tolist(), pred.heads.tolist()
     g_labels = [options.label(x) for x in gold.deprels]
     p_labels = [options.label(x) for x in pred.deprels]
@@ -167,14 +204,15 @@ def sentence_counts(gold: DependencyTree, pred: DependencyTree, options: Evaluat
         h, d = p_heads[k], k + 1
         gold_head = g_heads[k]
         reversed_edge = h != 0 and g_heads[h - 1] == d
-        grandparent = gold_head != 0 and g_heads[gold_head - 1] == h
+        grandparent = options.ned == "schwartz" and gold_head != 0 and g_heads[gold_head - 1] == h
         counts.add("ned", float(h == gold_head or reversed_edge or grandparent), 1)
-    # complete predications over gold verbs
-    punct = _is_punct(gold, options)
+    # complete predications over the gold verbs with at least one non-punctuation dependent
     for v in range(1, n + 1):
         if gold.upos[v - 1] not in options.verb_upos or not scored[v - 1]:
             continue
         g_children = {(c + 1, g_labels[c]) for c in range(n) if g_heads[c] == v and not punct[c]}
+        if not g_children:
+            continue
         p_children = {(c + 1, p_labels[c]) for c in range(n) if p_heads[c] == v and not punct[c]}
         counts.add("ucp", float({c for c, _ in g_children} == {c for c, _ in p_children}), 1)
         counts.add("lcp", float(g_children == p_children), 1)
@@ -207,6 +245,7 @@ class EvaluationResult(ScoresByName):
     sentences: List[Dict[str, float]]
     counts: Counts
     skipped: List[str] = field(default_factory=list)
+    ud: UDScores = field(default_factory=UDScores)  # counts behind clas, mlas, blex
 
     def to_dict(self) -> Dict[str, float]:
         out: Dict[str, float] = dict(self.scores)
@@ -222,19 +261,22 @@ def evaluate(
     pred: Sequence[DependencyTree],
     options: Optional[EvaluationOptions] = None,
     skip_mismatched: bool = False,
+    check_forms: bool = True,
 ) -> EvaluationResult:
-    """Every metric of the module for a corpus of gold and predicted trees, sentence by sentence."""
+    """Every metric of the module for a corpus of gold and predicted trees, sentence by sentence.
+    ``check_forms=False`` compares only the number of tokens (for a parser that rewrote forms,
+    e.g. numbers as ``<num>``; the form punctuation rule reads the gold forms)."""
     options = options or EvaluationOptions()
     if len(gold) != len(pred):
         source = lambda trees: trees[0].location.source if len(trees) else "<empty>"  # noqa: E731
         raise MismatchedCorpusError(
             f"{len(gold)} gold sentences ({source(gold)}) but {len(pred)} predicted ({source(pred)})"
         )
-    total = Counts()
+    total, ud = Counts(), UDScores()
     per_sentence: List[Dict[str, float]] = []
     skipped: List[str] = []
     for number, (g, p) in enumerate(zip(gold, pred), start=1):
-        problem = token_mismatch(g, p)
+        problem = _token_problem(g, p, check_forms)
         if problem is not None:
             if not skip_mismatched:
                 raise MismatchedCorpusError(f"gold and prediction differ in tokens: {problem}", g.location)
@@ -242,15 +284,23 @@ def evaluate(
             continue
         counts = sentence_counts(g, p, options)
         total.merge(counts)
-        per_sentence.append(counts.scores())
-    return EvaluationResult(total.scores(), per_sentence, total, skipped)
+        sentence_ud = ud_counts(g, p)
+        ud = ud + sentence_ud
+        per_sentence.append({**counts.scores(), **sentence_ud.scores()})
+    return EvaluationResult({**total.scores(), **ud.scores()}, per_sentence, total, skipped, ud)
+
+
+def _token_problem(gold: DependencyTree, pred: DependencyTree, check_forms: bool) -> Optional[str]:
+    if check_forms:
+        return token_mismatch(gold, pred)
+    return None if len(gold) == len(pred) else f"{len(gold)} tokens against {len(pred)}"
 
 
 def sentence_scores(gold: DependencyTree, pred: DependencyTree,
-                    options: Optional[EvaluationOptions] = None) -> Dict[str, float]:
+                    options: Optional[EvaluationOptions] = None, check_forms: bool = True) -> Dict[str, float]:
     """Every metric for one sentence (``nan`` where a metric has nothing to count, e.g. UCP
     without verbs)."""
-    problem = token_mismatch(gold, pred)
+    problem = _token_problem(gold, pred, check_forms)
     if problem is not None:
         raise MismatchedCorpusError(f"gold and prediction differ in tokens: {problem}", gold.location)
     return sentence_counts(gold, pred, options or EvaluationOptions()).scores()

@@ -45,7 +45,8 @@ def text_report(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult, w
         f"{result.items_unpairable} item(s) with fewer than two annotations"
         f" ({result.annotations_unpairable} annotation(s)) not pairable",
         f"{result.cycle_tokens} token(s) in head cycles left out of the TED trees ({len(result.cycle_trees)} tree(s))",
-        f"{accuracy.items_mismatched} item(s) with different tokens left out of the accuracies",
+        f"{accuracy.items_mismatched} item(s) with different tokens "
+        + ("scored (Jaccard is defined for them)" if accuracy.mismatched_scored else "left out of the accuracies"),
     ]
     lines.append("skipped:")
     lines.extend(f"  {what}" for what in skipped)

@@ -64,7 +64,7 @@ def _dep_svg(tree: DependencyTree, differs: Sequence[bool]) -> str:
     words = [{"text": f, "tag": u if u != "_" else ""} for f, u in zip(tree.forms, tree.upos)]
     arcs, marked = [], []
     for k, (head, rel) in enumerate(zip(tree.heads.tolist(), tree.deprels)):
-        if head == 0:
+        if head == 0 or head == k + 1:  # no arc to draw: the root, or a token headed by itself
             continue
         start, end = sorted((k, head - 1))
         arcs.append({"start": start, "end": end, "label": rel, "dir": "left" if head - 1 > k else "right"})
@@ -77,7 +77,11 @@ def _dep_svg(tree: DependencyTree, differs: Sequence[bool]) -> str:
             parts[i] = parts[i].replace('stroke="currentColor"', 'stroke="#d62728"').replace(
                 'fill="currentColor"', 'fill="#d62728"')
     roots = [f"{tree.forms[k]} ({tree.deprels[k]})" for k, h in enumerate(tree.heads.tolist()) if h == 0]
-    return '<g class="displacy-arrow">'.join(parts) + f'<div class="muted">root: {html.escape(", ".join(roots))}</div>'
+    own = [f"{tree.forms[k]} ({tree.deprels[k]})" for k, h in enumerate(tree.heads.tolist()) if h == k + 1]
+    note = f"root: {', '.join(roots) or 'none (the whole sentence is a head cycle)'}"
+    if own:
+        note += f"; its own head: {', '.join(own)}"
+    return '<g class="displacy-arrow">'.join(parts) + f'<div class="muted">{html.escape(note)}</div>'
 
 
 def _word_colour(score: float) -> str:

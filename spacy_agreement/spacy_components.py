@@ -16,7 +16,9 @@ Components (registered through the ``spacy_factories`` entry point, so
 The scorer ``spacy_agreement.syntax_scorer.v1`` (entry point ``spacy_scorers``) can replace
 the parser's: it returns spaCy's own parser scores (``dep_las``, ``dep_uas``, sentence
 boundaries) and beside them ``dep_la``, ``dep_ned``, ``dep_ted``, ``dep_ucp``, ``dep_lcp``,
-``dep_las_content``, ``dep_las_function``, ``dep_las_root_weighted``, ``dep_leaf_ancestor``,
+``dep_las_content``, ``dep_las_function``, ``dep_las_root_weighted``, ``dep_clas``, ``dep_mlas``,
+``dep_blex`` (CoNLL 2018, :mod:`~spacy_agreement.ud_metrics`; UPOS, features and lemmas the
+pipeline does not predict are the reference's), ``dep_leaf_ancestor``,
 ``dep_alpha_plain``, ``dep_alpha_diff``, ``dep_alpha_norm``. Like spaCy's own scores, ours
 ignore punctuation (labels ``p`` and ``punct``) and compare labels lowercased; but where
 spaCy's ``dep_las``/``dep_uas`` are F-scores over arcs (punctuation left out on each side by
@@ -32,17 +34,19 @@ from __future__ import annotations
 
 import math
 import warnings
+from dataclasses import replace
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 from spacy.language import Language
 from spacy.util import registry
 
+from .adapters.spacy import token_columns
 from .alpha import AlphaResult, alpha
 from .corpus import Corpus
 from .errors import Location, UndefinedMetricWarning
 from .leaf_ancestor import leaf_ancestor
-from .parser_metrics import EvaluationOptions, evaluate
+from .parser_metrics import EvaluationOptions, evaluate, is_punct_form
 from .trees import DependencyTree
 
 DEFAULT_METRICS = ("las", "uas", "la", "ted", "leaf_ancestor")
@@ -163,6 +167,12 @@ class SyntaxAgreement:
         return {"agreement_las": float(np.nanmean(values)) if values else None}
 
 
+def _token_is_punct(token, label: str, options: EvaluationOptions) -> bool:
+    rules = options.punct_rules
+    return (("label" in rules and label in options.punct_labels) or ("upos" in rules and token.pos_ in options.punct_upos)
+            or ("form" in rules and is_punct_form(token.text)))
+
+
 def _aligned_label_accuracy(example, options: EvaluationOptions) -> Tuple[float, int]:
     """Label accuracy over reference tokens aligned one-to-one to a predicted token (for
     differing tokenisations), and the number of reference tokens left unaligned."""
@@ -176,7 +186,7 @@ def _aligned_label_accuracy(example, options: EvaluationOptions) -> Tuple[float,
     correct = total = unaligned = 0
     for token in example.reference:
         label = token.dep_.lower()
-        if options.exclude_punct and label in options.punct_labels:
+        if options.exclude_punct and _token_is_punct(token, label, options):
             continue
         total += 1
         if token.i not in predicted_of:
@@ -187,13 +197,23 @@ def _aligned_label_accuracy(example, options: EvaluationOptions) -> Tuple[float,
 
 
 def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPACY_PUNCT),
-                 with_alpha: bool = True, **kwargs) -> Dict[str, Any]:
-    """spaCy's parser scores plus every metric of this package (see the module docstring)."""
+                 with_alpha: bool = True, punct: str = "label", verb_tags: Optional[Sequence[str]] = None,
+                 content_tags: Optional[Sequence[str]] = None, **kwargs) -> Dict[str, Any]:
+    """spaCy's parser scores plus every metric of this package (see the module docstring).
+    ``punct`` chooses the punctuation rule(s), comma-separated: ``label`` (the default, a
+    label in ``punct_labels``), ``upos`` (UPOS ``PUNCT``), ``form`` (the CoNLL-07 rule of
+    Plank et al. 2015: the token text is Unicode punctuation only); ``verb_tags`` and
+    ``content_tags`` are the UPOS tags of verbs (UCP/LCP) and content words (POS-wise LAS)."""
     from spacy.pipeline.dep_parser import parser_score
 
     examples = list(examples)
     scores: Dict[str, Any] = dict(parser_score(examples, **kwargs))
-    options = EvaluationOptions(exclude_punct=True, punct_upos=frozenset(), punct_labels=frozenset(punct_labels))
+    base = EvaluationOptions()
+    options = EvaluationOptions(
+        exclude_punct=True, punct_labels=frozenset(punct_labels),
+        punct_rules=frozenset(r.strip().lower() for r in punct.split(",") if r.strip()),
+        verb_upos=frozenset(verb_tags) if verb_tags else base.verb_upos,
+        content_upos=frozenset(content_tags) if content_tags else base.content_upos)
     golds, preds, misaligned, unaligned = [], [], 0, 0
     partial_la = []
     for k, eg in enumerate(examples, start=1):
@@ -206,11 +226,15 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
             continue
         gold_tree, _ = tree_of(ref, 0, len(ref), *_lowered(ref), name="example", number=k)
         pred_tree, _ = tree_of(pred, 0, len(pred), *_lowered(pred), name="example", number=k)
+        # lemmas and features for MLAS/BLEX; what the pipeline does not predict is the reference's
+        gold_tree = replace(gold_tree, **token_columns(ref))
+        pred_tree = replace(pred_tree, **token_columns(pred, fallback=gold_tree))
         golds.append(gold_tree)
         preds.append(pred_tree)
     if golds:
         result = evaluate(golds, preds, options)
-        for key in ("la", "ned", "ted", "ucp", "lcp", "las_content", "las_function", "las_root_weighted"):
+        for key in ("la", "ned", "ted", "ucp", "lcp", "las_content", "las_function", "las_root_weighted",
+                    "clas", "mlas", "blex"):
             scores[f"dep_{key}"] = result.scores[key]
         scores["dep_leaf_ancestor"] = leaf_ancestor(golds, preds).la_words
         if with_alpha:
@@ -233,12 +257,15 @@ def _lowered(doc) -> Tuple[np.ndarray, Tuple[str, ...]]:
 
 
 @registry.scorers("spacy_agreement.syntax_scorer.v1")
-def make_syntax_scorer(punct_labels: Sequence[str] = tuple(sorted(SPACY_PUNCT)), with_alpha: bool = True
-                       ) -> Callable[..., Dict[str, Any]]:
-    """The registered scorer ``spacy_agreement.syntax_scorer.v1``."""
+def make_syntax_scorer(punct_labels: Sequence[str] = tuple(sorted(SPACY_PUNCT)), with_alpha: bool = True,
+                       punct: str = "label", verb_tags: Optional[List[str]] = None,
+                       content_tags: Optional[List[str]] = None) -> Callable[..., Dict[str, Any]]:
+    """The registered scorer ``spacy_agreement.syntax_scorer.v1`` (options: :func:`score_syntax`)."""
+    EvaluationOptions(punct_rules=frozenset(r.strip().lower() for r in punct.split(",") if r.strip()))  # check early
 
     def scorer(examples: Iterable, **kwargs) -> Dict[str, Any]:
-        return score_syntax(examples, punct_labels=punct_labels, with_alpha=with_alpha, **kwargs)
+        return score_syntax(examples, punct_labels=punct_labels, with_alpha=with_alpha, punct=punct,
+                            verb_tags=verb_tags, content_tags=content_tags, **kwargs)
 
     return scorer
 

@@ -12,9 +12,13 @@ from .trees import DependencyTree
 
 def parse_with_pipeline(nlp, gold: Sequence[DependencyTree], batch_size: int = 64,
                         progress: bool = False) -> List[DependencyTree]:
-    """The pipeline's analysis of every gold sentence, as trees over the gold tokens."""
+    """The pipeline's analysis of every gold sentence, as trees over the gold tokens.
+
+    UPOS, lemmas, features and fine tags are the pipeline's where it annotates them, and
+    the gold's where it does not (a parser-only pipeline is scored as if given gold tags)."""
     from spacy.tokens import Doc
 
+    from .adapters.spacy import token_columns
     from .spacy_components import doc_analysis, tree_of
 
     docs = (Doc(nlp.vocab, words=list(tree.forms)) for tree in gold)
@@ -28,6 +32,7 @@ def parse_with_pipeline(nlp, gold: Sequence[DependencyTree], batch_size: int = 6
         heads, deps = doc_analysis(doc)
         predicted, _ = tree_of(doc, 0, len(doc), heads, deps, name=f"{tree.location.source} (parsed)",
                                number=tree.location.sentence)
-        # same tokens as the gold: keep its part-of-speech and token ids for the POS-wise metrics
-        out.append(replace(predicted, upos=tree.upos, ids=tree.ids))
+        # same tokens as the gold: keep its token ids; the pipeline's UPOS, lemmas, features and
+        # tags where it predicts them (MLAS, BLEX), otherwise the gold's (as if given gold tags)
+        out.append(replace(predicted, ids=tree.ids, **token_columns(doc, fallback=tree)))
     return out

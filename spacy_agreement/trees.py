@@ -1,7 +1,8 @@
 """The compact tree representation: dependency and phrase trees, and the ordered trees
 (postorder numpy arrays) that the Cython core compares.
 
-* :class:`DependencyTree` keeps the token columns (id, form, head, deprel, upos).
+* :class:`DependencyTree` keeps the token columns (id, form, head, deprel, upos; lemma,
+  feats and xpos when known).
 * :class:`ConstituencyTree` keeps a phrase-structure tree as postorder arrays of
   category labels and parents, words dropped (Skjærholt 2014, §2: "we remove the leaf
   nodes in the case of phrase structure trees"), so preterminals become the leaves.
@@ -98,7 +99,9 @@ class DependencyTree:
 
     ``heads`` are 1-based token positions with 0 for the root; ``ids`` keep the token ids
     as written in the source (for messages). Built only through :meth:`create`, which
-    checks the columns.
+    checks the columns. ``lemmas``, ``feats`` (the FEATS column as raw text, e.g.
+    ``"Case=Nom|Number=Sing"``) and ``xpos`` are optional: ``"_"`` per token when not
+    known, and empty tuples on a tree built without them.
     """
 
     forms: Tuple[str, ...]
@@ -107,6 +110,9 @@ class DependencyTree:
     upos: Tuple[str, ...]
     ids: Tuple[str, ...]
     location: Location = field(default_factory=Location)
+    lemmas: Tuple[str, ...] = ()
+    feats: Tuple[str, ...] = ()
+    xpos: Tuple[str, ...] = ()
 
     @classmethod
     def create(
@@ -118,10 +124,21 @@ class DependencyTree:
         ids: Optional[Sequence[object]] = None,
         location: Optional[Location] = None,
         single_root: bool = False,
+        lemmas: Optional[Sequence[Optional[str]]] = None,
+        feats: Optional[Sequence[Optional[str]]] = None,
+        xpos: Optional[Sequence[Optional[str]]] = None,
     ) -> "DependencyTree":
         """Check and store one sentence. Raises :class:`InvalidTreeError` naming the token.
 
-        Missing values (``None``) in ``forms``, ``deprels`` and ``upos`` become ``"_"``, as
+        A head must be a token number in ``0..n``. A token that is its own head, and a
+        sentence in which no token attaches to the root, are accepted: like any head cycle
+        they are malformed but real (annotation tools write them, and the reference tools
+        read them), and they are dealt with where trees are compared
+        (:meth:`to_ordered`: such tokens drop out of the tree and are counted, or raise
+        with ``cycles="raise"``); accuracies score them as they are.
+
+        Missing values (``None``) in ``forms``, ``deprels``, ``upos``, ``lemmas``, ``feats``
+        and ``xpos`` (or a whole column left out) become ``"_"``, as
         written in CoNLL files. With ``single_root=True`` exactly one token may attach to
         the root (the UD rule); otherwise several may (CoNLL-X treebanks do this).
         """
@@ -130,7 +147,8 @@ class DependencyTree:
         if n == 0:
             raise InvalidTreeError("empty sentence (no tokens)", location)
         ids_t = tuple(str(i) for i in ids) if ids is not None else tuple(str(i) for i in range(1, n + 1))
-        columns = {"deprel": deprels, "form": forms, "upos": upos, "id": ids_t}
+        columns = {"deprel": deprels, "form": forms, "upos": upos, "id": ids_t, "lemma": lemmas, "feats": feats,
+                   "xpos": xpos}
         for name, column in columns.items():
             if column is not None and len(column) != n:
                 raise InvalidTreeError(f"{len(column)} values in column {name} for {n} heads", location)
@@ -140,12 +158,8 @@ class DependencyTree:
                 raise InvalidTreeError(f"head {head!r} is not a token number", location.at_token(ids_t[k]))
             if not 0 <= head <= n:
                 raise InvalidTreeError(f"head {head} out of range 0..{n}", location.at_token(ids_t[k]))
-            if head == k + 1:
-                raise InvalidTreeError("token is its own head", location.at_token(ids_t[k]))
             heads_arr[k] = head
         roots = np.flatnonzero(heads_arr == 0)
-        if roots.size == 0:
-            raise InvalidTreeError("no token attaches to the root (head 0)", location)
         if single_root and roots.size > 1:
             raise InvalidTreeError(
                 f"{roots.size} tokens attach to the root where one is required", location.at_token(ids_t[roots[1]])
@@ -157,10 +171,17 @@ class DependencyTree:
             return tuple("_" if v is None else str(v) for v in column)
 
         heads_arr.flags.writeable = False
-        return cls(text(forms), heads_arr, text(deprels), text(upos), ids_t, location)
+        return cls(text(forms), heads_arr, text(deprels), text(upos), ids_t, location, text(lemmas), text(feats),
+                   text(xpos))
 
     def __len__(self) -> int:
         return len(self.forms)
+
+    @property
+    def annotation_size(self) -> int:
+        """|x| of δdiff and δnorm (Skjærholt 2014, §2): the tokens plus the artificial root,
+        whether or not some tokens drop out of the compared tree through a head cycle."""
+        return len(self) + 1
 
     def unreachable_tokens(self) -> np.ndarray:
         """1-based positions of the tokens caught in head cycles (not reachable from the root)."""
@@ -168,6 +189,22 @@ class DependencyTree:
         reached = np.zeros(len(self) + 1, dtype=bool)
         reached[tokens] = True
         return np.flatnonzero(~reached[1:]) + 1
+
+    def cycle_error(self) -> InvalidTreeError:
+        """The error that names the first token not reachable from the root, and why."""
+        unreachable = self.unreachable_tokens()
+        if unreachable.size == 0:
+            raise ValueError("the tree has no head cycle")
+        if not np.any(self.heads == 0):
+            return InvalidTreeError(
+                "no token attaches to the root (head 0): the whole sentence is a head cycle",
+                self.location.at_token(self.ids[int(unreachable[0]) - 1]))
+        self_headed = unreachable[self.heads[unreachable - 1] == unreachable]
+        if self_headed.size:
+            return InvalidTreeError("token is its own head", self.location.at_token(self.ids[int(self_headed[0]) - 1]))
+        return InvalidTreeError(
+            f"token is in a head cycle ({unreachable.size} tokens unreachable from the root)",
+            self.location.at_token(self.ids[int(unreachable[0]) - 1]))
 
     def to_ordered(self, vocab: LabelVocab, cycles: CyclePolicy = "drop") -> Tuple[OrderedTree, int]:
         """The Figure 1 tree of Skjærholt (2014) and the number of tokens dropped.
@@ -180,11 +217,7 @@ class DependencyTree:
         """
         tokens, parent, n_dropped = _core.dependency_postorder(self.heads)
         if n_dropped and cycles == "raise":
-            first = int(self.unreachable_tokens()[0])
-            raise InvalidTreeError(
-                f"token is in a head cycle ({n_dropped} tokens unreachable from the root)",
-                self.location.at_token(self.ids[first - 1]),
-            )
+            raise self.cycle_error()
         labels = np.fromiter(
             (0 if t == 0 else vocab.add(self.deprels[t - 1]) for t in tokens.tolist()),
             dtype=np.int32,
@@ -214,6 +247,12 @@ class ConstituencyTree:
 
     def __len__(self) -> int:
         return len(self.labels)
+
+    @property
+    def annotation_size(self) -> int:
+        """|x| of δdiff and δnorm (Skjærholt 2014, §2: "the difference in length between the
+        two sentences"): the sentence length, i.e. the leaves of the word-less tree."""
+        return self.n_leaves
 
     def to_ordered(self, vocab: LabelVocab, cycles: CyclePolicy = "drop") -> Tuple[OrderedTree, int]:
         """The tree compared by TED: the categories, words removed. Never drops nodes."""

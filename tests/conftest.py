@@ -21,3 +21,17 @@ def iaa():
             "holding ndt/ and cdt/): Table 2 of Skjærholt (2014) NOT checked"
         )
     return path
+
+
+@pytest.fixture(scope="session")
+def released_iaa():
+    """The data folder of the code released with Skjærholt (2014) (``syn-agreement/data``:
+    cdt/en, cdt/es, cdt/it, ssd), which the repository does not ship."""
+    value = os.environ.get("SPACY_AGREEMENT_RELEASED_IAA_DATA")
+    path = Path(value) if value else None
+    if path is None or not (path / "ssd").is_dir() or not (path / "cdt" / "es").is_dir():
+        pytest.skip(
+            "released agreement data of Skjærholt (2014) not found (set SPACY_AGREEMENT_RELEASED_IAA_DATA to the "
+            "data/ folder of the syn-agreement release): Table 2 rows CDT en/es/it and SSD NOT checked"
+        )
+    return path

@@ -10,6 +10,11 @@ def ref_tree_size(tree):
     return 1 + sum(ref_tree_size(child) for child in tree[1])
 
 
+def ref_leaf_count(tree):
+    """Nodes without children: for a phrase tree without words, the sentence length."""
+    return 1 if not tree[1] else sum(ref_leaf_count(child) for child in tree[1])
+
+
 def ref_tree_edit_distance(t1, t2, sub_cost=None):
     """Ordered tree edit distance by the forest recursion of Zhang & Shasha (1989), eq. (1):
 

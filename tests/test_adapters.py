@@ -115,7 +115,8 @@ def test_ted_phrase_trees_figure2_style():
     b = sa.parse_brackets("(S (NP P) (VP V (NP D A N)))")[0]
     assert sa.tree_edit_distance(a, b) == 1
     assert sa.delta(a, b, "diff") == 0
-    assert sa.delta(a, b, "norm") == pytest.approx(1 / 17)
+    # |x| is the sentence length (leaves: P V D N against P V D A N), §2 of the paper
+    assert sa.delta(a, b, "norm") == pytest.approx(1 / (4 + 5))
 
 
 def test_figure2_dependency_distances():

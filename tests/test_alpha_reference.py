@@ -12,6 +12,7 @@ from .reference import (
     ref_dependency_to_tuple,
     ref_jaccard,
     ref_krippendorff_alpha,
+    ref_leaf_count,
     ref_tree_edit_distance,
     ref_tree_size,
 )
@@ -30,9 +31,11 @@ def phrase(tree):
     return sa.parse_brackets(text, leaves="categories")[0]
 
 
-def ref_deltas(t1, t2):
+def ref_deltas(t1, t2, size=ref_tree_size):
+    """δplain, δdiff, δnorm; |x| is ``size``: node count (dependency trees, tokens + root)
+    or leaf count (phrase trees: the sentence length, Skjærholt 2014 §2)."""
     d = ref_tree_edit_distance(t1, t2)
-    n1, n2 = ref_tree_size(t1), ref_tree_size(t2)
+    n1, n2 = size(t1), size(t2)
     return {"plain": d, "diff": d - abs(n1 - n2), "norm": d / (n1 + n2)}
 
 
@@ -49,22 +52,24 @@ corpora = st.integers(2, 4).flatmap(
 def test_alpha_over_phrase_trees_matches_reference(items):
     cache = {}
 
-    def dist(kind):
+    def dist(kind, size):
         def d(a, b):
-            key = (a, b)
+            key = (a, b, size)
             if key not in cache:
-                cache[key] = ref_deltas(a, b)
+                cache[key] = ref_deltas(a, b, size)
             return cache[key][kind]
         return d
 
-    expected = {kind: ref_krippendorff_alpha(items, dist(kind)) for kind in ("plain", "diff", "norm")}
-    with _nowarn_if_defined(expected):
-        got = sa.alpha([[None if t is None else phrase(t) for t in item] for item in items])
-    for kind in ("plain", "diff", "norm"):
-        if math.isnan(expected[kind]):
-            assert math.isnan(got[kind])
-        else:
-            assert got[kind] == pytest.approx(expected[kind], rel=1e-9, abs=1e-9)
+    trees = [[None if t is None else phrase(t) for t in item] for item in items]
+    for size, option in ((ref_leaf_count, "annotation"), (ref_tree_size, "tree")):
+        expected = {kind: ref_krippendorff_alpha(items, dist(kind, size)) for kind in ("plain", "diff", "norm")}
+        with _nowarn_if_defined(expected):
+            got = sa.alpha(trees, size=option)
+        for kind in ("plain", "diff", "norm"):
+            if math.isnan(expected[kind]):
+                assert math.isnan(got[kind])
+            else:
+                assert got[kind] == pytest.approx(expected[kind], rel=1e-9, abs=1e-9)
     pairable = [i for i in items if sum(t is not None for t in i) >= 2]
     assert got.items == len(pairable)
     assert got.items_unpairable == len(items) - len(pairable)

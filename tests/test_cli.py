@@ -3,6 +3,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 from spacy_agreement.cli import app
@@ -42,9 +43,11 @@ def test_alpha_json_on_parallel_files(tmp_path):
                 "items_unpairable", "annotations_unpairable", "cycle_tokens", "items_mismatched"):
         assert key in out
     assert out["items"] == 3 and out["annotations"] == 6
-    # sentence 1 differs in its tokens (4 against 5 leaves): left out of the Jaccard only
-    assert out["items_mismatched"] == 2
-    assert out["jaccard"] == 1.0
+    # sentences 1 and 3 differ in their leaf counts (4 against 5, 3 against 4): Jaccard is
+    # defined for them, so they are scored and counted (Skjærholt 2014, §4.2); by hand,
+    # J = 4/13, 1 and 4/10, weighted by the first annotation's 4, 2 and 3 leaves
+    assert out["items_mismatched"] == 2 and out["items_mismatched_scored"] is True
+    assert out["jaccard"] == pytest.approx((4 * 4 / 13 + 2 * 1 + 3 * 0.4) / 9)
 
 
 def test_alpha_dirs_and_output_file(tmp_path):

@@ -177,3 +177,74 @@ def test_cli_evaluate_on_cdt_gives_table2_las(iaa):
         assert key in out
     wrong = CliRunner().invoke(app, ["evaluate", str(gold), str(iaa / "ndt/odin-danish.conll")])
     assert wrong.exit_code == 1 and "162 gold sentences" in wrong.output
+
+
+# --- Plank et al. (2015) conventions: the CoNLL-07 form rule for punctuation, V_verb ---------
+
+
+@pytest.mark.parametrize("form, expected", [
+    (".", True), ("«", True), ("»", True), ("—", True), ("…", True), ("¿", True), ("''", True), ("--", True),
+    ("„", True), ("$", False), ("+", False), ("a.", False), ("1", False), ("", False), ("<num>", False),
+])
+def test_form_punctuation_rule(form, expected):
+    from spacy_agreement.parser_metrics import is_punct_form
+
+    assert is_punct_form(form) is expected
+
+
+def test_form_rule_finds_punctuation_without_ud_tags_or_labels():
+    # a CDT-style sentence: punctuation tagged XP and labelled pnct, neither UPOS PUNCT nor "punct"
+    forms = ["Han", "kom", "«", "hjem", "»", "…"]
+    gold = sa.DependencyTree.create([2, 0, 4, 2, 4, 2], ["subj", "ROOT", "pnct", "mod", "pnct", "pnct"],
+                                    forms=forms, upos=["PP", "VA", "XP", "RG", "XP", "XP"])
+    pred = sa.DependencyTree.create([2, 0, 2, 2, 2, 4], ["subj", "ROOT", "pnct", "mod", "pnct", "pnct"],
+                                    forms=forms, upos=["PP", "VA", "XP", "RG", "XP", "XP"])
+    default = sentence_scores(gold, pred, EvaluationOptions(exclude_punct=True))
+    assert default["uas"] == 3 / 6  # nothing is punctuation by UPOS PUNCT or label punct
+    form = EvaluationOptions(exclude_punct=True, punct_rules=frozenset({"form"}), verb_upos=frozenset({"VA", "VE"}))
+    s = sentence_scores(gold, pred, form)
+    assert s["uas"] == 1.0 and s["las"] == 1.0
+    # the verb "kom": children {Han, hjem} in both (the « » … moved around it do not count)
+    assert (s["ucp"], s["lcp"]) == (1.0, 1.0)
+    with pytest.raises(ValueError, match="unknown punctuation rule"):
+        EvaluationOptions(punct_rules=frozenset({"xpos"}))
+    no_forms = sa.DependencyTree.create([0], ["root"])
+    with pytest.raises(ValueError, match="needs word forms"):
+        sentence_scores(no_forms, no_forms, form)
+
+
+def test_complete_predications_count_only_verbs_with_dependents():
+    # V_verb = gold verbs with at least one non-punctuation dependent (Plank et al. 2015, §2)
+    #   "Komm !"  : the verb's only dependent is "!": not a predication, UCP/LCP undefined
+    komm = sa.DependencyTree.create([0, 1], ["root", "punct"], forms=["Komm", "!"], upos=["VERB", "PUNCT"])
+    assert all(math.isnan(v) for v in complete_predications(komm, komm))
+    #   "Er lief — schnell": gold children of "lief" {Er, schnell}; the prediction moves "schnell"
+    forms, upos = ["Er", "lief", "—", "schnell"], ["PRON", "VERB", "PUNCT", "ADV"]
+    gold = sa.DependencyTree.create([2, 0, 2, 2], ["nsubj", "root", "punct", "advmod"], forms=forms, upos=upos)
+    wrong = sa.DependencyTree.create([2, 0, 2, 1], ["nsubj", "root", "punct", "advmod"], forms=forms, upos=upos)
+    # corpus: two verbs counted (lief twice: gold vs gold, gold vs wrong), "Komm" left out
+    result = evaluate([komm, gold, gold], [komm, gold, wrong])
+    assert result.to_dict()["verbs"] == 2 and result.ucp == 0.5 and result.lcp == 0.5
+    # a verb whose children are all punctuation in the gold but that gets a real dependent in
+    # the prediction is still left out (V_verb is defined on the gold tree)
+    grabby = sa.DependencyTree.create([0, 1], ["root", "punct"], forms=["Komm", "!"], upos=["VERB", "PUNCT"])
+    assert math.isnan(complete_predications(komm, grabby)[0])
+
+
+def test_ned_undirected_variant_drops_grandparents():
+    gold = sa.DependencyTree.create([2, 3, 0], ["x", "y", "root"])
+    grandparent = sa.DependencyTree.create([3, 3, 0], ["x", "y", "root"])
+    assert neutral_edge_direction(gold, grandparent) == 1.0
+    assert neutral_edge_direction(gold, grandparent, ned="undirected") == 2 / 3
+    reversed_edge = sa.DependencyTree.create([3, 1, 0], ["x", "y", "root"])
+    # token 2 headed by its gold dependent 1 (reversed: counts); token 1 headed by 3, its gold
+    # grandparent (counts only in Schwartz's NED)
+    assert neutral_edge_direction(gold, reversed_edge, ned="undirected") == 2 / 3
+
+
+def test_check_forms_off_compares_token_counts_only():
+    gold = sa.DependencyTree.create([0, 1], ["root", "nummod"], forms=["Seite", "150"])
+    pred = sa.DependencyTree.create([0, 1], ["root", "nummod"], forms=["Seite", "<num>"])
+    with pytest.raises(MismatchedCorpusError):
+        evaluate([gold], [pred])
+    assert evaluate([gold], [pred], check_forms=False).las == 1.0

@@ -11,8 +11,9 @@ reader serves both. What is read:
 * Both are counted in :class:`ReadStats` so nothing disappears unseen.
 * Comment lines are metadata; sentences are separated by blank lines.
 
-Errors (a bad head, a line with the wrong number of columns, an empty sentence, a cycle
-when cycles must raise) name the file, the 1-based sentence number and the token id.
+Errors (a head out of range, a line with the wrong number of columns, an empty sentence,
+and with ``cycles="raise"`` a token that is its own head, a sentence without a root or
+another head cycle) name the file, the 1-based sentence number and the token id.
 """
 from __future__ import annotations
 
@@ -60,6 +61,13 @@ class ReadStats:
     empty_nodes: int = 0
 
 
+def _raw_feats(value):
+    # our reader keeps FEATS as text; a TokenList parsed by conllu's defaults has a dict
+    if isinstance(value, dict):
+        return "|".join(f"{k}={v}" if v else str(k) for k, v in value.items()) or None
+    return value
+
+
 def from_conllu(
     sentence: conllu.TokenList,
     location: Optional[Location] = None,
@@ -99,6 +107,9 @@ def from_conllu(
         ids=[t["id"] for t in words],
         location=location,
         single_root=single_root,
+        lemmas=[t.get("lemma") for t in words],
+        feats=[_raw_feats(t.get("feats")) for t in words],  # raw text, parsed where used (ud_metrics)
+        xpos=[t.get("xpos") for t in words],
     )
 
 
@@ -107,12 +118,22 @@ def iter_conll(
     name: Optional[str] = None,
     single_root: bool = False,
     stats: Optional[ReadStats] = None,
+    cycles: str = "drop",
 ) -> Iterator[DependencyTree]:
-    """Stream the trees of a CoNLL-U or CoNLL-X file (a path or an open text file)."""
+    """Stream the trees of a CoNLL-U or CoNLL-X file (a path or an open text file).
+
+    Tokens that are their own head, sentences with no token attached to the root and other
+    head cycles are read (they are real: annotation tools write them, and the reference
+    tools read them); where trees are compared such tokens drop out and are counted. With
+    ``cycles="raise"`` (the CLI's ``--strict``) the first of them is an
+    :class:`InvalidTreeError` naming file, sentence and token.
+    """
+    if cycles not in ("drop", "raise"):
+        raise ValueError(f"cycles must be 'drop' or 'raise', not {cycles!r}")
     if isinstance(source, (str, os.PathLike)):
         name = name or os.fspath(source)
         with open(source, encoding="utf-8") as handle:
-            yield from iter_conll(handle, name, single_root, stats)
+            yield from iter_conll(handle, name, single_root, stats, cycles)
         return
     name = name or getattr(source, "name", "<input>")
     number = 0
@@ -131,7 +152,10 @@ def iter_conll(
         number += 1
         if stats is not None:
             stats.sentences += 1
-        yield from_conllu(sentence, Location(str(name), number), single_root, stats)
+        tree = from_conllu(sentence, Location(str(name), number), single_root, stats)
+        if cycles == "raise" and tree.unreachable_tokens().size:
+            raise tree.cycle_error()
+        yield tree
 
 
 def read_conll(
@@ -139,13 +163,15 @@ def read_conll(
     name: Optional[str] = None,
     single_root: bool = False,
     stats: Optional[ReadStats] = None,
+    cycles: str = "drop",
 ) -> List[DependencyTree]:
     """All trees of a CoNLL-U or CoNLL-X file, in order.
 
     ``single_root=True`` requires exactly one token attached to the root in every
     sentence (the UD rule); by default several are allowed, as in CoNLL-X treebanks.
+    ``cycles`` is explained in :func:`iter_conll`.
     """
-    return list(iter_conll(source, name, single_root, stats))
+    return list(iter_conll(source, name, single_root, stats, cycles))
 
 
 def parse_conll(text: str, name: str = "<string>", single_root: bool = False) -> List[DependencyTree]:

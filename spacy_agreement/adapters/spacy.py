@@ -6,10 +6,34 @@ is not a tree and raises :class:`InvalidTreeError` naming the token.
 """
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from ..errors import InvalidTreeError, Location
 from ..trees import DependencyTree
+
+# spaCy annotation -> (DependencyTree column, value of a token)
+_COLUMNS = {
+    "POS": ("upos", lambda t: t.pos_),
+    "LEMMA": ("lemmas", lambda t: t.lemma_),
+    "MORPH": ("feats", lambda t: str(t.morph)),
+    "TAG": ("xpos", lambda t: t.tag_),
+}
+
+
+def token_columns(tokens, fallback: Optional[DependencyTree] = None) -> Dict[str, Tuple[str, ...]]:
+    """UPOS, lemmas, features (``str(token.morph)``) and fine tags of some tokens of one doc,
+    keyed by :class:`DependencyTree` field, ``"_"`` where a value is unset. With a
+    ``fallback`` tree (same tokens), a column the doc has no annotation for is taken from it
+    (e.g. a parser-only pipeline scored against gold tags and lemmas)."""
+    tokens = list(tokens)
+    doc = tokens[0].doc if tokens else None
+    out: Dict[str, Tuple[str, ...]] = {}
+    for attr, (name, value) in _COLUMNS.items():
+        if fallback is not None and doc is not None and not doc.has_annotation(attr):
+            out[name] = tuple(getattr(fallback, name))
+        else:
+            out[name] = tuple(value(t) or "_" for t in tokens)
+    return out
 
 
 def from_span(span, location: Optional[Location] = None, single_root: bool = False) -> DependencyTree:
@@ -34,9 +58,9 @@ def from_span(span, location: Optional[Location] = None, single_root: bool = Fal
         heads=heads,
         deprels=[t.dep_ for t in span],
         forms=[t.text for t in span],
-        upos=[t.pos_ or "_" for t in span],
         location=location,
         single_root=single_root,
+        **token_columns(span),
     )
 
 

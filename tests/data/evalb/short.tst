@@ -1,0 +1,3 @@
+(S (NP (NN a)) (VP (VBZ b)))
+(S (VP (NN c) (VBZ d)))
+(S (NP (NN e)) (VP (VBZ f)))
