@@ -177,10 +177,9 @@ def _metric_options(no_punct: bool, punct: str, punct_label: Optional[List[str]]
     from .parser_metrics import EvaluationOptions
 
     base = EvaluationOptions()
-    rules = frozenset(r.strip().lower() for r in punct.split(",") if r.strip())
     try:
         return EvaluationOptions(
-            exclude_punct=no_punct, punct_rules=rules,
+            exclude_punct=no_punct, punct_rules=punct,
             punct_labels=frozenset(punct_label) if punct_label else base.punct_labels,
             verb_upos=_tags(verb_tags, base.verb_upos), content_upos=_tags(content_tags, base.content_upos), **rest)
     except ValueError as exc:

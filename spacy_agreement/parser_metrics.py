@@ -76,10 +76,13 @@ class EvaluationOptions:
     root_weight: Weight = "inverse-log"
     verb_upos: FrozenSet[str] = frozenset({"VERB"})
     content_upos: FrozenSet[str] = CONTENT_UPOS
-    punct_rules: FrozenSet[str] = frozenset({"upos", "label"})
+    punct_rules: FrozenSet[str] = frozenset({"upos", "label"})  # or a string "upos,label"
     ned: str = "schwartz"
 
     def __post_init__(self) -> None:
+        if isinstance(self.punct_rules, str):  # "upos,label", as the CLI and scorer configs write it
+            rules = frozenset(r.strip().lower() for r in self.punct_rules.split(",") if r.strip())
+            object.__setattr__(self, "punct_rules", rules)
         unknown = set(self.punct_rules) - set(PUNCT_RULES)
         if unknown:
             raise ValueError(f"unknown punctuation rule(s) {sorted(unknown)}: choose from {', '.join(PUNCT_RULES)}")
@@ -88,6 +91,12 @@ class EvaluationOptions:
 
     def label(self, label: str) -> str:
         return label.split(":", 1)[0] if self.ignore_subtypes else label
+
+    def is_punct(self, form: str, upos: str, label: str) -> bool:
+        """Whether a gold token is punctuation by any of the ``punct_rules``."""
+        rules = self.punct_rules
+        return (("upos" in rules and upos in self.punct_upos) or ("label" in rules and label in self.punct_labels)
+                or ("form" in rules and is_punct_form(form)))
 
     def weight(self, depth: int) -> float:
         if callable(self.root_weight):
@@ -133,16 +142,10 @@ def is_punct_form(form: str) -> bool:
 
 
 def _is_punct(tree: DependencyTree, options: EvaluationOptions) -> np.ndarray:
-    rules = options.punct_rules
-    use_form = "form" in rules
-    if use_form and all(f == "_" for f in tree.forms):
+    if "form" in options.punct_rules and all(f == "_" for f in tree.forms):
         raise ValueError(f"{tree.location}: the 'form' punctuation rule needs word forms, and this sentence has none")
-    return np.fromiter(
-        (("upos" in rules and u in options.punct_upos) or ("label" in rules and d in options.punct_labels)
-         or (use_form and is_punct_form(f))
-         for u, d, f in zip(tree.upos, tree.deprels, tree.forms)),
-        dtype=bool, count=len(tree),
-    )
+    return np.fromiter((options.is_punct(f, u, d) for f, u, d in zip(tree.forms, tree.upos, tree.deprels)),
+                       dtype=bool, count=len(tree))
 
 
 def gold_depths(tree: DependencyTree) -> np.ndarray:

@@ -46,7 +46,7 @@ from .alpha import AlphaResult, alpha
 from .corpus import Corpus
 from .errors import Location, UndefinedMetricWarning
 from .leaf_ancestor import leaf_ancestor
-from .parser_metrics import EvaluationOptions, evaluate, is_punct_form
+from .parser_metrics import EvaluationOptions, evaluate
 from .trees import DependencyTree
 
 DEFAULT_METRICS = ("las", "uas", "la", "ted", "leaf_ancestor")
@@ -167,12 +167,6 @@ class SyntaxAgreement:
         return {"agreement_las": float(np.nanmean(values)) if values else None}
 
 
-def _token_is_punct(token, label: str, options: EvaluationOptions) -> bool:
-    rules = options.punct_rules
-    return (("label" in rules and label in options.punct_labels) or ("upos" in rules and token.pos_ in options.punct_upos)
-            or ("form" in rules and is_punct_form(token.text)))
-
-
 def _aligned_label_accuracy(example, options: EvaluationOptions) -> Tuple[float, int]:
     """Label accuracy over reference tokens aligned one-to-one to a predicted token (for
     differing tokenisations), and the number of reference tokens left unaligned."""
@@ -186,7 +180,7 @@ def _aligned_label_accuracy(example, options: EvaluationOptions) -> Tuple[float,
     correct = total = unaligned = 0
     for token in example.reference:
         label = token.dep_.lower()
-        if options.exclude_punct and _token_is_punct(token, label, options):
+        if options.exclude_punct and options.is_punct(token.text, token.pos_, label):
             continue
         total += 1
         if token.i not in predicted_of:
@@ -211,7 +205,7 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
     base = EvaluationOptions()
     options = EvaluationOptions(
         exclude_punct=True, punct_labels=frozenset(punct_labels),
-        punct_rules=frozenset(r.strip().lower() for r in punct.split(",") if r.strip()),
+        punct_rules=punct,
         verb_upos=frozenset(verb_tags) if verb_tags else base.verb_upos,
         content_upos=frozenset(content_tags) if content_tags else base.content_upos)
     golds, preds, misaligned, unaligned = [], [], 0, 0
@@ -261,7 +255,7 @@ def make_syntax_scorer(punct_labels: Sequence[str] = tuple(sorted(SPACY_PUNCT)),
                        punct: str = "label", verb_tags: Optional[List[str]] = None,
                        content_tags: Optional[List[str]] = None) -> Callable[..., Dict[str, Any]]:
     """The registered scorer ``spacy_agreement.syntax_scorer.v1`` (options: :func:`score_syntax`)."""
-    EvaluationOptions(punct_rules=frozenset(r.strip().lower() for r in punct.split(",") if r.strip()))  # check early
+    EvaluationOptions(punct_rules=punct)  # check the rules early
 
     def scorer(examples: Iterable, **kwargs) -> Dict[str, Any]:
         return score_syntax(examples, punct_labels=punct_labels, with_alpha=with_alpha, punct=punct,

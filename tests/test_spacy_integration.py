@@ -1,6 +1,7 @@
 """spaCy integration: components, the registered scorer from Python and from a config, a real
 parser trained inside the test and evaluated end to end through the CLI, α over docs."""
 import json
+import math
 import random
 from importlib import resources
 
@@ -140,3 +141,27 @@ def test_trained_parser_through_the_cli(trained):
     assert 0.5 < out["las"] <= out["uas"] <= 1.0 and 0 <= out["ted"] <= 1
     missing = CliRunner().invoke(app, ["evaluate", "--model", str(path / "nope"), str(gold)])
     assert missing.exit_code == 1 and "cannot load" in missing.output
+
+
+def test_scorer_punctuation_rules_and_tag_sets():
+    """The scorer's ``punct`` (label / upos / form, Plank et al. 2015's CoNLL-07 rule) and
+    ``verb_tags`` options, hand-counted on one sentence whose guillemet is labelled ``dep``."""
+    nlp = spacy.blank("en")
+    words = ["«", "Go", "home", "»"]
+    ref = Doc(nlp.vocab, words=words, heads=[1, 1, 1, 1], deps=["dep", "ROOT", "obj", "punct"],
+              pos=["PUNCT", "AUX", "NOUN", "PUNCT"])
+    pred = Doc(nlp.vocab, words=words, heads=[2, 1, 1, 1], deps=["dep", "ROOT", "obj", "punct"],
+               pos=["PUNCT", "AUX", "NOUN", "PUNCT"])
+    example = [Example(pred, ref)]
+    # by label only "»" is punctuation: "«" counts (wrong head), so NED sees 2 of 3
+    by_label = score_syntax(example, with_alpha=False)
+    by_form = score_syntax(example, with_alpha=False, punct="form")
+    assert by_label["dep_la"] == 1.0
+    assert by_label["dep_ned"] == pytest.approx(2 / 3)  # "«" → "home": neither gold edge nor reversed/grandparent
+    assert by_form["dep_ned"] == 1.0  # "«" and "»" are punctuation by their form
+    # UCP counts the tags named as verbs: "AUX" is not among the default ("VERB")
+    assert math.isnan(by_form["dep_ucp"])
+    with_tags = score_syntax(example, with_alpha=False, punct="form", verb_tags=["AUX"])
+    assert with_tags["dep_ucp"] == 1.0  # children of "Go" without punctuation: {home} on both sides
+    with pytest.raises(ValueError, match="unknown punctuation rule"):
+        sa.spacy_components.make_syntax_scorer(punct="form,commas")
