@@ -350,14 +350,14 @@ def leaf_ancestor_command(
     fmt: Optional[InputFormat] = typer.Option(None, "--format", help="bracket or conll (default: from the content)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object with every sentence and word."),
     worst: int = typer.Option(10, "--worst", help="How many error configurations to list."),
-    strict: bool = typer.Option(False, "--strict", help="CoNLL: tokens that are their own head, sentences without a root and other head cycles are errors."),
+    strict: bool = typer.Option(False, "--strict", help="Errors instead of skipped sentences: words that differ; in CoNLL, tokens that are their own head, sentences without a root and other head cycles."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
 ) -> None:
     """Leaf-ancestor scores word by word and GEIG bracket F (Sampson & Babarczy 2003)."""
     from .adapters.brackets import read_brackets
     from .adapters.conll import read_conll
     from .corpus import guess_format
-    from .geig import EvalbParams, count_from_files
+    from .geig import EvalbParams
     from .leaf_ancestor import format_sentence, leaf_ancestor
 
     kind = fmt.value if fmt else guess_format(gold)
@@ -367,11 +367,9 @@ def leaf_ancestor_command(
             cycles = "raise" if strict else "drop"
             gold_trees, cand_trees = read_conll(gold, cycles=cycles), read_conll(candidate, cycles=cycles)
         else:
-            gold_trees = read_brackets(gold, leaves="categories")
-            cand_trees = read_brackets(candidate, leaves="categories")
-        result = leaf_ancestor(gold_trees, cand_trees, cost=costs.value, evalb=params)
-        if kind != "conll":  # GEIG from the bracket text, as the evalb command counts it
-            count_from_files(result, gold, candidate, params)
+            gold_trees = read_brackets(gold, leaves="categories", missing=True)
+            cand_trees = read_brackets(candidate, leaves="categories", missing=True)
+        result = leaf_ancestor(gold_trees, cand_trees, cost=costs.value, evalb=params, strict=strict)
     if as_json:
         _emit(json.dumps(result.to_dict()), output)
         return
@@ -379,6 +377,9 @@ def leaf_ancestor_command(
     for number, sentence in enumerate(result.sentences, start=1):
         blocks.append(f"sentence {number} ({sentence.location})\n{format_sentence(sentence)}")
     summary = [f"corpus: LA {result.la:.3f} (mean over sentences), {result.la_words:.3f} (mean over words)"]
+    if result.skipped:
+        summary.append(f"skipped {len(result.skipped)} sentence(s): failed parses, or words that differ:")
+        summary.extend(f"  {where}" for where in result.skipped[:worst])
     if result.brackets is not None:
         geig = result.brackets.scores()
         summary.append(f"GEIG unlabelled F {geig['geig_unlabelled']:.3f}, labelled F {geig['geig_labelled']:.3f}")

@@ -98,8 +98,21 @@ def _read(path: PathLike, fmt: Format, single_root: bool, stats: ReadStats, cycl
     if fmt == "conll":
         return read_conll(path, single_root=single_root, stats=stats, cycles=cycles)
     if fmt == "bracket":
-        return read_brackets(path)
+        return read_brackets(path, missing=True)
     raise ValueError(f"unknown format {fmt!r}: use 'conll' or 'bracket'")
+
+
+def _present(item: Dict[str, Optional[Tree]], stats: Dict[str, ReadStats]) -> Dict[str, Tree]:
+    """The annotations of an item that are there. A failed parse (``None``: a blank line or a
+    tree without words in a bracketed file, as EVALB reads them) is a missing annotation,
+    counted in the annotator's :class:`ReadStats`; a line that is blank in every file is
+    not a sentence and gives an empty item, which the callers leave out."""
+    present = {n: t for n, t in item.items() if t is not None}
+    if present:
+        for n, t in item.items():
+            if t is None:
+                stats[n].failed_parses += 1
+    return present
 
 
 def guess_format(path: PathLike) -> Format:
@@ -154,8 +167,12 @@ def load_parallel_files(
             raise MismatchedCorpusError(
                 f"{os.fspath(paths[0])} has {len(first)} sentences but {os.fspath(path)} has {len(column)}"
             )
-    items = [{n: col[k] for n, col in zip(names, columns)} for k in range(len(first))]
-    item_names = [f"sentence {k + 1}" for k in range(len(first))]
+    items, item_names = [], []
+    for k in range(len(first)):
+        item = _present({n: col[k] for n, col in zip(names, columns)}, stats)
+        if item:
+            items.append(item)
+            item_names.append(f"sentence {k + 1}")
     kind = "dependency" if fmt == "conll" else "constituency"
     return Corpus(tuple(names), items, item_names, kind, stats)
 
@@ -212,7 +229,9 @@ def load_annotator_dirs(
             raise MismatchedCorpusError(f"files of prefix {prefix!r} differ in sentence counts ({detail})")
         count = next(iter(lengths.values()))
         for k in range(count):
-            items.append({n: trees[k] for n, trees in read.items()})
-            item_names.append(f"{prefix.rstrip('-_.') or prefix} sentence {k + 1}")
+            item = _present({n: trees[k] for n, trees in read.items()}, stats)
+            if item:
+                items.append(item)
+                item_names.append(f"{prefix.rstrip('-_.') or prefix} sentence {k + 1}")
     kind = "dependency" if fmt == "conll" else "constituency"
     return Corpus(tuple(names), items, item_names, kind, stats)

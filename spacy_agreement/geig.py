@@ -11,8 +11,7 @@ numbers: labelled counts are EVALB's with ``LABELED 1``, unlabelled ones with ``
 whatever the parameter file says. In short:
 
 * every nonterminal node is a bracket, the root included, and so is the unlabelled outer
-  bracket of ``( (S ...) )`` when the bracket text is scored (:func:`file_bracket_counts`;
-  trees read with :func:`~spacy_agreement.parse_brackets` have lost it);
+  bracket of ``( (S ...) )`` (kept by the reader as ``ConstituencyTree.outer_brackets``);
   part-of-speech preterminals are not brackets in Penn-style trees (``preterminals`` as in
   :mod:`spacy_agreement.lineage`); in other trees each word is a bare terminal;
 * brackets are matched greedily, each at most once; labels lose function tags and indices
@@ -25,28 +24,29 @@ whatever the parameter file says. In short:
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Optional, Tuple
 
-from .errors import Location, MismatchedCorpusError
-from .evalb import ERROR, SKIP, EvalbParams, SentenceBuilder, read_sentence, score_sentence
+from .errors import MismatchedCorpusError
+from .evalb import ERROR, SKIP, EvalbParams, SentenceBuilder, score_sentence
 from .lineage import Preterminals, is_penn_style
 from .trees import ConstituencyTree, children_lists
 
-__all__ = ["BracketCounts", "EvalbParams", "bracket_counts", "file_bracket_counts", "text_bracket_counts"]
+__all__ = ["BracketCounts", "EvalbParams", "bracket_counts"]
 
 
 @dataclass
 class BracketCounts:
-    """Matches and bracket totals, unlabelled and labelled; ``skipped`` counts sentences
-    EVALB skips (no candidate word left), which add nothing."""
+    """Matches and bracket totals, unlabelled and labelled; ``skipped`` and ``errors`` count
+    the sentences EVALB skips (no candidate word left) and reports as errors (different
+    words), which add nothing."""
 
     gold: int = 0
     candidate: int = 0
     matched_unlabelled: int = 0
     matched_labelled: int = 0
     skipped: int = 0
+    errors: int = 0
 
     def add(self, other: "BracketCounts") -> None:
         self.gold += other.gold
@@ -54,6 +54,7 @@ class BracketCounts:
         self.matched_unlabelled += other.matched_unlabelled
         self.matched_labelled += other.matched_labelled
         self.skipped += other.skipped
+        self.errors += other.errors
 
     def scores(self) -> Dict[str, float]:
         def prf(matched: int) -> Tuple[float, float, float]:
@@ -74,6 +75,8 @@ def _tree_builder(tree: ConstituencyTree, params: EvalbParams, preterminals: Pre
     kids = children_lists(parent)
     penn = preterminals == "drop" or (preterminals == "auto" and is_penn_style(tree))
     builder = SentenceBuilder(params)
+    for _ in range(tree.outer_brackets):  # ( (S ...) ): EVALB counts the unlabelled bracket
+        builder.open("")
     stack = [(node, False) for node in reversed(range(len(tree))) if parent[node] < 0]
     while stack:
         node, done = stack.pop()
@@ -87,104 +90,33 @@ def _tree_builder(tree: ConstituencyTree, params: EvalbParams, preterminals: Pre
             builder.open(tree.labels[node])
             stack.append((node, True))
             stack.extend((child, False) for child in reversed(kids[node]))
+    for _ in range(tree.outer_brackets):
+        builder.close()
     return builder
 
 
-def _counts(make, params: EvalbParams, location: Location) -> BracketCounts:
-    """Score twice (LABELED 1 and 0) on fresh copies (``make()`` gives gold, candidate)."""
+def bracket_counts(gold: ConstituencyTree, candidate: ConstituencyTree, params: Optional[EvalbParams] = None,
+                   preterminals: Preterminals = "auto") -> BracketCounts:
+    """GEIG counts for one sentence as EVALB counts them (scored twice, with ``LABELED`` 1
+    and 0, each on a fresh reading: EVALB's scoring changes what it reads); raises
+    :class:`MismatchedCorpusError` naming the first position where the words differ."""
+    params = params or EvalbParams()
+    location = candidate.location
     out = BracketCounts()
     for labeled in (1, 0):
-        gold, cand = make()
-        result = score_sentence(gold, cand, params.with_options(labeled=labeled))
+        g, c = (_tree_builder(t, params, preterminals).finish() for t in (gold, candidate))
+        result = score_sentence(g, c, params.with_options(labeled=labeled))
         if result.status == SKIP:
             return BracketCounts(skipped=1)
         if result.status == ERROR:
-            if gold.wn != cand.wn:
-                raise MismatchedCorpusError(f"{gold.wn} words in gold, {cand.wn} in the candidate", location)
-            k = next(i for i in range(gold.wn) if not params.word_equal(gold.term(i)[0], cand.term(i)[0]))
-            raise MismatchedCorpusError(f"word {k + 1} is {gold.term(k)[0]!r} in gold but "
-                                        f"{cand.term(k)[0]!r} in the candidate", location.at_token(k + 1))
+            if g.wn != c.wn:
+                raise MismatchedCorpusError(f"{g.wn} words in gold, {c.wn} in the candidate", location)
+            k = next(i for i in range(g.wn) if not params.word_equal(g.term(i)[0], c.term(i)[0]))
+            raise MismatchedCorpusError(f"word {k + 1} is {g.term(k)[0]!r} in gold but "
+                                        f"{c.term(k)[0]!r} in the candidate", location.at_token(k + 1))
         out.gold, out.candidate = result.gold_brackets, result.test_brackets
         if labeled:
             out.matched_labelled = result.matched
         else:
             out.matched_unlabelled = result.matched
     return out
-
-
-def bracket_counts(gold: ConstituencyTree, candidate: ConstituencyTree, params: Optional[EvalbParams] = None,
-                   preterminals: Preterminals = "auto") -> BracketCounts:
-    """GEIG counts for one sentence as EVALB counts them; raises
-    :class:`MismatchedCorpusError` naming the first position where the words differ."""
-    params = params or EvalbParams()
-    return _counts(lambda: (_tree_builder(gold, params, preterminals).finish(),
-                            _tree_builder(candidate, params, preterminals).finish()), params, candidate.location)
-
-
-def text_bracket_counts(gold: str, candidate: str, params: Optional[EvalbParams] = None,
-                        location: Optional[Location] = None) -> Optional[BracketCounts]:
-    """GEIG counts of two bracketed sentences read as EVALB reads a line (outer bracket
-    counted); None when a sentence is not in EVALB's ``(TAG word)`` form."""
-    params = params or EvalbParams()
-    problems: List[str] = []
-
-    def error(message: str) -> None:
-        problems.append(message)
-        if len(problems) > 1:
-            raise ValueError(message)  # EVALB would repeat this error until it gives up
-
-    def make():
-        try:
-            sentences = read_sentence(" ".join(gold.split("\n")), params, error), \
-                read_sentence(" ".join(candidate.split("\n")), params, error)
-        except ValueError:
-            sentences = None
-        if problems:
-            raise _NotEvalb()
-        return sentences
-
-    try:
-        return _counts(make, params, location or Location())
-    except _NotEvalb:
-        return None
-
-
-class _NotEvalb(Exception):
-    pass
-
-
-def file_bracket_counts(gold: Union[str, "os.PathLike[str]"], candidate: Union[str, "os.PathLike[str]"],
-                        params: Optional[EvalbParams] = None) -> Optional[List[BracketCounts]]:
-    """GEIG counts of two bracket files tree by tree (trees split as
-    :func:`~spacy_agreement.read_brackets` splits them), from their text, so that the outer
-    ``( ... )`` counts as in EVALB; None when a tree is not in EVALB's ``(TAG word)`` form."""
-    from .adapters.brackets import split_brackets
-
-    chunks: List[Sequence[Tuple[str, int]]] = []
-    for path in (gold, candidate):
-        with open(path, encoding="utf-8") as handle:
-            chunks.append(split_brackets(handle.read(), str(path)))
-    if len(chunks[0]) != len(chunks[1]):
-        raise MismatchedCorpusError(f"{len(chunks[0])} gold sentences but {len(chunks[1])} candidate sentences")
-    out = []
-    for number, ((g, _), (c, _)) in enumerate(zip(*chunks), start=1):
-        counts = text_bracket_counts(g, c, params, Location(str(candidate), number))
-        if counts is None:
-            return None
-        out.append(counts)
-    return out
-
-
-def count_from_files(result, gold: Union[str, "os.PathLike[str]"], candidate: Union[str, "os.PathLike[str]"],
-                     params: Optional[EvalbParams] = None) -> bool:
-    """Replace the bracket counts of a leaf-ancestor ``result`` (per sentence and in total)
-    by :func:`file_bracket_counts` of the files it was read from; False (nothing changed)
-    when the files are not in EVALB's form."""
-    counts = file_bracket_counts(gold, candidate, params)
-    if counts is None or len(counts) != len(result.sentences):
-        return False
-    result.brackets = BracketCounts()
-    for sentence, count in zip(result.sentences, counts):
-        sentence.brackets = count
-        result.brackets.add(count)
-    return True

@@ -34,10 +34,10 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Uni
 import numpy as np
 
 from . import _core
-from .errors import MismatchedCorpusError
+from .errors import InvalidTreeError, MismatchedCorpusError
 from .geig import BracketCounts, EvalbParams, bracket_counts
 from .lineage import LEFT, RIGHT, Lineages, Preterminals, dependency_lineages, phrase_lineages
-from .trees import ConstituencyTree, DependencyTree
+from .trees import ConstituencyTree, DependencyTree, children_lists
 from .vocab import LabelVocab
 
 CostScheme = Union[str, Callable[[str, str], float], Mapping[Tuple[str, str], float]]
@@ -130,6 +130,7 @@ class LeafAncestorResult:
     brackets: Optional[BracketCounts] = None
     cost: str = "exact"
     extra: Dict[str, float] = field(default_factory=dict)
+    skipped: List[str] = field(default_factory=list)
 
     @property
     def la(self) -> float:
@@ -143,11 +144,13 @@ class LeafAncestorResult:
         return float(np.mean(scores)) if scores else math.nan
 
     def to_dict(self, sentences: bool = True) -> Dict[str, object]:
-        out: Dict[str, object] = {"la": self.la, "la_words": self.la_words}
+        out: Dict[str, object] = {"la": self.la, "la_words": self.la_words, "sentences_skipped": len(self.skipped)}
         if self.brackets is not None:
             geig = self.brackets.scores()
             out["geig_unlabelled"] = geig["geig_unlabelled"]
             out["geig_labelled"] = geig["geig_labelled"]
+            out["error_sentences"] = self.brackets.errors  # EVALB's counts of the two kinds of skipped sentence
+            out["skip_sentences"] = self.brackets.skipped
         if sentences:
             out["sentences"] = [s.to_dict() for s in self.sentences]
         return out
@@ -213,40 +216,84 @@ def _check_words(gold: Lineages, candidate: Lineages, location) -> None:
             raise MismatchedCorpusError(f"word {k} is {a!r} in gold but {b!r} in the candidate", location.at_token(k))
 
 
+def _evalb_words(tree: Union[ConstituencyTree, DependencyTree], params: Optional[EvalbParams]):
+    """A phrase tree without the words whose part of speech is an EVALB ``DELETE_LABEL``
+    (``-NONE-`` traces, punctuation in COLLINS.prm), as EVALB removes them before comparing
+    words; other trees as they are."""
+    if params is None or not params.delete_labels or not isinstance(tree, ConstituencyTree):
+        return tree
+    parent = tree.parent.tolist()
+    kids = children_lists(parent)
+    drop = [not kids[i] and parent[i] >= 0 and len(kids[parent[i]]) == 1
+            and tree.labels[parent[i]] in params.delete_labels for i in range(len(tree))]
+    return tree.without_leaves(drop) if any(drop) else tree
+
+
 def leaf_ancestor(
-    gold: Sequence[Union[ConstituencyTree, DependencyTree]],
-    candidate: Sequence[Union[ConstituencyTree, DependencyTree]],
+    gold: Sequence[Optional[Union[ConstituencyTree, DependencyTree]]],
+    candidate: Sequence[Optional[Union[ConstituencyTree, DependencyTree]]],
     cost: CostScheme = "exact",
     evalb: Optional[EvalbParams] = None,
     preterminals: Preterminals = "auto",
+    strict: bool = False,
 ) -> LeafAncestorResult:
     """Leaf-ancestor scores (and GEIG for phrase trees) of parallel gold and candidate trees.
 
-    Phrase trees must be read with their words as leaves (``leaves="categories"``).
-    Mismatched sentence counts or words raise
-    :class:`~spacy_agreement.errors.MismatchedCorpusError` naming the sentence and position.
+    Phrase trees must be read with their words as leaves (``leaves="categories"``). With
+    EVALB parameters (``evalb``), GEIG is counted by EVALB's rules and the words whose part
+    of speech is a ``DELETE_LABEL`` (traces, punctuation) are left out of the lineages too,
+    so a gold file with ``-NONE-`` traces can be scored against parses without them.
+
+    Different sentence counts raise :class:`~spacy_agreement.errors.MismatchedCorpusError`.
+    Sentences are scored one by one, as EVALB does: a sentence whose words differ (after the
+    deletions) is an error sentence and one without a tree on a side (``None``, a failed
+    parse: ``read_brackets(..., missing=True)``) a skip; both are left out, listed in
+    ``skipped`` and counted in GEIG's ``errors`` and ``skipped``. ``strict=True`` raises
+    :class:`~spacy_agreement.errors.MismatchedCorpusError` on the first sentence whose words
+    differ, naming the sentence and position.
     """
     if len(gold) != len(candidate):
         raise MismatchedCorpusError(f"{len(gold)} gold sentences but {len(candidate)} candidate sentences")
-    gold_l, cand_l = [], []
-    for g, c in zip(gold, candidate):
+    skipped: List[str] = []
+    pairs, gold_l, cand_l = [], [], []
+    errors = failed = 0
+    for k, (g, c) in enumerate(zip(gold, candidate), start=1):
+        if g is None or c is None:
+            where = (g or c).location if (g or c) is not None else f"sentence {k}"
+            skipped.append(f"{where}: no {'gold tree' if g is None else 'parse'} (failed parse)")
+            failed += 1
+            continue
+        try:
+            g_kept, c_kept = _evalb_words(g, evalb), _evalb_words(c, evalb)
+        except InvalidTreeError:  # nothing left but deleted words: EVALB's skip
+            skipped.append(f"{c.location}: no word left after DELETE_LABEL")
+            failed += 1
+            continue
         if isinstance(g, DependencyTree):
-            gl, cl = dependency_lineages(g), dependency_lineages(c)
+            gl, cl = dependency_lineages(g_kept), dependency_lineages(c_kept)
         else:
-            gl, cl = phrase_lineages(g, preterminals), phrase_lineages(c, preterminals)
-        _check_words(gl, cl, c.location)
+            gl, cl = phrase_lineages(g_kept, preterminals), phrase_lineages(c_kept, preterminals)
+        try:
+            _check_words(gl, cl, c.location)
+        except MismatchedCorpusError as exc:
+            if strict:
+                raise
+            skipped.append(str(exc))
+            errors += 1
+            continue
+        pairs.append((g, c))
         gold_l.append(gl)
         cand_l.append(cl)
     words = score_lineages(gold_l, cand_l, cost)
-    sentences, total = [], BracketCounts()
-    phrase = bool(gold) and isinstance(gold[0], ConstituencyTree)
-    for g, c, w in zip(gold, candidate, words):
+    sentences, total = [], BracketCounts(skipped=failed, errors=errors)
+    phrase = any(isinstance(t, ConstituencyTree) for t in (*gold, *candidate))
+    for (g, c), w in zip(pairs, words):
         counts = bracket_counts(g, c, evalb, preterminals) if phrase else None
         if counts is not None:
             total.add(counts)
         sentences.append(SentenceResult(w, counts, str(c.location)))
     name = cost if isinstance(cost, str) else "custom"
-    return LeafAncestorResult(sentences, total if phrase else None, name)
+    return LeafAncestorResult(sentences, total if phrase else None, name, skipped=skipped)
 
 
 def format_sentence(sentence: SentenceResult) -> str:

@@ -21,6 +21,7 @@ def summary(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult) -> Di
     out["items_unpairable_accuracy"] = accuracy.items_unpairable
     out["multiword_ranges"] = sum(s.multiword_ranges for s in corpus.read_stats.values())
     out["empty_nodes"] = sum(s.empty_nodes for s in corpus.read_stats.values())
+    out["failed_parses"] = sum(s.failed_parses for s in corpus.read_stats.values())
     return out
 
 
@@ -48,6 +49,9 @@ def text_report(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult, w
         f"{accuracy.items_mismatched} item(s) with different tokens "
         + ("scored (Jaccard is defined for them)" if accuracy.mismatched_scored else "left out of the accuracies"),
     ]
+    failed = sum(s.failed_parses for s in corpus.read_stats.values())
+    if failed:
+        skipped.append(f"{failed} failed parse(s) (blank lines or trees without words) read as missing annotations")
     lines.append("skipped:")
     lines.extend(f"  {what}" for what in skipped)
     for where in result.cycle_trees[:worst]:

@@ -233,6 +233,9 @@ class ConstituencyTree:
     ``labels[i]`` is the category of node ``i``, ``parent[i]`` its parent (-1 for the root,
     the last node), ``spans[i]`` the first and last leaf (0-based, over the leaves of this
     word-less tree) it covers. ``words`` keeps the dropped words when the tree had any.
+    ``outer_brackets`` counts the unlabelled brackets that wrapped the tree in its file,
+    ``( (S ...) )`` in Penn Treebank files: they are not nodes of the compared tree, but
+    EVALB counts them as brackets (:mod:`spacy_agreement.geig`).
     """
 
     labels: Tuple[str, ...]
@@ -240,6 +243,7 @@ class ConstituencyTree:
     spans: np.ndarray
     words: Optional[Tuple[str, ...]] = None
     location: Location = field(default_factory=Location)
+    outer_brackets: int = 0
 
     @property
     def n_leaves(self) -> int:
@@ -261,6 +265,42 @@ class ConstituencyTree:
     def brackets(self) -> frozenset:
         """The set of labelled brackets ``(first_leaf, last_leaf, label)``, one per node."""
         return frozenset(zip(self.spans[:, 0].tolist(), self.spans[:, 1].tolist(), self.labels))
+
+    def without_leaves(self, drop: Sequence[bool]) -> "ConstituencyTree":
+        """The tree without the leaves marked in ``drop`` (one flag per node, read for the
+        leaves) and without the nodes left covering no leaf, as EVALB deletes ``-NONE-``
+        traces. Postorder, labels and the outer brackets are kept; spans are renumbered."""
+        parent = self.parent.tolist()
+        kids = children_lists(parent)
+        n = len(self.labels)
+        keep = [False] * n
+        for node in range(n):  # postorder: children come before their parent
+            keep[node] = (not drop[node]) if not kids[node] else any(keep[c] for c in kids[node])
+        if not any(keep):
+            raise InvalidTreeError("no leaf left after deletion", self.location)
+        new_index = np.cumsum(keep) - 1
+        labels, parents, spans, leaf = [], [], [], 0
+        first = [0] * n
+        for node in range(n):
+            if not keep[node]:
+                continue
+            if kids[node]:
+                first_leaf = min(first[c] for c in kids[node] if keep[c])
+                spans.append((first_leaf, leaf - 1))
+            else:
+                first_leaf = leaf
+                spans.append((leaf, leaf))
+                leaf += 1
+            first[node] = first_leaf
+            labels.append(self.labels[node])
+            parents.append(int(new_index[parent[node]]) if parent[node] >= 0 else -1)
+        words = self.words
+        if words is not None:  # one word per leaf of the word-less tree, left to right
+            leaf_kept = [keep[node] for node in range(n) if not kids[node]]
+            words = tuple(w for w, k in zip(words, leaf_kept) if k)
+        return ConstituencyTree(tuple(labels), np.asarray(parents, dtype=np.int32),
+                                np.asarray(spans, dtype=np.int32).reshape(-1, 2), words, self.location,
+                                self.outer_brackets)
 
 
 @dataclass(frozen=True, eq=False)

@@ -163,10 +163,36 @@ def test_evalb_parameter_file(tmp_path):
 
 
 def test_words_must_match():
+    # sentence by sentence, as EVALB: a sentence whose words differ is skipped and listed
+    result = leaf_ancestor([paper("[S a b ]"), paper("[S a b ]"), paper("[S a b ]")],
+                           [paper("[S a x ]"), paper("[S a b c ]"), paper("[S a b ]")])
+    assert len(result.sentences) == 1 and result.la == 1.0
+    assert "word 2 is 'b' in gold but 'x' in the candidate" in result.skipped[0]
+    assert "2 words in gold, 3" in result.skipped[1]
+    assert result.brackets.errors == 2 and result.to_dict()["sentences_skipped"] == 2
     with pytest.raises(sa.MismatchedCorpusError, match="word 2 is 'b' in gold but 'x' in the candidate"):
-        leaf_ancestor([paper("[S a b ]")], [paper("[S a x ]")])
+        leaf_ancestor([paper("[S a b ]")], [paper("[S a x ]")], strict=True)
     with pytest.raises(sa.MismatchedCorpusError, match="2 words in gold, 3"):
-        leaf_ancestor([paper("[S a b ]")], [paper("[S a b c ]")])
+        leaf_ancestor([paper("[S a b ]")], [paper("[S a b c ]")], strict=True)
+
+
+def test_traces_and_deleted_words_leave_the_lineages_with_evalb_params():
+    """Gold with -NONE- traces against a parse without them (the usual WSJ case): with EVALB
+    parameters the deleted words leave the lineages, as EVALB removes them before comparing."""
+    params = EvalbParams.parse("DELETE_LABEL -NONE-\nDELETE_LABEL ,\n")
+    gold = sa.parse_brackets("( (S (NP-SBJ-1 (DT The) (NN dog)) (VP (VBD was) (VP (VBN seen) (NP (-NONE- *-1))))"
+                             " (, ,)) )", leaves="categories")
+    cand = sa.parse_brackets("(S (NP (DT The) (NN dog)) (VP (VBD was) (VP (VBN seen))))", leaves="categories")
+    with_params = leaf_ancestor(gold, cand, evalb=params)
+    assert not with_params.skipped and len(with_params.sentences[0].words) == 4
+    # the lineages of the four words are those of the trees without the trace, its NP and the comma
+    pruned = sa.parse_brackets("(S (NP-SBJ-1 (DT The) (NN dog)) (VP (VBD was) (VP (VBN seen))))",
+                               leaves="categories")
+    assert with_params.la == leaf_ancestor(pruned, cand).la
+    # GEIG as EVALB: outer bracket, S, NP, VP, VP in gold (the trace's NP is deleted), 4 in the parse
+    assert (with_params.brackets.gold, with_params.brackets.candidate) == (5, 4)
+    # without parameters nothing is deleted: the words differ and the sentence is skipped
+    assert leaf_ancestor(gold, cand).skipped
 
 
 def test_dependency_lineages():

@@ -10,10 +10,14 @@ import json
 from itertools import combinations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import spacy_agreement as sa
 from spacy_agreement.cli import app
+
+from .strategies import labelled_trees
 
 runner = CliRunner()
 
@@ -120,7 +124,7 @@ def test_bracket_files_are_recognised_by_their_content(tmp_path, suffix):
     a = tmp_path / f"gold{suffix}"
     b = tmp_path / f"test{suffix}x"
     a.write_text("\n\n  (S (NP (DT the) (NN dog)) (VP (VBZ barks)))\n", encoding="utf-8")
-    b.write_text("(S (NP (DT the) (NN dog)) (VBZ barks))\n", encoding="utf-8")
+    b.write_text("\n\n(S (NP (DT the) (NN dog)) (VBZ barks))\n", encoding="utf-8")
     assert sa.corpus.guess_format(a) == "bracket"
     corpus = sa.load_parallel_files([a, b])
     assert corpus.kind == "constituency"
@@ -140,3 +144,89 @@ def test_conll_files_are_recognised_by_their_content(tmp_path):
     empty = tmp_path / "empty.mrg"
     empty.write_text("", encoding="utf-8")
     assert sa.corpus.guess_format(empty) == "bracket"
+
+
+@pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # one pairable item, identical
+def test_failed_parses_are_missing_annotations_as_in_evalb(tmp_path):
+    """In a file of one tree a line, a blank line (or a tree without words, ``(())``) is a
+    sentence the parser failed on, as EVALB reads it: a missing annotation, counted."""
+    gold = tmp_path / "gold.mrg"
+    test = tmp_path / "test.mrg"
+    gold.write_text("(S (NP (DT the) (NN dog)) (VP (VBZ barks)))\n(S (NP (PRP it)) (VP (VBZ rains)))\n"
+                    "(S (NP (PRP we)) (VP (VBP go)))\n", encoding="utf-8")
+    test.write_text("(S (NP (DT the) (NN dog)) (VP (VBZ barks)))\n\n( (()) )\n", encoding="utf-8")
+    trees = sa.read_brackets(test, missing=True)
+    assert trees[1] is None and trees[2] is None and trees[0].location.sentence == 1
+    corpus = sa.load_parallel_files([gold, test])
+    assert len(corpus) == 3 and [len(item) for item in corpus.items] == [2, 1, 1]
+    values = json.loads(runner.invoke(app, ["alpha", str(gold), str(test), "--json"]).stdout)
+    assert values["failed_parses"] == 2 and values["items_unpairable"] == 2 and values["items"] == 1
+    out = runner.invoke(app, ["leaf-ancestor", str(gold), str(test), "--json"])
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.stdout)
+    assert result["sentences_skipped"] == 2 and len(result["sentences"]) == 1 and result["la"] == 1.0
+    text = runner.invoke(app, ["leaf-ancestor", str(gold), str(test)]).stdout
+    assert "skipped 2 sentence(s): failed parses, or words that differ" in text and f"{gold}:2: no parse (failed parse)" in text
+    # without missing=True the blank line only separates trees and (()) is an error
+    with pytest.raises(sa.InvalidTreeError, match="empty tree"):
+        sa.read_brackets(test)
+
+
+def test_blank_lines_separate_trees_spread_over_lines(tmp_path):
+    path = tmp_path / "a.mrg"
+    path.write_text("( (S (NP (DT the) (NN dog))\n    (VP (VBZ barks))) )\n\n( (S (NP (PRP it))\n (VP (VBZ rains))) )\n\n",
+                    encoding="utf-8")
+    trees = sa.read_brackets(path, missing=True)
+    assert len(trees) == 2 and all(t is not None and t.outer_brackets == 1 for t in trees)
+
+
+def _leaf_count(tree):
+    return 1 if not tree[1] else sum(_leaf_count(c) for c in tree[1])
+
+
+def _ref_prune(tree, drop, start=0):
+    """Reference deletion on nested tuples: leaves whose left-to-right index is in ``drop``
+    go, and so do nodes left without leaves. Returns (tree or None, leaves seen)."""
+    label, children = tree
+    if not children:
+        return (None if start in drop else tree), 1
+    kept, seen = [], 0
+    for child in children:
+        pruned, n = _ref_prune(child, drop, start + seen)
+        seen += n
+        if pruned is not None:
+            kept.append(pruned)
+    return ((label, tuple(kept)) if kept else None), seen
+
+
+def _brackets(tree):
+    def to_text(t):
+        return t[0] if not t[1] else f"({t[0]} {' '.join(to_text(c) for c in t[1])})"
+    text = to_text(tree) if tree[1] else f"({tree[0]})"
+    return sa.parse_brackets(text, leaves="categories")[0]
+
+
+@settings(max_examples=150, deadline=None)
+@given(labelled_trees(max_nodes=12), st.data())
+def test_without_leaves_matches_a_reference(tree, data):
+    n_leaves = _leaf_count(tree)
+    drop = set(data.draw(st.lists(st.integers(0, n_leaves - 1), max_size=n_leaves)))
+    reference, _ = _ref_prune(tree, drop)
+    converted = _brackets(tree)
+    flags, leaf = [], 0
+    kids = [0] * len(converted)
+    for p in converted.parent.tolist():
+        if p >= 0:
+            kids[p] += 1
+    for node in range(len(converted)):
+        flags.append(not kids[node] and leaf in drop)
+        leaf += not kids[node]
+    if reference is None:
+        with pytest.raises(sa.InvalidTreeError, match="no leaf left"):
+            converted.without_leaves(flags)
+        return
+    pruned = converted.without_leaves(flags)
+    expected = _brackets(reference)
+    assert pruned.labels == expected.labels
+    assert pruned.parent.tolist() == expected.parent.tolist()
+    assert pruned.spans.tolist() == expected.spans.tolist()

@@ -14,7 +14,8 @@ every bottom string is the only child of its bracket the input is read as **word
 otherwise as **categories**. A delexicalised file whose every category leaf happens to be
 an only child (``(S (NP P) (VP V))``) is ambiguous: pass ``leaves="categories"``.
 
-The empty outer bracket of Penn Treebank files, ``( (S ...) )``, is removed.
+The empty outer bracket of Penn Treebank files, ``( (S ...) )``, is not a node of the tree;
+it is remembered (``outer_brackets``) because EVALB counts it as a bracket.
 """
 from __future__ import annotations
 
@@ -43,10 +44,12 @@ def _is_lexicalised(tree: nltk.Tree) -> bool:
     return True
 
 
-def _strip_outer(tree: nltk.Tree) -> nltk.Tree:
+def _strip_outer(tree: nltk.Tree) -> Tuple[nltk.Tree, int]:
+    """The tree inside its unlabelled outer brackets, and how many there were."""
+    outer = 0
     while tree.label() == "" and len(tree) == 1 and isinstance(tree[0], nltk.Tree):
-        tree = tree[0]
-    return tree
+        tree, outer = tree[0], outer + 1
+    return tree, outer
 
 
 def from_nltk(tree: nltk.Tree, leaves: LeafStyle = "auto", location: Optional[Location] = None) -> ConstituencyTree:
@@ -54,7 +57,7 @@ def from_nltk(tree: nltk.Tree, leaves: LeafStyle = "auto", location: Optional[Lo
     location = location or Location()
     if not isinstance(tree, nltk.Tree):
         raise InvalidTreeError(f"expected an nltk.Tree, got {type(tree).__name__}", location)
-    tree = _strip_outer(tree)
+    tree, outer = _strip_outer(tree)
     if tree.label() == "" and len(tree) == 0:
         raise InvalidTreeError("empty tree '()'", location)
     if leaves == "auto":
@@ -109,6 +112,7 @@ def from_nltk(tree: nltk.Tree, leaves: LeafStyle = "auto", location: Optional[Lo
         np.asarray(spans, dtype=np.int32).reshape(-1, 2),
         tuple(words) if words else None,
         location,
+        outer,
     )
 
 
@@ -149,22 +153,86 @@ def split_brackets(text: str, name: str = "<string>") -> List[Tuple[str, int]]:
     return trees
 
 
-def parse_brackets(text: str, leaves: LeafStyle = "auto", name: str = "<string>") -> List[ConstituencyTree]:
-    """All bracketed trees in ``text`` (one per line, or spread over lines)."""
-    chunks = split_brackets(text, name)
-    parsed: List[nltk.Tree] = []
-    for number, (chunk, line) in enumerate(chunks, start=1):
-        try:
-            parsed.append(nltk.Tree.fromstring(chunk))
-        except ValueError as exc:
-            raise InvalidTreeError(f"malformed tree starting on line {line}: {exc}", Location(name, number)) from None
-    return from_nltk_trees(parsed, leaves, name)
+def _one_tree_per_line(text: str) -> bool:
+    """Whether every line's brackets balance on that line (EVALB's one tree a line)."""
+    for line in text.split("\n"):
+        depth = 0
+        for char in line:
+            depth += (char == "(") - (char == ")")
+            if depth < 0:
+                return False
+        if depth:
+            return False
+    return True
 
 
-def read_brackets(path: PathLike, leaves: LeafStyle = "auto") -> List[ConstituencyTree]:
-    """All trees of a bracketed file; ``leaves`` is decided once for the whole file."""
+def split_bracket_sentences(text: str, name: str = "<string>") -> List[Optional[Tuple[str, int]]]:
+    """The sentences of a bracketed text with their line, ``None`` for a failed parse.
+
+    In a file of one tree a line (what EVALB reads, and what parsers write), every line is a
+    sentence and a blank line is a sentence the parser failed on, as in EVALB; blank lines
+    at the end of the file are not sentences. Otherwise (trees spread over lines, as in the
+    Penn Treebank's ``.mrg``, or several trees on a line) the trees are the sentences and
+    blank lines only separate them.
+    """
+    if not _one_tree_per_line(text):
+        return list(split_brackets(text, name))
+    out: List[Optional[Tuple[str, int]]] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            out.append(None)
+            continue
+        chunks = split_brackets(line, name)
+        if len(chunks) != 1:
+            return list(split_brackets(text, name))
+        out.append((chunks[0][0], number))
+    while out and out[-1] is None:
+        out.pop()
+    return out
+
+
+def _parse_chunk(chunk: str, line: int, name: str, number: int) -> nltk.Tree:
+    try:
+        return nltk.Tree.fromstring(chunk)
+    except ValueError as exc:
+        raise InvalidTreeError(f"malformed tree starting on line {line}: {exc}", Location(name, number)) from None
+
+
+def parse_brackets(text: str, leaves: LeafStyle = "auto", name: str = "<string>",
+                   missing: bool = False) -> List[Optional[ConstituencyTree]]:
+    """All bracketed trees in ``text`` (one per line, or spread over lines).
+
+    With ``missing=True`` the result has one entry per sentence as
+    :func:`split_bracket_sentences` finds them, ``None`` for a failed parse: a blank line in
+    a file of one tree a line, or a tree without words such as ``()`` or ``(())`` (EVALB's
+    "skip"); sentence numbers count them. By default blank lines are separators and a tree
+    without words is an error.
+    """
+    if not missing:
+        chunks = split_brackets(text, name)
+        parsed = [_parse_chunk(chunk, line, name, k) for k, (chunk, line) in enumerate(chunks, start=1)]
+        return from_nltk_trees(parsed, leaves, name)
+    sentences = split_bracket_sentences(text, name)
+    parsed_or_none: List[Optional[nltk.Tree]] = []
+    for k, entry in enumerate(sentences, start=1):
+        tree = None if entry is None else _parse_chunk(entry[0], entry[1], name, k)
+        if tree is not None:
+            inner = _strip_outer(tree)[0]
+            if inner.label() == "" and len(inner) == 0:
+                tree = None
+        parsed_or_none.append(tree)
+    present = [t for t in parsed_or_none if t is not None]
+    if leaves == "auto":
+        leaves = "words" if all(_is_lexicalised(_strip_outer(t)[0]) for t in present) else "categories"
+    return [None if t is None else from_nltk(t, leaves, Location(name, k))
+            for k, t in enumerate(parsed_or_none, start=1)]
+
+
+def read_brackets(path: PathLike, leaves: LeafStyle = "auto", missing: bool = False) -> List[Optional[ConstituencyTree]]:
+    """All trees of a bracketed file; ``leaves`` is decided once for the whole file;
+    ``missing`` as in :func:`parse_brackets`."""
     with open(path, encoding="utf-8") as handle:
-        return parse_brackets(handle.read(), leaves, os.fspath(path))
+        return parse_brackets(handle.read(), leaves, os.fspath(path), missing)
 
 
 def to_nltk(tree: ConstituencyTree) -> nltk.Tree:
@@ -182,10 +250,11 @@ def from_nltk_trees(trees: Iterable[nltk.Tree], leaves: LeafStyle = "auto", name
     """Many NLTK trees, ``leaves`` decided once for all of them as for a file."""
     trees = list(trees)
     if leaves == "auto":
-        leaves = "words" if all(_is_lexicalised(_strip_outer(t)) for t in trees) else "categories"
+        leaves = "words" if all(_is_lexicalised(_strip_outer(t)[0]) for t in trees) else "categories"
     return [from_nltk(t, leaves, Location(name, k)) for k, t in enumerate(trees, start=1)]
 
 
 __all__: Sequence[str] = [
-    "from_nltk", "from_nltk_trees", "parse_brackets", "read_brackets", "split_brackets", "to_nltk",
+    "from_nltk", "from_nltk_trees", "parse_brackets", "read_brackets", "split_bracket_sentences", "split_brackets",
+    "to_nltk",
 ]

@@ -54,11 +54,14 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 @dataclass
 class ReadStats:
-    """What a reader saw besides the trees: multi-word token ranges and empty nodes."""
+    """What a reader saw besides the trees: multi-word token ranges and empty nodes (CoNLL-U),
+    failed parses (bracketed files: a blank line or a tree without words where others have a
+    tree; read as a missing annotation)."""
 
     sentences: int = 0
     multiword_ranges: int = 0
     empty_nodes: int = 0
+    failed_parses: int = 0
 
 
 def _raw_feats(value):
