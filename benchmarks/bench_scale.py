@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 import spacy_agreement as sa
-from spacy_agreement.alpha_estimate import sampled_alpha
+from spacy_agreement.agreement.estimate import sampled_alpha
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_ted import children_lists, peers  # noqa: E402

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import spacy_agreement as sa
-from spacy_agreement.synthetic import plot_points, run_experiment
+from spacy_agreement.experiments.synthetic import plot_points, run_experiment
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "iaa"
 # values the paper states in §3 (percent): (setting, p, measure) -> value

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spacy_agreement.perturb import dominated
+from spacy_agreement.experiments.perturb import dominated
 
 LABELS = [f"rel{k}" for k in range(40)]
 WEIGHTS = 1.0 / np.arange(1, 41) ** 1.1

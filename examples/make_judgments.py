@@ -15,7 +15,7 @@ import sys
 
 import numpy as np
 
-from spacy_agreement.perturb import dominated
+from spacy_agreement.experiments.perturb import dominated
 
 JUDGES = {"expert": 0.95, "careful": 0.85, "hasty": 0.6, "random": 0.5}
 LABELS = ["nsubj", "obj", "obl", "amod", "det", "case", "advmod", "conj", "cc", "nmod"]

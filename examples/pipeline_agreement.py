@@ -6,7 +6,7 @@ Run: python examples/pipeline_agreement.py
 import spacy
 from spacy.tokens import Doc
 
-from spacy_agreement.spacy_components import alpha_over_docs
+from spacy_agreement.integrations.spacy_components import alpha_over_docs
 
 
 def main():

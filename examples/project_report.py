@@ -9,7 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 import spacy_agreement as sa
-from spacy_agreement.report_html import html_report
+from spacy_agreement.report.html import html_report
 
 
 def main(argv):

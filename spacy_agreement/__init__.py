@@ -4,7 +4,7 @@ Chance-corrected agreement (Krippendorff's α over tree edit distance, Skjærhol
 and uncorrected accuracies for dependency and phrase-structure trees from spaCy, NLTK,
 CoNLL-U/CoNLL-X and bracketed files.
 """
-from .accuracy import AccuracyResult, bracket_jaccard, pairwise_accuracy, pairwise_attachment, pairwise_jaccard
+from .agreement.accuracy import AccuracyResult, bracket_jaccard, pairwise_accuracy, pairwise_attachment, pairwise_jaccard
 from .adapters import (
     from_conllu,
     from_dependency_graph,
@@ -18,9 +18,9 @@ from .adapters import (
     score_nltk_trees,
     to_dependency_graph,
 )
-from .alpha import AlphaResult, alpha
+from .agreement.alpha import AlphaResult, alpha
 from .corpus import Corpus, load_annotator_dirs, load_parallel_files
-from .distance import delta, distance_matrix, tree_edit_distance
+from .agreement.deltas import delta, distance_matrix, tree_edit_distance
 from .errors import InvalidTreeError, Location, MismatchedCorpusError, UndefinedMetricWarning
 from .trees import ConstituencyTree, DependencyTree, Forest, OrderedTree
 from .vocab import LabelVocab

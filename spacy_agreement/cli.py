@@ -14,11 +14,11 @@ from typing import Any, Dict, List, Optional
 
 import typer
 
-from .accuracy import pairwise_accuracy
-from .alpha import alpha as compute_alpha
+from .agreement.accuracy import pairwise_accuracy
+from .agreement.alpha import alpha as compute_alpha
 from .corpus import Corpus, load_annotator_dirs, load_parallel_files
 from .errors import AgreementError
-from .report import summary, text_report
+from .report.text import summary, text_report
 
 app = typer.Typer(
     add_completion=False,
@@ -68,7 +68,7 @@ def run_alpha(corpus: Corpus, as_json: bool, strict: bool, size: str, worst: int
     cycles = "raise" if strict else "drop"
     accuracy = pairwise_accuracy(corpus, strict=strict, exclude_mismatched=exclude_mismatched)
     if sample_pairs:
-        from .alpha_estimate import sampled_alpha
+        from .agreement.estimate import sampled_alpha
 
         estimate = sampled_alpha(corpus, pairs=sample_pairs, cycles=cycles, size=size)
         values = {"kind": corpus.kind, "annotators": len(corpus.annotators), "method": estimate.method,
@@ -81,12 +81,12 @@ def run_alpha(corpus: Corpus, as_json: bool, strict: bool, size: str, worst: int
     result = compute_alpha(corpus, cycles=cycles, size=size, **(options or {}))
     values = summary(corpus, result, accuracy)
     if pqgram:
-        from .pqgram import pqgram_alpha
+        from .agreement.pqgram import pqgram_alpha
 
         values["alpha_pqgram"] = pqgram_alpha(corpus, cycles=cycles, size=size).alpha
     interval = None
     if bootstrap:
-        from .alpha_estimate import bootstrap_alpha
+        from .agreement.estimate import bootstrap_alpha
 
         interval = bootstrap_alpha(result, samples=bootstrap)
         values.update({k: v for k, v in interval.to_dict().items() if k.endswith(("_low", "_high"))})
@@ -174,7 +174,7 @@ def _tags(value: Optional[str], default: Any) -> Any:
 def _metric_options(no_punct: bool, punct: str, punct_label: Optional[List[str]] = None,
                     verb_tags: Optional[str] = None, content_tags: Optional[str] = None, **rest: Any):
     """EvaluationOptions from the shared command-line options (bad values exit with code 1)."""
-    from .parser_metrics import EvaluationOptions
+    from .evaluation.parser_metrics import EvaluationOptions
 
     base = EvaluationOptions()
     try:
@@ -210,7 +210,7 @@ def evaluate_command(
     """Every parser metric (LAS, UAS, LA, NED, TED, UCP, LCP, POS-wise and root-weighted LAS,
     and CLAS, MLAS, BLEX of the CoNLL 2018 shared task)."""
     from .adapters.conll import read_conll
-    from .parser_metrics import evaluate
+    from .evaluation.parser_metrics import evaluate
 
     if (pred is None) == (model is None):
         _fail("give either a predicted file or --model, not both or neither")
@@ -222,7 +222,7 @@ def evaluate_command(
         if model is not None:
             import spacy
 
-            from .spacy_pipeline import parse_with_pipeline
+            from .integrations.spacy_parse import parse_with_pipeline
 
             try:
                 nlp = spacy.load(model)
@@ -252,7 +252,7 @@ def evaluate_command(
 
 @app.command("judgments")
 def judgments_command(
-    path: Path = typer.Argument(..., help="JSON Lines file of judged items, or a folder in the layout of the Plank et al. (2015) release: gold.conll, parser1.conll, parser2.conll, annotated.csv (format: spacy_agreement.judgments)."),
+    path: Path = typer.Argument(..., help="JSON Lines file of judged items, or a folder in the layout of the Plank et al. (2015) release: gold.conll, parser1.conll, parser2.conll, annotated.csv (format: spacy_agreement.evaluation.judgments)."),
     as_json: bool = typer.Option(False, "--json", help="Print one flat JSON object."),
     no_punct: bool = typer.Option(False, "--no-punct", help="Exclude punctuation from the metrics (as --punct defines it)."),
     punct: str = typer.Option("upos,label", "--punct", help=PUNCT_HELP),
@@ -271,7 +271,7 @@ def judgments_command(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
 ) -> None:
     """Which metric agrees with the people who judge parses (Plank et al. 2015, Tables 1, 3-5)."""
-    from .judgments import analyse_judgments, format_analysis, load_judgments
+    from .evaluation.judgments import analyse_judgments, format_analysis, load_judgments
 
     options = _metric_options(no_punct, punct, None, verb_tags, content_tags, ned=ned)
     with _bad_input_exits():
@@ -308,7 +308,7 @@ def synthetic_command(
     from .adapters.brackets import read_brackets
     from .adapters.conll import read_conll
     from .corpus import guess_format
-    from .synthetic import points_tsv, plot_points, run_experiment
+    from .experiments.synthetic import points_tsv, plot_points, run_experiment
 
     kind = fmt.value if fmt else guess_format(corpus)
     with _bad_input_exits():
@@ -357,8 +357,8 @@ def leaf_ancestor_command(
     from .adapters.brackets import read_brackets
     from .adapters.conll import read_conll
     from .corpus import guess_format
-    from .geig import EvalbParams
-    from .leaf_ancestor import format_sentence, leaf_ancestor
+    from .evaluation.geig import EvalbParams
+    from .evaluation.leaf_ancestor import format_sentence, leaf_ancestor
 
     kind = fmt.value if fmt else guess_format(gold)
     with _bad_input_exits():
@@ -401,7 +401,7 @@ def evalb_command(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
 ) -> None:
     """Bracket scores exactly as EVALB (Sekine & Collins) prints them, diff-able with its output."""
-    from .evalb import EvalbParams, evaluate_files, format_report
+    from .evaluation.evalb import EvalbParams, evaluate_files, format_report
 
     with _bad_input_exits():
         settings = EvalbParams.read(params) if params else EvalbParams()
@@ -427,13 +427,13 @@ def evalb_command(
 
 @app.command("discourse")
 def discourse_command(
-    files: List[Path] = typer.Argument(..., help="Discourse JSON file(s) over the same document (format: spacy_agreement.discourse)."),
+    files: List[Path] = typer.Argument(..., help="Discourse JSON file(s) over the same document (format: spacy_agreement.evaluation.discourse)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object: strict, skip, connective and pairs."),
     skip_both_ends: bool = typer.Option(False, "--skip-both-ends", help="Allow a one-level skip at both ends at once."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file."),
 ) -> None:
     """Agreement on discourse arrows: strict, one-level skipping, connective-based (Mirovsky et al. 2010)."""
-    from .discourse import discourse_agreement, format_tables, load_discourse, merge_documents
+    from .evaluation.discourse import discourse_agreement, format_tables, load_discourse, merge_documents
 
     with _bad_input_exits():
         document = merge_documents([load_discourse(f) for f in files])
@@ -458,7 +458,7 @@ def report_command(
     strict: bool = typer.Option(False, "--strict", help="Tokens that are their own head, sentences without a root and other head cycles are errors instead of being counted."),
 ) -> None:
     """One HTML page: alpha, items ranked by disagreement with the trees side by side, annotators, confusions."""
-    from .report_html import html_report
+    from .report.html import html_report
 
     fmt_value = fmt.value if fmt else None
     with _bad_input_exits():

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spacy_agreement as sa
-from spacy_agreement.alpha_engine import deduplicate, row_chunks
-from spacy_agreement.alpha_estimate import bootstrap_alpha, sampled_alpha
+from spacy_agreement.agreement.engine import deduplicate, row_chunks
+from spacy_agreement.agreement.estimate import bootstrap_alpha, sampled_alpha
 from spacy_agreement.trees import OrderedTree
 
 from .strategies import dependency_heads

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from spacy_agreement.cli import app
-from spacy_agreement.discourse import (
+from spacy_agreement.evaluation.discourse import (
     DiscourseDocument,
     DiscourseError,
     Relation,
@@ -20,7 +20,7 @@ from spacy_agreement.discourse import (
     nodes_agree,
     set_relations,
 )
-from spacy_agreement.kappa import cohen_kappa
+from spacy_agreement.agreement.kappa import cohen_kappa
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "discourse_example.json"
 

@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 import spacy_agreement as sa
 from spacy_agreement.cli import app
-from spacy_agreement.evalb import EvalbParams, evaluate, evaluate_files, file_lines, format_report
-from spacy_agreement.geig import bracket_counts
+from spacy_agreement.evaluation.evalb import EvalbParams, evaluate, evaluate_files, file_lines, format_report
+from spacy_agreement.evaluation.geig import bracket_counts
 
 DATA = Path(__file__).parent / "data" / "evalb"
 

@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 import spacy_agreement as sa
 from spacy_agreement import _core
 from spacy_agreement.cli import app
-from spacy_agreement.geig import EvalbParams, bracket_counts
-from spacy_agreement.leaf_ancestor import first_char_cost, leaf_ancestor
-from spacy_agreement.lineage import as_tuple, dependency_lineages, phrase_lineages, rebuild
+from spacy_agreement.evaluation.geig import EvalbParams, bracket_counts
+from spacy_agreement.evaluation.leaf_ancestor import first_char_cost, leaf_ancestor
+from spacy_agreement.evaluation.lineage import as_tuple, dependency_lineages, phrase_lineages, rebuild
 
 from .strategies import labelled_trees
 

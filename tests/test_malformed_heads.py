@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import spacy_agreement as sa
 from spacy_agreement.cli import app
-from spacy_agreement.parser_metrics import evaluate
+from spacy_agreement.evaluation.parser_metrics import evaluate
 
 runner = CliRunner()
 
@@ -116,7 +116,7 @@ def test_every_command_reads_malformed_heads_and_strict_refuses_them(tmp_path, c
 
 
 def test_report_draws_a_one_token_self_headed_sentence(tmp_path):
-    from spacy_agreement.report_html import html_report
+    from spacy_agreement.report.html import html_report
 
     one = sa.DependencyTree.create([1], ["root"], forms=["Hi"])
     other = sa.DependencyTree.create([0], ["root"], forms=["Hi"])

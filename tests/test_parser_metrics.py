@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import spacy_agreement as sa
 from spacy_agreement.errors import MismatchedCorpusError
-from spacy_agreement.parser_metrics import (
+from spacy_agreement.evaluation.parser_metrics import (
     EvaluationOptions,
     complete_predications,
     contract,
@@ -187,7 +187,7 @@ def test_cli_evaluate_on_cdt_gives_table2_las(iaa):
     ("„", True), ("$", False), ("+", False), ("a.", False), ("1", False), ("", False), ("<num>", False),
 ])
 def test_form_punctuation_rule(form, expected):
-    from spacy_agreement.parser_metrics import is_punct_form
+    from spacy_agreement.evaluation.parser_metrics import is_punct_form
 
     assert is_punct_form(form) is expected
 

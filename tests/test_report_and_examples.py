@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import spacy_agreement as sa
 from spacy_agreement.cli import app
-from spacy_agreement.report_html import confusions, html_report, pairwise_matrix
+from spacy_agreement.report.html import confusions, html_report, pairwise_matrix
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 import spacy_agreement as sa  # noqa: E402
 from spacy_agreement.cli import app  # noqa: E402
-from spacy_agreement.spacy_components import alpha_over_docs, score_syntax  # noqa: E402
+from spacy_agreement.integrations.spacy_components import alpha_over_docs, make_syntax_scorer, score_syntax  # noqa: E402
 
 
 def demo_trees():
@@ -62,7 +62,7 @@ def test_nlp_evaluate_with_registered_scorer(trained):
     predicted = [Example(nlp(Doc(nlp.vocab, words=[t.text for t in eg.reference])), eg.reference) for eg in examples]
     assert scores["dep_las"] == pytest.approx(parser_score(predicted)["dep_las"])
     # our own accuracies over gold tokens (punctuation by gold label) on the same predictions
-    from spacy_agreement.parser_metrics import EvaluationOptions, evaluate
+    from spacy_agreement.evaluation.parser_metrics import EvaluationOptions, evaluate
 
     def lowered(span):
         tree = sa.from_span(span)
@@ -164,4 +164,4 @@ def test_scorer_punctuation_rules_and_tag_sets():
     with_tags = score_syntax(example, with_alpha=False, punct="form", verb_tags=["AUX"])
     assert with_tags["dep_ucp"] == 1.0  # children of "Go" without punctuation: {home} on both sides
     with pytest.raises(ValueError, match="unknown punctuation rule"):
-        sa.spacy_components.make_syntax_scorer(punct="form,commas")
+        make_syntax_scorer(punct="form,commas")

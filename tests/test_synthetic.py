@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 
 import spacy_agreement as sa
 from spacy_agreement.cli import app
-from spacy_agreement.perturb import dominated, perturb_dependency, perturb_phrase, postorder_tokens
-from spacy_agreement.synthetic import run_experiment
+from spacy_agreement.experiments.perturb import dominated, perturb_dependency, perturb_phrase, postorder_tokens
+from spacy_agreement.experiments.synthetic import run_experiment
 
 from .reference import ref_unreachable_tokens
 from .strategies import dependency_heads, labelled_trees

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import spacy_agreement as sa
 from spacy_agreement import LabelVocab, _core
-from spacy_agreement.distance import distance_matrix, ordered_tree_edit_distance
+from spacy_agreement.agreement.deltas import distance_matrix, ordered_tree_edit_distance
 from spacy_agreement.trees import Forest, OrderedTree
 
 from .reference import ref_dependency_to_tuple, ref_tree_edit_distance, ref_unreachable_tokens

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 import spacy_agreement as sa
 from spacy_agreement.errors import MismatchedCorpusError
-from spacy_agreement.parser_metrics import evaluate
-from spacy_agreement.ud_metrics import (
+from spacy_agreement.evaluation.parser_metrics import evaluate
+from spacy_agreement.evaluation.ud_metrics import (
     UDScores,
     blex,
     clas,
@@ -276,7 +276,7 @@ def test_spacy_adapter_and_scorer():
     from spacy.training import Example
 
     from spacy_agreement.adapters.spacy import from_doc
-    from spacy_agreement.spacy_components import make_syntax_scorer
+    from spacy_agreement.integrations.spacy_components import make_syntax_scorer
 
     vocab = spacy.blank("en").vocab
     words = ["The", "dog", "chased", "a", "cat"]

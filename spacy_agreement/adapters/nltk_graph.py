@@ -43,11 +43,11 @@ def score_nltk_trees(gold: Sequence[Union[nltk.Tree, DependencyGraph]],
 
     Phrase trees (``nltk.Tree``): leaf-ancestor (``la``, ``la_words``), GEIG labelled and
     unlabelled F, α between gold and parse, bracket Jaccard. Dependency graphs: the parser
-    metrics of :mod:`spacy_agreement.parser_metrics` and α. ``options`` go to the
+    metrics of :mod:`spacy_agreement.evaluation.parser_metrics` and α. ``options`` go to the
     leaf-ancestor scorer (``cost``, ``evalb``) or to ``EvaluationOptions``.
     """
-    from ..accuracy import pairwise_accuracy
-    from ..alpha import alpha
+    from ..agreement.accuracy import pairwise_accuracy
+    from ..agreement.alpha import alpha
     from ..corpus import Corpus
 
     if len(gold) != len(predicted):
@@ -55,14 +55,14 @@ def score_nltk_trees(gold: Sequence[Union[nltk.Tree, DependencyGraph]],
     if not gold:
         raise ValueError("no trees to score")
     if isinstance(gold[0], DependencyGraph):
-        from ..parser_metrics import EvaluationOptions, evaluate
+        from ..evaluation.parser_metrics import EvaluationOptions, evaluate
 
         g = [from_dependency_graph(t, Location("gold", k)) for k, t in enumerate(gold, 1)]
         p = [from_dependency_graph(t, Location("parsed", k)) for k, t in enumerate(predicted, 1)]
         out: Dict[str, Any] = evaluate(g, p, EvaluationOptions(**options)).to_dict()
     else:
         from .brackets import from_nltk_trees
-        from ..leaf_ancestor import leaf_ancestor
+        from ..evaluation.leaf_ancestor import leaf_ancestor
 
         words_g = from_nltk_trees(gold, leaves="categories", name="gold")
         words_p = from_nltk_trees(predicted, leaves="categories", name="parsed")

@@ -9,7 +9,7 @@ costs; relabelling costs 1 unless a label cost is given (see
 :meth:`LabelVocab.cost_matrix`). |x| is the size of the annotation: the number of nodes
 of a phrase tree, and for a dependency tree its tokens plus the artificial root, counting
 tokens that drop out of the compared tree because they sit in a head cycle (see
-:func:`spacy_agreement.alpha.alpha` for why). Note that δdiff is not a metric in the strict sense (distinct trees
+:func:`spacy_agreement.agreement.alpha.alpha` for why). Note that δdiff is not a metric in the strict sense (distinct trees
 can be at distance 0, Figure 2 of the paper); the paper uses it all the same.
 """
 from __future__ import annotations
@@ -18,9 +18,9 @@ from typing import Literal, Optional, Sequence, Union
 
 import numpy as np
 
-from . import _core
-from .trees import ConstituencyTree, CyclePolicy, DependencyTree, Forest, OrderedTree
-from .vocab import LabelCost, LabelVocab
+from .. import _core
+from ..trees import ConstituencyTree, CyclePolicy, DependencyTree, Forest, OrderedTree
+from ..vocab import LabelCost, LabelVocab
 
 Tree = Union[DependencyTree, ConstituencyTree]
 Delta = Literal["plain", "diff", "norm"]

@@ -5,7 +5,7 @@ GEIG/unlabelled (Black et al. 1991) matches brackets by word span; GEIG/labelled
 sentence, and for a corpus EVALB's micro-average (matches, gold and candidate brackets
 summed over sentences).
 
-Every count goes through :mod:`spacy_agreement.evalb`, the reimplementation of Sekine &
+Every count goes through :mod:`spacy_agreement.evaluation.evalb`, the reimplementation of Sekine &
 Collins' EVALB, so that ``leaf-ancestor --evalb-params`` and ``evalb`` give the same
 numbers: labelled counts are EVALB's with ``LABELED 1``, unlabelled ones with ``LABELED 0``,
 whatever the parameter file says. In short:
@@ -13,7 +13,7 @@ whatever the parameter file says. In short:
 * every nonterminal node is a bracket, the root included, and so is the unlabelled outer
   bracket of ``( (S ...) )`` (kept by the reader as ``ConstituencyTree.outer_brackets``);
   part-of-speech preterminals are not brackets in Penn-style trees (``preterminals`` as in
-  :mod:`spacy_agreement.lineage`); in other trees each word is a bare terminal;
+  :mod:`spacy_agreement.evaluation.lineage`); in other trees each word is a bare terminal;
 * brackets are matched greedily, each at most once; labels lose function tags and indices
   (everything from the first ``-`` or ``=``) before ``DELETE_LABEL`` and ``EQ_LABEL`` apply;
 * words tagged with a ``DELETE_LABEL`` (traces, punctuation) are removed *before* gold and
@@ -27,10 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Optional, Tuple
 
-from .errors import MismatchedCorpusError
+from ..errors import MismatchedCorpusError
 from .evalb import ERROR, SKIP, EvalbParams, SentenceBuilder, score_sentence
 from .lineage import Preterminals, is_penn_style
-from .trees import ConstituencyTree, children_lists
+from ..trees import ConstituencyTree, children_lists
 
 __all__ = ["BracketCounts", "EvalbParams", "bracket_counts"]
 

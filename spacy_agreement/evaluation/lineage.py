@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Literal, Sequence, Tuple
 
-from .trees import ConstituencyTree, DependencyTree, children_lists
+from ..trees import ConstituencyTree, DependencyTree, children_lists
 
 LEFT, RIGHT = "[", "]"
 Preterminals = Literal["auto", "keep", "drop"]

@@ -49,7 +49,7 @@ would count the unaligned words as errors).
 
 Undefined values are ``nan`` (the script prints 0 there): precision without a content word
 in the prediction, recall without one in the gold, F1 without one on either side. The
-options of :class:`~spacy_agreement.parser_metrics.EvaluationOptions` (punctuation,
+options of :class:`~spacy_agreement.evaluation.parser_metrics.EvaluationOptions` (punctuation,
 subtypes) do not apply to these scores.
 """
 from __future__ import annotations
@@ -58,9 +58,9 @@ import math
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .accuracy import token_mismatch
-from .errors import MismatchedCorpusError
-from .trees import DependencyTree
+from ..agreement.accuracy import token_mismatch
+from ..errors import MismatchedCorpusError
+from ..trees import DependencyTree
 
 CONTENT_DEPRELS = frozenset({
     "nsubj", "obj", "iobj", "csubj", "ccomp", "xcomp", "obl", "vocative", "expl", "dislocated",

@@ -1,7 +1,7 @@
 """The synthetic noise experiments of Skjærholt (2014), §3 (Figures 3–5).
 
 Sample ``sample`` sentences of a corpus, take them as correct, perturb them
-(:mod:`spacy_agreement.perturb`) and compute αplain, αdiff, αnorm and an uncorrected score
+(:mod:`spacy_agreement.experiments.perturb`) and compute αplain, αdiff, αnorm and an uncorrected score
 between the original and the perturbed corpus (each sentence an item with two
 annotations), for p = 0.1, 0.2, ..., 1.0 and ``runs`` runs per point, in three settings:
 
@@ -23,12 +23,12 @@ from typing import Dict, List, Sequence, Union
 
 import numpy as np
 
-from .accuracy import pairwise_accuracy
-from .alpha import alpha
-from .corpus import Corpus
-from .errors import UndefinedMetricWarning
+from ..agreement.accuracy import pairwise_accuracy
+from ..agreement.alpha import alpha
+from ..corpus import Corpus
+from ..errors import UndefinedMetricWarning
 from .perturb import perturb_dependency, perturb_phrase
-from .trees import ConstituencyTree, DependencyTree
+from ..trees import ConstituencyTree, DependencyTree
 
 SETTINGS = ("both", "label", "attach")
 P_VALUES = tuple(round(0.1 * k, 1) for k in range(1, 11))

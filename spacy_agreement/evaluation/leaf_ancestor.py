@@ -1,7 +1,7 @@
 """The leaf-ancestor metric (Sampson & Babarczy 2003) with error location.
 
 Each terminal element is scored by how similar its candidate lineage c is to its gold
-lineage g (:mod:`spacy_agreement.lineage`):
+lineage g (:mod:`spacy_agreement.evaluation.lineage`):
 
     score = 1 − Lv(c, g) / (len(c) + len(g))                         (§4)
 
@@ -33,12 +33,12 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Uni
 
 import numpy as np
 
-from . import _core
-from .errors import InvalidTreeError, MismatchedCorpusError
+from .. import _core
+from ..errors import InvalidTreeError, MismatchedCorpusError
 from .geig import BracketCounts, EvalbParams, bracket_counts
 from .lineage import LEFT, RIGHT, Lineages, Preterminals, dependency_lineages, phrase_lineages
-from .trees import ConstituencyTree, DependencyTree, children_lists
-from .vocab import LabelVocab
+from ..trees import ConstituencyTree, DependencyTree, children_lists
+from ..vocab import LabelVocab
 
 CostScheme = Union[str, Callable[[str, str], float], Mapping[Tuple[str, str], float]]
 

@@ -1,7 +1,7 @@
 """EVALB parameter files (Sekine & Collins 1997), read as EVALB's ``read_parameter_file``
 reads them: ``DEBUG``, ``MAX_ERROR``, ``CUTOFF_LEN``, ``LABELED``, ``DELETE_LABEL``,
 ``DELETE_LABEL_FOR_LENGTH``, ``QUOTE_LABEL``, ``EQ_LABEL`` and ``EQ_WORD``. Used by
-:mod:`spacy_agreement.evalb` and the GEIG counts of :mod:`spacy_agreement.geig`."""
+:mod:`spacy_agreement.evaluation.evalb` and the GEIG counts of :mod:`spacy_agreement.evaluation.geig`."""
 from __future__ import annotations
 
 import os

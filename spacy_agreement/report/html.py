@@ -29,12 +29,12 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .accuracy import attachment_counts, bracket_jaccard, pairwise_accuracy, token_mismatch
-from .alpha import AlphaResult, alpha
-from .corpus import Corpus
-from .distance import delta
-from .errors import UndefinedMetricWarning
-from .trees import ConstituencyTree, DependencyTree
+from ..agreement.accuracy import attachment_counts, bracket_jaccard, pairwise_accuracy, token_mismatch
+from ..agreement.alpha import AlphaResult, alpha
+from ..corpus import Corpus
+from ..agreement.deltas import delta
+from ..errors import UndefinedMetricWarning
+from ..trees import ConstituencyTree, DependencyTree
 
 STYLE = """
 body{font-family:Arial,Helvetica,sans-serif;margin:2em;color:#222;max-width:1200px}
@@ -91,7 +91,7 @@ def _word_colour(score: float) -> str:
 
 
 def _bracket_text(tree: ConstituencyTree) -> str:
-    from .adapters.brackets import to_nltk
+    from ..adapters.brackets import to_nltk
 
     shown = _nltk_with_words(tree) if tree.words is not None else to_nltk(tree)
     return " ".join(str(shown).split())
@@ -103,8 +103,8 @@ def _phrase_html(tree: ConstituencyTree, reference: Optional[ConstituencyTree]) 
     text = f"<code>{html.escape(_bracket_text(tree))}</code>"
     if reference is None or tree.words is None or tree.words != reference.words:
         return text
-    from .leaf_ancestor import score_lineages
-    from .lineage import phrase_lineages
+    from ..evaluation.leaf_ancestor import score_lineages
+    from ..evaluation.lineage import phrase_lineages
 
     scores = score_lineages([phrase_lineages(_with_words(reference), "drop")],
                             [phrase_lineages(_with_words(tree), "drop")])[0]
@@ -116,7 +116,7 @@ def _phrase_html(tree: ConstituencyTree, reference: Optional[ConstituencyTree]) 
 
 def _nltk_with_words(tree: ConstituencyTree):
     """A word-less tree as an NLTK tree with its words put back under the preterminals."""
-    from .adapters.brackets import to_nltk
+    from ..adapters.brackets import to_nltk
 
     t = to_nltk(tree)
     leaves = [sub for sub in t.subtrees() if len(sub) == 0]  # preorder: left to right
@@ -127,7 +127,7 @@ def _nltk_with_words(tree: ConstituencyTree):
 
 def _with_words(tree: ConstituencyTree) -> ConstituencyTree:
     """The same tree with the words as its leaves (what leaf-ancestor scores)."""
-    from .adapters.brackets import from_nltk
+    from ..adapters.brackets import from_nltk
 
     return from_nltk(_nltk_with_words(tree), leaves="categories", location=tree.location)
 

@@ -37,7 +37,7 @@ from typing import List, Literal, Sequence
 
 import numpy as np
 
-from .trees import ConstituencyTree, DependencyTree, children_lists
+from ..trees import ConstituencyTree, DependencyTree, children_lists
 
 Model = Literal["paper", "uniform"]
 

@@ -39,9 +39,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .corpus import Corpus
-from .errors import MismatchedCorpusError, UndefinedMetricWarning
-from .trees import ConstituencyTree, DependencyTree
+from ..corpus import Corpus
+from ..errors import MismatchedCorpusError, UndefinedMetricWarning
+from ..trees import ConstituencyTree, DependencyTree
 
 
 class ScoresByName:

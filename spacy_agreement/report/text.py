@@ -4,9 +4,9 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, List
 
-from .accuracy import AccuracyResult
-from .alpha import AlphaResult
-from .corpus import Corpus
+from ..agreement.accuracy import AccuracyResult
+from ..agreement.alpha import AlphaResult
+from ..corpus import Corpus
 
 
 def percent(value: float) -> str:

@@ -38,10 +38,10 @@ from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequ
 
 import numpy as np
 
-from .adapters.conll import read_conll
-from .errors import AgreementError, Location
-from .kappa import cohen_kappa
-from .trees import DependencyTree
+from ..adapters.conll import read_conll
+from ..errors import AgreementError, Location
+from ..agreement.kappa import cohen_kappa
+from ..trees import DependencyTree
 
 Node = Tuple[int, int]  # (sentence index from 0, token id from 1)
 MEASURES = ("strict", "skip", "connective")
@@ -305,7 +305,7 @@ def set_relations(doc, annotator: str, relations: Sequence[Relation]) -> None:
 
 def document_from_doc(doc, name: str = "<doc>") -> DiscourseDocument:
     """A :class:`DiscourseDocument` from a parsed ``Doc`` carrying relations."""
-    from .adapters.spacy import from_doc
+    from ..adapters.spacy import from_doc
 
     document = DiscourseDocument(from_doc(doc, name), {}, name)
     relations = doc._.discourse_relations if doc.has_extension("discourse_relations") else None

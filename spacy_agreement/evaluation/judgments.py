@@ -41,7 +41,7 @@ What :func:`analyse_judgments` computes:
   strength score(A) − score(B).
 * ρ between the aggregated human judgment and each metric's preference strength (Table 4),
   with the judgments aggregated by majority vote (+1 for A, −1 for B, 0 for a tie) and by
-  the MACE-style item-response model (:mod:`spacy_agreement.mace`; P(A) − P(B)), and a
+  the MACE-style item-response model (:mod:`spacy_agreement.evaluation.mace`; P(A) − P(B)), and a
   Fisher z-test of whether each metric's ρ differs from LAS's. Like the paper, the test
   treats the two correlations as independent samples of n items: z = (atanh ρ_m − atanh
   ρ_LAS) / sqrt(2 / (n − 3)).
@@ -60,12 +60,12 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .adapters.conll import parse_conll, read_conll
-from .errors import AgreementError, Location
-from .kappa import cohen_kappa, fleiss_kappa
+from ..adapters.conll import parse_conll, read_conll
+from ..errors import AgreementError, Location
+from ..agreement.kappa import cohen_kappa, fleiss_kappa
 from .mace import MaceResult, mace
 from .parser_metrics import METRICS, EvaluationOptions, sentence_scores
-from .trees import DependencyTree
+from ..trees import DependencyTree
 
 PREFERENCES = ("A", "B")
 DEFAULT_METRICS = ("las", "uas", "la", "ned", "ted", "lcp", "ucp")

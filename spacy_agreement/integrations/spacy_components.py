@@ -17,7 +17,7 @@ The scorer ``spacy_agreement.syntax_scorer.v1`` (entry point ``spacy_scorers``) 
 the parser's: it returns spaCy's own parser scores (``dep_las``, ``dep_uas``, sentence
 boundaries) and beside them ``dep_la``, ``dep_ned``, ``dep_ted``, ``dep_ucp``, ``dep_lcp``,
 ``dep_las_content``, ``dep_las_function``, ``dep_las_root_weighted``, ``dep_clas``, ``dep_mlas``,
-``dep_blex`` (CoNLL 2018, :mod:`~spacy_agreement.ud_metrics`; UPOS, features and lemmas the
+``dep_blex`` (CoNLL 2018, :mod:`~spacy_agreement.evaluation.ud_metrics`; UPOS, features and lemmas the
 pipeline does not predict are the reference's), ``dep_leaf_ancestor``,
 ``dep_alpha_plain``, ``dep_alpha_diff``, ``dep_alpha_norm``. Like spaCy's own scores, ours
 ignore punctuation (labels ``p`` and ``punct``) and compare labels lowercased; but where
@@ -41,13 +41,13 @@ import numpy as np
 from spacy.language import Language
 from spacy.util import registry
 
-from .adapters.spacy import token_columns
-from .alpha import AlphaResult, alpha
-from .corpus import Corpus
-from .errors import Location, UndefinedMetricWarning
-from .leaf_ancestor import leaf_ancestor
-from .parser_metrics import EvaluationOptions, evaluate
-from .trees import DependencyTree
+from ..adapters.spacy import token_columns
+from ..agreement.alpha import AlphaResult, alpha
+from ..corpus import Corpus
+from ..errors import Location, UndefinedMetricWarning
+from ..evaluation.leaf_ancestor import leaf_ancestor
+from ..evaluation.parser_metrics import EvaluationOptions, evaluate
+from ..trees import DependencyTree
 
 DEFAULT_METRICS = ("las", "uas", "la", "ted", "leaf_ancestor")
 SPACY_PUNCT = frozenset({"p", "punct"})
@@ -150,7 +150,7 @@ class SyntaxAgreement:
             if m in self.metrics:
                 out[m] = result.scores[m]
         if "ted" in self.metrics:
-            from .distance import tree_edit_distance
+            from ..agreement.deltas import tree_edit_distance
 
             out["ted"] = float(sum(tree_edit_distance(g, p) for g, p in zip(golds, preds)))
         if "leaf_ancestor" in self.metrics:

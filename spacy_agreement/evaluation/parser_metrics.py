@@ -24,7 +24,7 @@
   or pass any function of the depth. Tokens in a gold head cycle get depth ``len(sentence)``.
 
 * **CLAS, MLAS, BLEX** (Zeman et al. 2018, the CoNLL 2018 shared task): F1 over content
-  words, see :mod:`spacy_agreement.ud_metrics` (defined there; the options below do not
+  words, see :mod:`spacy_agreement.evaluation.ud_metrics` (defined there; the options below do not
   apply to them).
 
 Part-of-speech sets default to UD tags; for other tag sets (e.g. CDT's ``VA`` verbs) set
@@ -51,10 +51,10 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, U
 
 import numpy as np
 
-from .accuracy import ScoresByName, token_mismatch
-from .distance import tree_edit_distance
-from .errors import MismatchedCorpusError
-from .trees import DependencyTree
+from ..agreement.accuracy import ScoresByName, token_mismatch
+from ..agreement.deltas import tree_edit_distance
+from ..errors import MismatchedCorpusError
+from ..trees import DependencyTree
 from .ud_metrics import UDScores, ud_counts
 
 CONTENT_UPOS = frozenset({"ADJ", "NOUN", "PROPN", "VERB"})

@@ -22,12 +22,12 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _core
+from .. import _core
 from .alpha import _as_corpus, _convert
-from .alpha_engine import default_threads, row_chunks, within_item_pairs
-from .corpus import Corpus
-from .errors import UndefinedMetricWarning
-from .trees import OrderedTree, children_lists
+from .engine import default_threads, row_chunks, within_item_pairs
+from ..corpus import Corpus
+from ..errors import UndefinedMetricWarning
+from ..trees import OrderedTree, children_lists
 
 STAR = -1  # the dummy label
 
@@ -74,7 +74,7 @@ def profiles(trees: Sequence[OrderedTree], p: int = 2, q: int = 3) -> Tuple[np.n
 
 def pqgram_distance(a, b, p: int = 2, q: int = 3) -> float:
     """δpq between two dependency or phrase trees (see the module docstring)."""
-    from .vocab import LabelVocab
+    from ..vocab import LabelVocab
 
     vocab = LabelVocab()
     grams, offsets = profiles([a.to_ordered(vocab)[0], b.to_ordered(vocab)[0]], p, q)

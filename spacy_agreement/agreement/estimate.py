@@ -21,12 +21,12 @@ from typing import Dict, Sequence, Union
 
 import numpy as np
 
-from . import _core
+from .. import _core
 from .alpha import AlphaResult, _as_corpus, _convert, alpha
-from .alpha_engine import observed_sums, squared_deltas
-from .corpus import Corpus
-from .distance import DELTAS
-from .trees import Forest
+from .engine import observed_sums, squared_deltas
+from ..corpus import Corpus
+from .deltas import DELTAS
+from ..trees import Forest
 
 
 @dataclass

@@ -9,7 +9,7 @@ least two of them),
 (Krippendorff 2004; the paper writes the same sums without the 1/n factors, which cancel
 in the ratio up to n − 1.) The expected disagreement is exact: every pair of pairable
 annotations is compared, within and across items. δ is δplain, δdiff or δnorm
-(:mod:`spacy_agreement.distance`), squared as in the paper. All three α come from one
+(:mod:`spacy_agreement.agreement.deltas`), squared as in the paper. All three α come from one
 pass over the pairs.
 
 Choices the paper leaves open, made here:
@@ -40,13 +40,13 @@ from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _core
-from .corpus import Corpus
-from .distance import DELTAS
-from .errors import UndefinedMetricWarning
-from .alpha_engine import deduplicate, expected_sums, expected_sums_dask, observed_sums
-from .trees import CyclePolicy, Forest, OrderedTree
-from .vocab import LabelCost, LabelVocab
+from .. import _core
+from ..corpus import Corpus
+from .deltas import DELTAS
+from ..errors import UndefinedMetricWarning
+from .engine import deduplicate, expected_sums, expected_sums_dask, observed_sums
+from ..trees import CyclePolicy, Forest, OrderedTree
+from ..vocab import LabelCost, LabelVocab
 
 
 @dataclass
@@ -166,7 +166,7 @@ def alpha(
     ``cycles`` and ``size`` are explained in the module docstring.
 
     ``backend`` chooses how the all-pairs expected disagreement is summed
-    (:mod:`spacy_agreement.alpha_engine`): ``"threads"`` (default) deduplicates identical
+    (:mod:`spacy_agreement.agreement.engine`): ``"threads"`` (default) deduplicates identical
     trees and splits the pairs over ``n_threads`` OpenMP threads (default: the machine's
     cores), with a progress bar if ``progress``; ``"dask"`` sends the same work to a
     ``dask.distributed`` cluster (``scheduler``: a ``Client``, an address, or ``None`` for a

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import List, Sequence
 
-from .trees import DependencyTree
+from ..trees import DependencyTree
 
 
 def parse_with_pipeline(nlp, gold: Sequence[DependencyTree], batch_size: int = 64,
@@ -18,7 +18,7 @@ def parse_with_pipeline(nlp, gold: Sequence[DependencyTree], batch_size: int = 6
     the gold's where it does not (a parser-only pipeline is scored as if given gold tags)."""
     from spacy.tokens import Doc
 
-    from .adapters.spacy import token_columns
+    from ..adapters.spacy import token_columns
     from .spacy_components import doc_analysis, tree_of
 
     docs = (Doc(nlp.vocab, words=list(tree.forms)) for tree in gold)

@@ -28,8 +28,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _core
-from .trees import Forest, OrderedTree
+from .. import _core
+from ..trees import Forest, OrderedTree
 
 
 def default_threads() -> int:

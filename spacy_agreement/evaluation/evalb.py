@@ -90,7 +90,7 @@ class _Sentence:
 
 class SentenceBuilder:
     """Collects a sentence as EVALB does, from its tokenizer or from a tree walk
-    (:mod:`spacy_agreement.geig`): ``terminal`` for ``(label word)``, ``open``/``close``."""
+    (:mod:`spacy_agreement.evaluation.geig`): ``terminal`` for ``(label word)``, ``open``/``close``."""
 
     def __init__(self, params: EvalbParams, error=None):
         self.params, self.sentence = params, _Sentence()
