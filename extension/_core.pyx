@@ -24,10 +24,11 @@ from libc.math cimport fabs
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int32_t, int64_t
 
-include "ted_kernel.pxi"
-include "validation.pxi"
-include "ted_api.pxi"
-include "dependency.pxi"
+include "deltas.pxi"
+include "zhang_shasha.pxi"
+include "validate.pxi"
+include "tree.pxi"
+include "ted.pxi"
+include "alpha.pxi"
 include "levenshtein.pxi"
-include "alpha_parallel.pxi"
 include "pqgram.pxi"

@@ -8,9 +8,13 @@ least two of them),
 
 (Krippendorff 2004; the paper writes the same sums without the 1/n factors, which cancel
 in the ratio up to n − 1.) The expected disagreement is exact: every pair of pairable
-annotations is compared, within and across items. δ is δplain, δdiff or δnorm
-(:mod:`spacy_agreement.agreement.deltas`), squared as in the paper. All three α come from one
-pass over the pairs.
+annotations is compared, within and across items. δ is δplain, δdiff, δnorm or any δ added
+to the registry (:mod:`spacy_agreement.agreement.deltas`), squared as in the paper. The
+built-in α come from one pass over the pairs.
+
+One result type, :class:`AlphaResult`, serves every δ and every estimator: the exact α
+here, the sampled and bootstrap estimates (:mod:`spacy_agreement.agreement.estimate`, which
+add an interval) and α over pq-grams (:mod:`spacy_agreement.agreement.pqgram`).
 
 Choices the paper leaves open, made here:
 
@@ -35,57 +39,88 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .. import _core
 from ..corpus import Corpus
-from .deltas import DELTAS
 from ..errors import UndefinedMetricWarning
-from .engine import deduplicate, expected_sums, expected_sums_dask, observed_sums
 from ..trees import CyclePolicy, Forest, OrderedTree
 from ..vocab import LabelCost, LabelVocab
+from .deltas import delta_names, get_delta
+from .engine import deduplicate, expected_sums, expected_sums_dask, expected_sums_pairs, observed_sums
 
 
 @dataclass
 class AlphaResult:
-    """α for δplain, δdiff and δnorm, the disagreements behind them and what was skipped."""
+    """α for each δ (``alphas``, also ``result["plain"]`` and ``result.alpha_plain``), the
+    disagreements behind them and what was skipped.
 
-    alpha_plain: float
-    alpha_diff: float
-    alpha_norm: float
+    ``method`` says how De was obtained: ``"exact"`` (all pairs), ``"sampled pairs"`` or
+    ``"bootstrap over items (De fixed)"``; estimates carry a ``confidence`` interval
+    (``low``, ``high``) from ``samples`` draws. ``item_disagreement[u, k]`` is the mean
+    squared δ number k (in the order of ``alphas``) between the annotations of item u.
+    """
+
+    alphas: Dict[str, float]
     observed: Dict[str, float]
     expected: Dict[str, float]
     items: int
     annotations: int
-    items_unpairable: int
-    annotations_unpairable: int
-    cycle_tokens: int
+    items_unpairable: int = 0
+    annotations_unpairable: int = 0
+    cycle_tokens: int = 0
     cycle_trees: List[str] = field(default_factory=list)
     item_names: List[str] = field(default_factory=list, repr=False)
     item_disagreement: Optional[np.ndarray] = field(default=None, repr=False)
     item_counts: List[int] = field(default_factory=list, repr=False)
+    method: str = "exact"
+    low: Dict[str, float] = field(default_factory=dict)
+    high: Dict[str, float] = field(default_factory=dict)
+    confidence: Optional[float] = None
+    samples: Optional[int] = None
 
     def __getitem__(self, kind: str) -> float:
-        return {"plain": self.alpha_plain, "diff": self.alpha_diff, "norm": self.alpha_norm}[kind]
+        return self.alphas[kind]
+
+    def __getattr__(self, name: str) -> float:
+        if name.startswith("alpha_") and name[6:] in self.__dict__.get("alphas", {}):
+            return self.alphas[name[6:]]
+        raise AttributeError(name)
+
+    @property
+    def alpha(self) -> float:
+        """α of the only δ of a single-δ result (e.g. over pq-grams)."""
+        if len(self.alphas) != 1:
+            raise AttributeError("this result has several alphas: use result[name]")
+        return next(iter(self.alphas.values()))
+
+    @property
+    def estimate(self) -> Dict[str, float]:
+        return self.alphas
 
     def to_dict(self) -> Dict[str, Any]:
         """A flat dict in the style of spaCy's scorers."""
-        out: Dict[str, Any] = {
-            "alpha_plain": self.alpha_plain,
-            "alpha_diff": self.alpha_diff,
-            "alpha_norm": self.alpha_norm,
+        out: Dict[str, Any] = {f"alpha_{k}": v for k, v in self.alphas.items()}
+        out.update({
+            "alpha_method": self.method,
             "items": self.items,
             "annotations": self.annotations,
             "items_unpairable": self.items_unpairable,
             "annotations_unpairable": self.annotations_unpairable,
             "cycle_tokens": self.cycle_tokens,
-        }
-        for kind in DELTAS:
-            out[f"observed_{kind}"] = self.observed[kind]
-            out[f"expected_{kind}"] = self.expected[kind]
+        })
+        for kind in self.alphas:
+            out[f"observed_{kind}"] = self.observed.get(kind, math.nan)
+            out[f"expected_{kind}"] = self.expected.get(kind, math.nan)
+            if kind in self.low:
+                out[f"alpha_{kind}_low"] = self.low[kind]
+                out[f"alpha_{kind}_high"] = self.high[kind]
+        if self.confidence is not None:
+            out["confidence"] = self.confidence
+            out["samples"] = self.samples
         return out
 
     def worst_items(self, k: int = 10, kind: str = "plain") -> List[Tuple[str, float]]:
@@ -93,18 +128,46 @@ class AlphaResult:
         with their mean squared δ between annotations."""
         if self.item_disagreement is None or not len(self.item_names):
             return []
-        column = self.item_disagreement[:, DELTAS.index(kind)]
+        column = self.item_disagreement[:, list(self.alphas).index(kind)]
         order = np.argsort(-column, kind="stable")[:k]
         return [(self.item_names[i], float(column[i])) for i in order if column[i] > 0]
 
+    def with_interval(self, method: str, low: Dict[str, float], high: Dict[str, float], confidence: float,
+                      samples: int, alphas: Optional[Dict[str, float]] = None) -> "AlphaResult":
+        """The same result as an estimate with an interval (``alphas`` replaced if given)."""
+        return replace(self, alphas=dict(alphas or self.alphas), method=method, low=low, high=high,
+                       confidence=confidence, samples=samples)
 
-def _as_corpus(data: Union[Corpus, Sequence[Any]]) -> Corpus:
+
+def alphas_from_sums(observed_sums: Sequence[float], expected_sums: Sequence[float], n: int,
+                     names: Sequence[str], stacklevel: int = 3) -> Tuple[Dict[str, float], ...]:
+    """Do, De and α = 1 − Do/De for each δ from the sums over pairs (module docstring): the
+    one place the ratio is taken and the undefined case (De = 0) warned about."""
+    observed: Dict[str, float] = {}
+    expected: Dict[str, float] = {}
+    alphas: Dict[str, float] = {}
+    for k, kind in enumerate(names):
+        observed[kind] = float(observed_sums[k] / n) if n else math.nan
+        expected[kind] = float(expected_sums[k] / (n * (n - 1))) if n > 1 else math.nan
+        if n < 2 or not expected_sums[k] > 0:
+            warnings.warn(f"alpha_{kind} is undefined (expected disagreement is zero over {n} pairable "
+                          "annotations); returning nan", UndefinedMetricWarning, stacklevel=stacklevel)
+            alphas[kind] = math.nan
+        else:
+            alphas[kind] = 1.0 - observed[kind] / expected[kind]
+    return observed, expected, alphas
+
+
+def as_corpus(data: Union[Corpus, Sequence[Any]]) -> Corpus:
+    """A :class:`Corpus`, or items as :meth:`Corpus.from_items` takes them, as a corpus."""
     return data if isinstance(data, Corpus) else Corpus.from_items(data)
 
 
 @dataclass
-class _Converted:
-    """The pairable annotations of a corpus as ordered trees, with what α needs about them."""
+class PairableTrees:
+    """The pairable annotations of a corpus as ordered trees in one label vocabulary, with
+    what every α needs about them: the item of each tree, its size |x|, the number of
+    annotations of each item, the label cost matrix and what was left out."""
 
     trees: List[OrderedTree]
     item_of: List[int]
@@ -117,14 +180,30 @@ class _Converted:
     cycle_tokens: int = 0
     cycle_trees: List[str] = field(default_factory=list)
 
+    def result(self, observed_sums: Sequence[float], expected_sums: Sequence[float], names: Sequence[str],
+               per_item: Optional[np.ndarray] = None, stacklevel: int = 4) -> AlphaResult:
+        """The :class:`AlphaResult` of these trees from the sums over pairs."""
+        n = len(self.trees)
+        observed, expected, alphas = alphas_from_sums(observed_sums, expected_sums, n, names, stacklevel)
+        per_pair = None
+        if per_item is not None:  # per item: mean squared δ over the ordered pairs of its annotations
+            counts = np.asarray(self.counts, dtype=np.float64)
+            per_pair = per_item / counts[:, None] if len(self.counts) else per_item
+        return AlphaResult(alphas, observed, expected, items=len(self.counts), annotations=n,
+                           items_unpairable=self.unpairable_items,
+                           annotations_unpairable=self.unpairable_annotations, cycle_tokens=self.cycle_tokens,
+                           cycle_trees=self.cycle_trees, item_names=self.names, item_disagreement=per_pair,
+                           item_counts=list(self.counts))
 
-def _convert(corpus: Corpus, label_cost: Optional[LabelCost] = None, cycles: CyclePolicy = "drop",
-             size: str = "annotation") -> _Converted:
+
+def pairable_trees(data: Union[Corpus, Sequence[Any]], label_cost: Optional[LabelCost] = None,
+                   cycles: CyclePolicy = "drop", size: str = "annotation") -> PairableTrees:
     """Items with at least two annotations as ordered trees in one label vocabulary."""
     if size not in ("annotation", "tree"):
         raise ValueError(f"size must be 'annotation' or 'tree', not {size!r}")
+    corpus = as_corpus(data)
     vocab = LabelVocab()
-    out = _Converted([], [], [], [], [], None)
+    out = PairableTrees([], [], [], [], [], None)
     for name, item in zip(corpus.names, corpus.items):
         if len(item) < 2:
             out.unpairable_items += 1
@@ -156,8 +235,11 @@ def alpha(
     n_threads: Optional[int] = None,
     scheduler: Optional[object] = None,
     progress: bool = False,
+    deltas: Optional[Sequence[str]] = None,
 ) -> AlphaResult:
-    """Krippendorff's α with δplain, δdiff and δnorm over a corpus of trees.
+    """Krippendorff's α over a corpus of trees, for every registered δ (δplain, δdiff,
+    δnorm and those added with :func:`~spacy_agreement.agreement.deltas.register_delta`) or
+    the names in ``deltas``.
 
     ``data`` is a :class:`Corpus`, or items as accepted by :meth:`Corpus.from_items`
     (each a sequence of trees with ``None`` for a missing annotation, or a mapping from
@@ -180,64 +262,38 @@ def alpha(
     >>> round(alpha([[a, a], [b, a], [c, c]]).alpha_plain, 4)
     0.8276
     """
-    converted = _convert(_as_corpus(data), label_cost, cycles, size)
-    trees, item_of, sizes, counts, names = (converted.trees, converted.item_of, converted.sizes,
-                                            converted.counts, converted.names)
-    n = len(trees)
+    if backend not in ("threads", "serial", "dask"):
+        raise ValueError(f"unknown backend {backend!r}: 'threads', 'serial' or 'dask'")
+    names = tuple(deltas) if deltas is not None else delta_names()
+    kernel = [name for name in names if get_delta(name).kernel_code is not None]
+    other = [name for name in names if get_delta(name).kernel_code is None]
+    converted = pairable_trees(data, label_cost, cycles, size)
+    trees = converted.trees
     forest = Forest.from_trees(trees)
-    item_arr = np.asarray(item_of, dtype=np.int64)
-    count_arr = np.asarray(counts, dtype=np.int64)
-    size_arr = np.asarray(sizes, dtype=np.int64)
+    item_arr = np.asarray(converted.item_of, dtype=np.int64)
+    count_arr = np.asarray(converted.counts, dtype=np.int64)
+    size_arr = np.asarray(converted.sizes, dtype=np.int64)
     cost = converted.cost
+    expected_sum: Dict[str, float] = {}
     if backend == "serial":
-        observed_sum, expected_sum, per_item = _core.forest_alpha_sums(
-            *forest.arrays(), item_arr, count_arr, size_arr, cost)
-    elif backend in ("threads", "dask"):
-        distinct, multiplicity, _ = deduplicate(trees, sizes)
+        _, kernel_sums, _ = _core.forest_alpha_sums(*forest.arrays(), item_arr, count_arr, size_arr, cost)
+        expected_sum.update(zip(_core.KERNEL_DELTAS, kernel_sums))
+        if other:  # every pair, one by one
+            counts = np.ones(len(trees))
+            expected_sum.update(zip(other, expected_sums_pairs(forest, size_arr, counts, cost, other)))
+    else:
+        distinct, multiplicity, _ = deduplicate(trees, converted.sizes)
         unique_trees = [trees[i] for i in distinct]
         unique = Forest.from_trees(unique_trees)
         unique_sizes = np.ascontiguousarray(size_arr[distinct])
-        if backend == "threads":
-            expected_sum = expected_sums(unique, unique_sizes, multiplicity, cost, n_threads, progress,
-                                         forest_trees=unique_trees)
-        else:
-            expected_sum = expected_sums_dask(unique, unique_sizes, multiplicity, cost, scheduler)
-        per_item = observed_sums(forest, size_arr, item_arr, count_arr, cost)
-        observed_sum = per_item.sum(axis=0)
-    else:
-        raise ValueError(f"unknown backend {backend!r}: 'threads', 'serial' or 'dask'")
-    observed: Dict[str, float] = {}
-    expected: Dict[str, float] = {}
-    alphas: Dict[str, float] = {}
-    for d, kind in enumerate(DELTAS):
-        observed[kind] = float(observed_sum[d] / n) if n else math.nan
-        expected[kind] = float(expected_sum[d] / (n * (n - 1))) if n > 1 else math.nan
-        if n < 2 or expected_sum[d] == 0:
-            warnings.warn(
-                f"alpha_{kind} is undefined (expected disagreement is zero over {n} pairable annotations); "
-                "returning nan",
-                UndefinedMetricWarning,
-                stacklevel=2,
-            )
-            alphas[kind] = math.nan
-        else:
-            alphas[kind] = 1.0 - observed[kind] / expected[kind]
-    # per item: mean squared distance over the ordered pairs of annotations of the item
-    counts_arr = np.asarray(counts, dtype=np.float64)
-    per_pair = per_item / counts_arr[:, None] if len(counts) else per_item
-    return AlphaResult(
-        alphas["plain"],
-        alphas["diff"],
-        alphas["norm"],
-        observed,
-        expected,
-        items=len(counts),
-        annotations=n,
-        items_unpairable=converted.unpairable_items,
-        annotations_unpairable=converted.unpairable_annotations,
-        cycle_tokens=converted.cycle_tokens,
-        cycle_trees=converted.cycle_trees,
-        item_names=names,
-        item_disagreement=per_pair,
-        item_counts=list(counts),
-    )
+        if kernel and backend == "threads":
+            sums = expected_sums(unique, unique_sizes, multiplicity, cost, n_threads, progress,
+                                 forest_trees=unique_trees)
+            expected_sum.update(zip(_core.KERNEL_DELTAS, sums))
+        elif kernel:
+            sums = expected_sums_dask(unique, unique_sizes, multiplicity, cost, scheduler)
+            expected_sum.update(zip(_core.KERNEL_DELTAS, sums))
+        if other:
+            expected_sum.update(zip(other, expected_sums_pairs(unique, unique_sizes, multiplicity, cost, other)))
+    per_item = observed_sums(forest, size_arr, item_arr, count_arr, cost, names)
+    return converted.result(per_item.sum(axis=0), [expected_sum[name] for name in names], names, per_item)

@@ -1,4 +1,6 @@
-"""Tree edit distance and the three distance functions δ of Skjærholt (2014), §2.
+"""Tree edit distance and the distances δ that α is computed over: a registry.
+
+The built-in δ are those of Skjærholt (2014), §2:
 
 * δplain(x, y) = TED(x, y)
 * δdiff(x, y)  = TED(x, y) − abs(|x| − |y|)
@@ -6,15 +8,27 @@
 
 TED is the Zhang & Shasha (1989) ordered tree edit distance with unit insert and delete
 costs; relabelling costs 1 unless a label cost is given (see
-:meth:`LabelVocab.cost_matrix`). |x| is the size of the annotation: the number of nodes
-of a phrase tree, and for a dependency tree its tokens plus the artificial root, counting
-tokens that drop out of the compared tree because they sit in a head cycle (see
-:func:`spacy_agreement.agreement.alpha.alpha` for why). Note that δdiff is not a metric in the strict sense (distinct trees
-can be at distance 0, Figure 2 of the paper); the paper uses it all the same.
+:meth:`LabelVocab.cost_matrix`). |x| is the size of the annotation, the length of the
+sentence: for a dependency tree its tokens plus the artificial root (counting tokens that
+drop out of the compared tree because they sit in a head cycle), for a phrase tree its
+leaves (see :func:`spacy_agreement.agreement.alpha.alpha` for why). Note that δdiff is not a
+metric in the strict sense (distinct trees can be at distance 0, Figure 2 of the paper);
+the paper uses it all the same.
+
+**The registry.** :data:`DELTAS` maps a name to a :class:`Delta`: a vectorised function of
+the pairs' TEDs and sizes. The built-in δ are defined once, in the Cython core (``_delta``
+in ``extension/deltas.pxi``), which computes them inside the all-pairs kernels; their
+``values`` call the same code. :func:`register_delta` adds a δ (any function of TED, |x|
+and |y|): :func:`~spacy_agreement.agreement.alpha.alpha` then reports ``alpha_<name>`` for
+it beside the others, everywhere α is shown (the CLI's ``alpha``, reports, JSON). A
+registered δ is computed from the TEDs of chunks of pairs, vectorised over each chunk (no
+Python call per pair): one more pass over the pairs than the built-ins.
 """
 from __future__ import annotations
 
-from typing import Literal, Optional, Sequence, Union
+from dataclasses import dataclass
+from functools import partial
+from typing import Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -23,8 +37,64 @@ from ..trees import ConstituencyTree, CyclePolicy, DependencyTree, Forest, Order
 from ..vocab import LabelCost, LabelVocab
 
 Tree = Union[DependencyTree, ConstituencyTree]
-Delta = Literal["plain", "diff", "norm"]
-DELTAS = ("plain", "diff", "norm")
+Delta_ = str  # a registered name: "plain", "diff", "norm", or one added with register_delta
+DeltaValues = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Delta:
+    """A distance δ for α: ``values(ted, size_a, size_b)`` gives δ for arrays of pairs (TEDs
+    as float64, sizes |x| as int64). ``kernel_code`` is set for the built-in δ, which the
+    Cython kernels compute themselves."""
+
+    name: str
+    values: DeltaValues
+    description: str = ""
+    kernel_code: Optional[int] = None
+
+
+def _kernel_values(code: int, ted: np.ndarray, size_a: np.ndarray, size_b: np.ndarray) -> np.ndarray:
+    return _core.delta_values(code, np.ascontiguousarray(ted, dtype=np.float64),
+                              np.ascontiguousarray(size_a, dtype=np.int64), np.ascontiguousarray(size_b, dtype=np.int64))
+
+
+_DESCRIPTIONS = {
+    "plain": "TED: every edit counts (Skjærholt 2014, §2)",
+    "diff": "TED minus the difference in sentence length: edits forced by different lengths are free",
+    "norm": "TED divided by the summed sentence lengths: disagreement per node",
+}
+DELTAS: Dict[str, Delta] = {
+    name: Delta(name, partial(_kernel_values, code), _DESCRIPTIONS.get(name, ""), code)
+    for code, name in enumerate(_core.KERNEL_DELTAS)
+}
+
+
+def register_delta(name: str, values: DeltaValues, description: str = "") -> Delta:
+    """Add a δ to the registry (see the module docstring); ``name`` must be new and usable in
+    output keys (letters, digits, ``_``)."""
+    if not name.replace("_", "").isalnum() or name in DELTAS:
+        raise ValueError(f"delta name {name!r} is taken or not an identifier")
+    delta = Delta(name, values, description)
+    DELTAS[name] = delta
+    return delta
+
+
+def unregister_delta(name: str) -> None:
+    """Remove a δ added with :func:`register_delta` (the built-in ones stay)."""
+    if name in DELTAS and DELTAS[name].kernel_code is None:
+        del DELTAS[name]
+
+
+def delta_names() -> Tuple[str, ...]:
+    """The registered δ, built-in first."""
+    return tuple(DELTAS)
+
+
+def get_delta(name: str) -> Delta:
+    try:
+        return DELTAS[name]
+    except KeyError:
+        raise ValueError(f"unknown distance {name!r}: use one of {', '.join(DELTAS)}") from None
 
 
 def tree_edit_distance(
@@ -53,20 +123,25 @@ def ordered_tree_edit_distance(x: OrderedTree, y: OrderedTree, cost: Optional[np
     return float(_core.tree_edit_distance(x.labels, x.lml, x.keyroots, y.labels, y.lml, y.keyroots, cost))
 
 
-def delta(a: Tree, b: Tree, kind: Delta = "plain", label_cost: Optional[LabelCost] = None,
+def delta(a: Tree, b: Tree, kind: Delta_ = "plain", label_cost: Optional[LabelCost] = None,
           cycles: CyclePolicy = "drop") -> float:
-    """δplain, δdiff or δnorm of two trees (not squared)."""
+    """δ ``kind`` (a registered name) of two trees, not squared."""
     return delta_from_ted(*_ted_and_sizes(a, b, label_cost, cycles), kind)
 
 
-def delta_from_ted(ted: float, size_x: int, size_y: int, kind: Delta) -> float:
-    if kind == "plain":
-        return ted
-    if kind == "diff":
-        return ted - abs(size_x - size_y)
-    if kind == "norm":
-        return ted / (size_x + size_y) if size_x + size_y else 0.0
-    raise ValueError(f"unknown distance {kind!r}: use one of {DELTAS}")
+def delta_from_ted(ted: float, size_x: int, size_y: int, kind: Delta_) -> float:
+    """δ ``kind`` of one pair from its TED and sizes."""
+    return float(get_delta(kind).values(np.array([ted], dtype=np.float64), np.array([size_x], dtype=np.int64),
+                                        np.array([size_y], dtype=np.int64))[0])
+
+
+def squared_delta_values(ted: np.ndarray, size_a: np.ndarray, size_b: np.ndarray,
+                         names: Sequence[str]) -> np.ndarray:
+    """δ² of many pairs for each δ in ``names``: an array (len(names), pairs)."""
+    out = np.empty((len(names), len(ted)), dtype=np.float64)
+    for k, name in enumerate(names):
+        out[k] = get_delta(name).values(ted, size_a, size_b) ** 2
+    return out
 
 
 def distance_matrix(trees: Sequence[Tree], label_cost: Optional[LabelCost] = None,

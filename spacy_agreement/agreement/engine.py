@@ -30,6 +30,7 @@ import numpy as np
 
 from .. import _core
 from ..trees import Forest, OrderedTree
+from .deltas import squared_delta_values
 
 
 def default_threads() -> int:
@@ -85,7 +86,8 @@ def mirror_arrays(trees: Sequence[OrderedTree]) -> Tuple[np.ndarray, ...]:
 def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Optional[np.ndarray] = None,
                   n_threads: Optional[int] = None, progress: bool = False, chunks: int = 64,
                   forest_trees: Optional[Sequence[OrderedTree]] = None) -> np.ndarray:
-    """Σ over ordered pairs of distinct pairable annotations of δ², for plain, diff, norm.
+    """Σ over ordered pairs of distinct pairable annotations of δ², for the built-in δ of the
+    Cython kernels (``_core.KERNEL_DELTAS``, in that order).
 
     With ``forest_trees`` (the trees of ``forest``) and unit costs, each pair is computed in
     whichever orientation (as given, or both trees mirrored) costs fewer DP cells."""
@@ -98,7 +100,7 @@ def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: O
         from tqdm import tqdm
 
         bar = tqdm(total=len(forest), desc="alpha pairs", unit="row", leave=False)
-    total = np.zeros(3)
+    total = np.zeros(len(_core.KERNEL_DELTAS))
     try:
         for start, end in ranges:
             total += _core.expected_sums_rows(*arrays, sizes, counts, start, end, n_threads, cost, mirror)
@@ -132,7 +134,7 @@ def expected_sums_dask(forest: Forest, sizes: np.ndarray, counts: np.ndarray, co
         arrays = client.scatter(list(forest.arrays()) + [sizes, counts, cost], broadcast=True)
         futures = [client.submit(_rows_task, *arrays, start, end, pure=False)
                    for start, end in row_chunks(len(forest), chunks)]
-        return np.sum(client.gather(futures), axis=0) if futures else np.zeros(3)
+        return np.sum(client.gather(futures), axis=0) if futures else np.zeros(len(_core.KERNEL_DELTAS))
     finally:
         if client is not scheduler:
             client.close()
@@ -159,24 +161,38 @@ def within_item_pairs(item_of: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     return np.asarray(left, dtype=np.int64), np.asarray(right, dtype=np.int64)
 
 
-def squared_deltas(ted: np.ndarray, size_a: np.ndarray, size_b: np.ndarray) -> Tuple[np.ndarray, ...]:
-    """δplain², δdiff² and δnorm² of many pairs from their TEDs and sizes (Skjærholt 2014, §2)."""
-    size_a, size_b = size_a.astype(np.float64), size_b.astype(np.float64)
-    total = size_a + size_b
-    norm = np.divide(ted, total, out=np.zeros_like(ted), where=total > 0)
-    return ted ** 2, (ted - np.abs(size_a - size_b)) ** 2, norm ** 2
-
-
 def observed_sums(forest: Forest, sizes: np.ndarray, item_of: np.ndarray, item_count: np.ndarray,
-                  cost: Optional[np.ndarray] = None) -> np.ndarray:
-    """Per item, Σ over ordered pairs within the item of δ² / (m_u − 1), for the three δ."""
+                  cost: Optional[np.ndarray], names: Sequence[str]) -> np.ndarray:
+    """Per item, Σ over ordered pairs within the item of δ² / (m_u − 1), for each δ in
+    ``names`` (columns in that order)."""
     left, right = within_item_pairs(item_of)
-    per_item = np.zeros((len(item_count), 3))
+    per_item = np.zeros((len(item_count), len(names)))
     if not len(left):
         return per_item
     ted = _core.forest_ted_pairs(*forest.arrays(), left, right, cost)
     items = item_of[left]
     weight = 2.0 / (item_count[items] - 1)
-    for d, values in enumerate(squared_deltas(ted, sizes[left], sizes[right])):
+    for d, values in enumerate(squared_delta_values(ted, sizes[left], sizes[right], names)):
         np.add.at(per_item[:, d], items, weight * values)
     return per_item
+
+
+def expected_sums_pairs(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Optional[np.ndarray],
+                        names: Sequence[str], chunks: int = 64) -> np.ndarray:
+    """Σ over ordered pairs of distinct pairable annotations of δ², for any registered δ
+    (:mod:`spacy_agreement.agreement.deltas`): the TEDs of the pairs of distinct trees, a
+    chunk of rows at a time, then δ vectorised over the chunk, weighted by the counts."""
+    total = np.zeros(len(names))
+    n = len(forest)
+    for start, end in row_chunks(n, chunks):
+        rows = np.arange(start, end, dtype=np.int64)
+        per_row = n - 1 - rows
+        left = np.repeat(rows, per_row)
+        right = (np.arange(per_row.sum(), dtype=np.int64) - np.repeat(np.cumsum(per_row) - per_row, per_row)
+                 + left + 1)
+        if not len(left):
+            continue
+        ted = _core.forest_ted_pairs(*forest.arrays(), left, right, cost)
+        weight = 2.0 * counts[left] * counts[right]
+        total += squared_delta_values(ted, sizes[left], sizes[right], names) @ weight
+    return total

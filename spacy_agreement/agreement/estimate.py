@@ -16,60 +16,42 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Dict, Sequence, Union
 
 import numpy as np
 
 from .. import _core
-from .alpha import AlphaResult, _as_corpus, _convert, alpha
-from .engine import observed_sums, squared_deltas
 from ..corpus import Corpus
-from .deltas import DELTAS
 from ..trees import Forest
-
-
-@dataclass
-class AlphaInterval:
-    """A point estimate of α for each δ with a confidence interval."""
-
-    estimate: Dict[str, float]
-    low: Dict[str, float]
-    high: Dict[str, float]
-    confidence: float
-    method: str
-    samples: int
-
-    def to_dict(self) -> Dict[str, float]:
-        out: Dict[str, float] = {"confidence": self.confidence, "samples": self.samples}
-        for kind in DELTAS:
-            out[f"alpha_{kind}"] = self.estimate[kind]
-            out[f"alpha_{kind}_low"] = self.low[kind]
-            out[f"alpha_{kind}_high"] = self.high[kind]
-        return out
+from .alpha import AlphaResult, alpha, pairable_trees
+from .deltas import delta_names, squared_delta_values
+from .engine import observed_sums
 
 
 def sampled_alpha(data: Union[Corpus, Sequence], pairs: int = 100_000, confidence: float = 0.95, seed: int = 0,
-                  **convert_options) -> AlphaInterval:
-    """α with De estimated from ``pairs`` random pairs of annotations (see the module doc)."""
-    from scipy.stats import norm
+                  **convert_options) -> AlphaResult:
+    """α with De estimated from ``pairs`` random pairs of annotations (see the module doc),
+    for every registered δ; the result's ``method`` is ``"sampled pairs"`` and ``low`` /
+    ``high`` hold the interval."""
+    from scipy.stats import norm  # lazy: import time
 
-    converted = _convert(_as_corpus(data), **convert_options)
+    converted = pairable_trees(data, **convert_options)
     n = len(converted.trees)
     if n < 2:
         raise ValueError("fewer than two pairable annotations")
+    names = delta_names()
     forest = Forest.from_trees(converted.trees)
     sizes = np.asarray(converted.sizes, dtype=np.int64)
     per_item = observed_sums(forest, sizes, np.asarray(converted.item_of), np.asarray(converted.counts),
-                             converted.cost)
+                             converted.cost, names)
     observed = per_item.sum(axis=0) / n
     rng = np.random.default_rng(seed)
     left = rng.integers(0, n, pairs)
     right = rng.integers(0, n - 1, pairs)
     right = right + (right >= left)  # a uniform pair of distinct annotations
     ted = _core.forest_ted_pairs(*forest.arrays(), left.astype(np.int64), right.astype(np.int64), converted.cost)
+    values = squared_delta_values(ted, sizes[left], sizes[right], names)
     sa, sb = sizes[left].astype(float), sizes[right].astype(float)
-    values = dict(zip(DELTAS, squared_deltas(ted, sa, sb)))
     # control variates with exactly known means over all ordered pairs of distinct annotations
     sorted_sizes = np.sort(sizes.astype(float))
     s1, s2 = float(sorted_sizes.sum()), float((sorted_sizes ** 2).sum())
@@ -80,23 +62,27 @@ def sampled_alpha(data: Union[Corpus, Sequence], pairs: int = 100_000, confidenc
     controls = np.column_stack([(sa + sb) ** 2, (sa - sb) ** 2, sa + sb, np.abs(sa - sb)])
     centred = controls - controls.mean(axis=0)
     z = float(norm.ppf(0.5 + confidence / 2))
-    estimate, low, high = {}, {}, {}
-    for d, kind in enumerate(DELTAS):
-        x = values[kind]
+    means: Dict[str, float] = {}
+    low, high = {}, {}
+    for d, kind in enumerate(names):
+        x = values[d]
         beta, *_ = np.linalg.lstsq(centred, x - x.mean(), rcond=None)
         mean = float(x.mean() - (controls.mean(axis=0) - known) @ beta)
         residual = x - centred @ beta
         half = z * float(residual.std(ddof=5)) / math.sqrt(pairs)
-        estimate[kind] = 1 - observed[d] / mean if mean > 0 else math.nan
+        means[kind] = mean
         upper_de, lower_de = mean + half, max(mean - half, 1e-300)
         low[kind] = 1 - observed[d] / lower_de if mean > 0 else math.nan
         high[kind] = 1 - observed[d] / upper_de if mean > 0 else math.nan
-    return AlphaInterval(estimate, low, high, confidence, "sampled pairs", pairs)
+    # the point estimate through the one Do/De assembly (n(n − 1) · mean De is the pair sum)
+    result = converted.result(per_item.sum(axis=0), [means[k] * n * (n - 1) for k in names], names, per_item)
+    return result.with_interval("sampled pairs", low, high, confidence, pairs)
 
 
 def bootstrap_alpha(data: Union[Corpus, Sequence, AlphaResult], samples: int = 1000, confidence: float = 0.95,
-                    seed: int = 0, **alpha_options) -> AlphaInterval:
-    """A bootstrap interval for α over items, De held fixed (Hayes & Krippendorff 2007)."""
+                    seed: int = 0, **alpha_options) -> AlphaResult:
+    """A bootstrap interval for α over items, De held fixed (Hayes & Krippendorff 2007): the
+    exact result with ``low`` / ``high`` and ``method`` ``"bootstrap over items (De fixed)"``."""
     result = data if isinstance(data, AlphaResult) else alpha(data, **alpha_options)
     if result.item_disagreement is None or result.items == 0:
         raise ValueError("no pairable items to resample")
@@ -106,14 +92,13 @@ def bootstrap_alpha(data: Union[Corpus, Sequence, AlphaResult], samples: int = 1
     rng = np.random.default_rng(seed)
     draws = rng.integers(0, result.items, size=(samples, result.items))
     observed = per_item[draws].sum(axis=1) / counts[draws].sum(axis=1)[:, None]
-    estimate, low, high = {}, {}, {}
+    low, high = {}, {}
     tail = (1 - confidence) / 2
-    for d, kind in enumerate(DELTAS):
+    for d, kind in enumerate(result.alphas):
         expected = result.expected[kind]
-        estimate[kind] = result[kind]
         if not expected or math.isnan(expected):
             low[kind] = high[kind] = math.nan
             continue
         alphas = 1 - observed[:, d] / expected
         low[kind], high[kind] = (float(v) for v in np.quantile(alphas, [tail, 1 - tail]))
-    return AlphaInterval(estimate, low, high, confidence, "bootstrap over items (De fixed)", samples)
+    return result.with_interval("bootstrap over items (De fixed)", low, high, confidence, samples)

@@ -15,19 +15,15 @@ Defaults p = 2, q = 3, as in the paper. α over δpq is squared like the other �
 """
 from __future__ import annotations
 
-import math
-import warnings
-from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .. import _core
-from .alpha import _as_corpus, _convert
-from .engine import default_threads, row_chunks, within_item_pairs
 from ..corpus import Corpus
-from ..errors import UndefinedMetricWarning
 from ..trees import OrderedTree, children_lists
+from .alpha import AlphaResult, pairable_trees
+from .engine import deduplicate, default_threads, row_chunks, within_item_pairs
 
 STAR = -1  # the dummy label
 
@@ -81,61 +77,25 @@ def pqgram_distance(a, b, p: int = 2, q: int = 3) -> float:
     return float(_core.pqgram_pairs(grams, offsets, np.array([0]), np.array([1]))[0])
 
 
-@dataclass
-class PqGramAlpha:
-    """α with δpq, and its disagreements."""
-
-    alpha: float
-    observed: float
-    expected: float
-    items: int
-    annotations: int
-    p: int
-    q: int
-
-    def to_dict(self) -> Dict[str, float]:
-        return {"alpha_pqgram": self.alpha, "observed_pqgram": self.observed, "expected_pqgram": self.expected,
-                "items": self.items, "annotations": self.annotations, "p": self.p, "q": self.q}
-
-
 def pqgram_alpha(data: Union[Corpus, Sequence], p: int = 2, q: int = 3, n_threads: Optional[int] = None,
-                 **convert_options) -> PqGramAlpha:
-    """Krippendorff's α with δpq over a corpus, exact over all pairs (deduplicated, threaded)."""
-    converted = _convert(_as_corpus(data), **convert_options)
-    n = len(converted.trees)
-    grams, offsets = profiles(converted.trees, p, q)
-    # deduplicate identical profiles
-    keys: Dict[bytes, int] = {}
-    first, counts = [], []
-    for t in range(n):
-        key = grams[offsets[t]:offsets[t + 1]].tobytes()
-        k = keys.setdefault(key, len(first))
-        if k == len(first):
-            first.append(t)
-            counts.append(0)
-        counts[k] += 1
-    bags = [grams[offsets[t]:offsets[t + 1]] for t in first]
-    unique_offsets = np.zeros(len(bags) + 1, dtype=np.int64)
-    np.cumsum([len(b) for b in bags], out=unique_offsets[1:])
-    unique = np.concatenate(bags) if bags else np.empty(0, dtype=np.int64)
-    weights = np.asarray(counts, dtype=np.float64)
+                 **convert_options) -> AlphaResult:
+    """Krippendorff's α with δpq over a corpus (the result's only δ is ``"pqgram"``: ``.alpha``,
+    ``result["pqgram"]``), exact over all pairs: identical trees deduplicated as for the
+    other δ, the rows of the pair triangle over ``n_threads`` threads."""
+    converted = pairable_trees(data, **convert_options)
+    trees = converted.trees
+    distinct, multiplicity, _ = deduplicate(trees, converted.sizes)
+    unique, unique_offsets = profiles([trees[i] for i in distinct], p, q)
     threads = n_threads or default_threads()
-    expected_sum = sum(_core.pqgram_expected_rows(unique, unique_offsets, weights, a, b, threads)
-                       for a, b in row_chunks(len(bags), 64))
-    # observed: pairs within items
+    expected_sum = sum(_core.pqgram_expected_rows(unique, unique_offsets, multiplicity, a, b, threads)
+                       for a, b in row_chunks(len(distinct), 64))
+    # observed: the pairs within items
     item_of = np.asarray(converted.item_of, dtype=np.int64)
+    per_item = np.zeros((len(converted.counts), 1))
     left, right = within_item_pairs(item_of)
-    observed_sum = 0.0
     if len(left):
+        grams, offsets = profiles(trees, p, q)
         d = _core.pqgram_pairs(grams, offsets, left, right)
         m = np.asarray(converted.counts, dtype=np.float64)[item_of[left]]
-        observed_sum = float(np.sum(2.0 * d ** 2 / (m - 1)))
-    observed = observed_sum / n if n else math.nan
-    expected = expected_sum / (n * (n - 1)) if n > 1 else math.nan
-    if n < 2 or not expected:
-        warnings.warn("alpha_pqgram is undefined (zero expected disagreement); returning nan",
-                      UndefinedMetricWarning, stacklevel=2)
-        value = math.nan
-    else:
-        value = 1.0 - observed / expected
-    return PqGramAlpha(value, observed, expected, len(converted.counts), n, p, q)
+        np.add.at(per_item[:, 0], item_of[left], 2.0 * d ** 2 / (m - 1))
+    return converted.result(per_item.sum(axis=0), [float(expected_sum)], ("pqgram",), per_item)

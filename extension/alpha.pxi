@@ -1,4 +1,4 @@
-# Included by _core.pyx (one extension module): alpha parallel.
+# Included by _core.pyx (one extension module): the disagreement sums of α (serial and parallel).
 # ------------------------------------------------------------ parallel all-pairs sums (α)
 
 
@@ -8,7 +8,7 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
                        const int64_t[::1] sizes, const double[::1] counts,
                        Py_ssize_t row_start, Py_ssize_t row_end, int n_threads=1, cost=None, mirror=None):
     """Σ over rows ``row_start <= i < row_end`` and all ``j > i`` of ``2 c_i c_j δ²(i, j)`` for
-    δplain, δdiff and δnorm: the expected-disagreement sum of α over *distinct* trees with
+    each δ of ``KERNEL_DELTAS`` (in that order): the expected-disagreement sum of α over *distinct* trees with
     multiplicities ``counts`` (identical trees are at distance 0 and add nothing). The rows are
     split over ``n_threads`` OpenMP threads with one DP buffer each; no allocation per pair.
     Callers pass rows in chunks to show progress and to stay interruptible.
@@ -44,15 +44,15 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     fd_arr = np.empty((n_threads, (m + 1) * (m + 1)), dtype=np.float64)
     tdi_arr = np.empty((n_threads, max(m * m, 1)), dtype=np.intc)
     fdi_arr = np.empty((n_threads, (m + 1) * (m + 1)), dtype=np.intc)
-    acc_arr = np.zeros((n_threads, 3), dtype=np.float64)
+    acc_arr = np.zeros((n_threads, N_KERNEL_DELTAS), dtype=np.float64)
     cdef double[:, ::1] td = td_arr
     cdef double[:, ::1] fd = fd_arr
     cdef int[:, ::1] tdi = tdi_arr
     cdef int[:, ::1] fdi = fdi_arr
     cdef double[:, ::1] acc = acc_arr
     cdef const double* cptr = _cost_ptr(cost_arr, &nl)
-    cdef double d, dd, dn, w
-    cdef int tid
+    cdef double d, dk, w
+    cdef int tid, k
     if labels.shape[0] == 0 or row_start == row_end:
         return acc_arr.sum(axis=0)
     with nogil:
@@ -69,12 +69,69 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
                     d = _forest_pair(&labels[0], &lml[0], &offsets[0], &keyroots[0], &kr_offsets[0],
                                      i, j, cptr, nl, &td[tid, 0], &fd[tid, 0])
                 w = 2.0 * counts[i] * counts[j]
-                dd = d - fabs(<double>(sizes[i] - sizes[j]))
-                if sizes[i] + sizes[j] > 0:
-                    dn = d / <double>(sizes[i] + sizes[j])
-                else:
-                    dn = 0.0
-                acc[tid, 0] += w * d * d
-                acc[tid, 1] += w * dd * dd
-                acc[tid, 2] += w * dn * dn
+                for k in range(N_KERNEL_DELTAS):
+                    dk = _delta(k, d, <double>sizes[i], <double>sizes[j])
+                    acc[tid, k] += w * dk * dk
     return acc_arr.sum(axis=0)
+
+
+def forest_alpha_sums(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
+                      const int32_t[::1] keyroots, const int64_t[::1] kr_offsets,
+                      const int64_t[::1] item, const int64_t[::1] item_count,
+                      const int64_t[::1] sizes, cost=None):
+    """Disagreement sums of Krippendorff's α for every δ of ``KERNEL_DELTAS`` in one pass.
+
+    ``item[t]`` is the item of tree ``t`` and ``item_count[u]`` the number of (pairable)
+    annotations of item ``u`` (at least 2 for every item that has trees). Every unordered
+    pair of trees is compared once. Returns ``(observed, expected, per_item)`` where, for
+    the three distances in the order plain, diff, norm,
+
+    * ``expected[d]`` = Σ over ordered pairs of distinct trees of δ²,
+    * ``observed[d]`` = Σ_u 1/(m_u − 1) Σ over ordered pairs within item u of δ²,
+    * ``per_item[u, d]`` = item u's share of ``observed[d]``.
+
+    The δ are those of ``_delta`` (deltas.pxi), with ``sizes[t]`` the size |x| of each
+    annotation.
+    """
+    cost_arr = _check_costs(cost)
+    validate_forest(labels, lml, offsets, keyroots, kr_offsets,
+                    -1 if cost_arr is None else cost_arr.shape[0])
+    cdef Py_ssize_t n_trees = offsets.shape[0] - 1, n_items = item_count.shape[0]
+    cdef Py_ssize_t i, j, u, na, nb, nl = 0
+    if item.shape[0] != n_trees or sizes.shape[0] != n_trees:
+        raise ValueError("item and sizes must give the item and size of every tree")
+    for i in range(n_trees):
+        if item[i] < 0 or item[i] >= n_items or item_count[item[i]] < 2:
+            raise ValueError(f"tree {i}: item id out of range or item with fewer than two annotations")
+    cdef Py_ssize_t m = _max_size(offsets)
+    cdef double[::1] td = np.empty(max(m * m, 1), dtype=np.float64)
+    cdef double[::1] fd = np.empty((m + 1) * (m + 1), dtype=np.float64)
+    observed_arr = np.zeros(N_KERNEL_DELTAS, dtype=np.float64)
+    expected_arr = np.zeros(N_KERNEL_DELTAS, dtype=np.float64)
+    per_item_arr = np.zeros((n_items, N_KERNEL_DELTAS), dtype=np.float64)
+    cdef double[::1] observed = observed_arr
+    cdef double[::1] expected = expected_arr
+    cdef double[:, ::1] per_item = per_item_arr
+    cdef const double* cptr = _cost_ptr(cost_arr, &nl)
+    cdef double d, dk
+    cdef int k
+    if labels.shape[0] == 0:
+        return observed_arr, expected_arr, per_item_arr
+    with nogil:
+        for i in range(n_trees):
+            na = sizes[i]
+            for j in range(i + 1, n_trees):
+                nb = sizes[j]
+                d = _forest_pair(&labels[0], &lml[0], &offsets[0], &keyroots[0], &kr_offsets[0],
+                                 i, j, cptr, nl, &td[0], &fd[0])
+                for k in range(N_KERNEL_DELTAS):
+                    dk = _delta(k, d, <double>na, <double>nb)
+                    dk = dk * dk
+                    expected[k] += 2.0 * dk
+                    if item[i] == item[j]:
+                        u = item[i]
+                        per_item[u, k] += 2.0 / <double>(item_count[u] - 1) * dk
+        for u in range(n_items):
+            for k in range(N_KERNEL_DELTAS):
+                observed[k] += per_item[u, k]
+    return observed_arr, expected_arr, per_item_arr

@@ -1,4 +1,4 @@
-# Included by _core.pyx (one extension module): ted api.
+# Included by _core.pyx (one extension module): tree edit distance of one pair and of many pairs.
 # -------------------------------------------------------------------------- kernels
 
 def tree_edit_distance(const int32_t[::1] labels1, const int32_t[::1] lml1, const int32_t[::1] keyroots1,
@@ -65,75 +65,3 @@ def forest_ted_pairs(const int32_t[::1] labels, const int32_t[::1] lml, const in
                 out[k] = _forest_pair(&labels[0], &lml[0], &offsets[0], &keyroots[0], &kr_offsets[0],
                                       left[k], right[k], cptr, nl, &td[0], &fd[0])
     return out_arr
-
-
-def forest_alpha_sums(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
-                      const int32_t[::1] keyroots, const int64_t[::1] kr_offsets,
-                      const int64_t[::1] item, const int64_t[::1] item_count,
-                      const int64_t[::1] sizes, cost=None):
-    """Disagreement sums of Krippendorff's α for δplain, δdiff and δnorm in one pass.
-
-    ``item[t]`` is the item of tree ``t`` and ``item_count[u]`` the number of (pairable)
-    annotations of item ``u`` (at least 2 for every item that has trees). Every unordered
-    pair of trees is compared once. Returns ``(observed, expected, per_item)`` where, for
-    the three distances in the order plain, diff, norm,
-
-    * ``expected[d]`` = Σ over ordered pairs of distinct trees of δ²,
-    * ``observed[d]`` = Σ_u 1/(m_u − 1) Σ over ordered pairs within item u of δ²,
-    * ``per_item[u, d]`` = item u's share of ``observed[d]``.
-
-    δdiff = TED − |n1 − n2| and δnorm = TED / (n1 + n2) (Skjærholt 2014, §2), with
-    ``n = sizes[t]``, the size |x| of each annotation (normally its number of nodes).
-    """
-    cost_arr = _check_costs(cost)
-    validate_forest(labels, lml, offsets, keyroots, kr_offsets,
-                    -1 if cost_arr is None else cost_arr.shape[0])
-    cdef Py_ssize_t n_trees = offsets.shape[0] - 1, n_items = item_count.shape[0]
-    cdef Py_ssize_t i, j, u, na, nb, nl = 0
-    if item.shape[0] != n_trees or sizes.shape[0] != n_trees:
-        raise ValueError("item and sizes must give the item and size of every tree")
-    for i in range(n_trees):
-        if item[i] < 0 or item[i] >= n_items or item_count[item[i]] < 2:
-            raise ValueError(f"tree {i}: item id out of range or item with fewer than two annotations")
-    cdef Py_ssize_t m = _max_size(offsets)
-    cdef double[::1] td = np.empty(max(m * m, 1), dtype=np.float64)
-    cdef double[::1] fd = np.empty((m + 1) * (m + 1), dtype=np.float64)
-    observed_arr = np.zeros(3, dtype=np.float64)
-    expected_arr = np.zeros(3, dtype=np.float64)
-    per_item_arr = np.zeros((n_items, 3), dtype=np.float64)
-    cdef double[::1] observed = observed_arr
-    cdef double[::1] expected = expected_arr
-    cdef double[:, ::1] per_item = per_item_arr
-    cdef const double* cptr = _cost_ptr(cost_arr, &nl)
-    cdef double d, dp, dd, dn, w
-    if labels.shape[0] == 0:
-        return observed_arr, expected_arr, per_item_arr
-    with nogil:
-        for i in range(n_trees):
-            na = sizes[i]
-            for j in range(i + 1, n_trees):
-                nb = sizes[j]
-                d = _forest_pair(&labels[0], &lml[0], &offsets[0], &keyroots[0], &kr_offsets[0],
-                                 i, j, cptr, nl, &td[0], &fd[0])
-                dp = d * d
-                dd = d - fabs(<double>(na - nb))
-                dd = dd * dd
-                if na + nb > 0:
-                    dn = d / <double>(na + nb)
-                    dn = dn * dn
-                else:
-                    dn = 0.0
-                expected[0] += 2.0 * dp
-                expected[1] += 2.0 * dd
-                expected[2] += 2.0 * dn
-                if item[i] == item[j]:
-                    u = item[i]
-                    w = 2.0 / <double>(item_count[u] - 1)
-                    per_item[u, 0] += w * dp
-                    per_item[u, 1] += w * dd
-                    per_item[u, 2] += w * dn
-        for u in range(n_items):
-            observed[0] += per_item[u, 0]
-            observed[1] += per_item[u, 1]
-            observed[2] += per_item[u, 2]
-    return observed_arr, expected_arr, per_item_arr

@@ -1,4 +1,5 @@
-# Included by _core.pyx (one extension module): dependency.
+# Included by _core.pyx (one extension module): tree structure (dependency postorder, leftmost
+# leaves and keyroots).
 # -------------------------------------------------------------- dependency trees
 
 def dependency_postorder(const int32_t[::1] heads):
@@ -56,3 +57,43 @@ def dependency_postorder(const int32_t[::1] heads):
         node = order[k]
         parent[k] = -1 if node == 0 else pos_of[heads[node - 1]]
     return tokens, parent_arr, n + 1 - pos
+
+
+def derive_lml_keyroots(const int32_t[::1] parent):
+    """Leftmost-leaf and keyroot arrays of one postorder tree given by its parent array.
+
+    ``parent[i]`` is the postorder index of node ``i``'s parent and ``-1`` for the root,
+    which must be the last node. Raises ``ValueError`` when the array is not a tree in
+    postorder (every subtree a contiguous run of indices ending at its root).
+    """
+    cdef Py_ssize_t n = parent.shape[0], i
+    cdef int32_t pi
+    lml_arr = np.empty(n, dtype=np.int32)
+    size_arr = np.ones(n, dtype=np.int64)
+    cdef int32_t[::1] lml = lml_arr
+    cdef int64_t[::1] size = size_arr
+    if n == 0:
+        return lml_arr, np.empty(0, dtype=np.int32)
+    for i in range(n):
+        lml[i] = <int32_t>i
+    if parent[n - 1] != -1:
+        raise ValueError("the last node in postorder must be the root (parent -1)")
+    for i in range(n - 1):
+        pi = parent[i]
+        if pi <= i or pi >= n:
+            raise ValueError(f"node {i} has parent {pi}: not a tree in postorder")
+    for i in range(n):
+        if i - lml[i] + 1 != size[i]:
+            raise ValueError(f"the subtree of node {i} is not contiguous: not a tree in postorder")
+        if i < n - 1:
+            pi = parent[i]
+            size[pi] += size[i]
+            if lml[i] < lml[pi]:
+                lml[pi] = lml[i]
+    # keyroots: for every distinct leftmost leaf, the highest node having it
+    last_arr = np.full(n, -1, dtype=np.int32)
+    cdef int32_t[::1] last = last_arr
+    for i in range(n):
+        last[lml[i]] = <int32_t>i
+    kr = np.sort(last_arr[last_arr >= 0]).astype(np.int32)
+    return lml_arr, kr

@@ -1,4 +1,4 @@
-# Included by _core.pyx (one extension module): ted kernel.
+# Included by _core.pyx (one extension module): the Zhang–Shasha kernels.
 # --------------------------------------------------------------------------- kernel
 
 cdef double _zhang_shasha(
