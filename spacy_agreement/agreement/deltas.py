@@ -37,7 +37,7 @@ from ..trees import ConstituencyTree, CyclePolicy, DependencyTree, Forest, Order
 from ..vocab import LabelCost, LabelVocab
 
 Tree = Union[DependencyTree, ConstituencyTree]
-Delta_ = str  # a registered name: "plain", "diff", "norm", or one added with register_delta
+DeltaName = str  # a registered name: "plain", "diff", "norm", or one added with register_delta
 DeltaValues = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
@@ -123,13 +123,13 @@ def ordered_tree_edit_distance(x: OrderedTree, y: OrderedTree, cost: Optional[np
     return float(_core.tree_edit_distance(x.labels, x.lml, x.keyroots, y.labels, y.lml, y.keyroots, cost))
 
 
-def delta(a: Tree, b: Tree, kind: Delta_ = "plain", label_cost: Optional[LabelCost] = None,
+def delta(a: Tree, b: Tree, kind: DeltaName = "plain", label_cost: Optional[LabelCost] = None,
           cycles: CyclePolicy = "drop") -> float:
     """δ ``kind`` (a registered name) of two trees, not squared."""
     return delta_from_ted(*_ted_and_sizes(a, b, label_cost, cycles), kind)
 
 
-def delta_from_ted(ted: float, size_x: int, size_y: int, kind: Delta_) -> float:
+def delta_from_ted(ted: float, size_x: int, size_y: int, kind: DeltaName) -> float:
     """δ ``kind`` of one pair from its TED and sizes."""
     return float(get_delta(kind).values(np.array([ted], dtype=np.float64), np.array([size_x], dtype=np.int64),
                                         np.array([size_y], dtype=np.int64))[0])

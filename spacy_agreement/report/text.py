@@ -26,7 +26,7 @@ def summary(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult) -> Di
 
 
 def text_report(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult, worst: int = 5) -> str:
-    """A short table: the three α, the uncorrected scores, what was skipped and where
+    """A short table: α for each δ, the uncorrected scores, what was skipped and where
     annotators disagree most."""
     lines: List[str] = [
         f"{len(corpus.annotators)} annotators ({', '.join(corpus.annotators)}), "
@@ -34,10 +34,8 @@ def text_report(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult, w
         "",
         "  metric        %",
         "  ----------  -----",
-        f"  alpha plain  {percent(result.alpha_plain)}",
-        f"  alpha diff   {percent(result.alpha_diff)}",
-        f"  alpha norm   {percent(result.alpha_norm)}",
     ]
+    lines.extend(f"  {'alpha ' + kind:<11} {percent(value)}" for kind, value in result.alphas.items())
     names = {"las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
     for key, value in accuracy.scores.items():
         lines.append(f"  {names.get(key, key):<11} {percent(value)}")
