@@ -15,13 +15,13 @@ from .adapters import (
     parse_conll,
     read_brackets,
     read_conll,
-    score_nltk_trees,
     to_dependency_graph,
 )
 from .agreement.alpha import AlphaResult, alpha
 from .corpus import Corpus, load_annotator_dirs, load_parallel_files
 from .agreement.deltas import delta, distance_matrix, tree_edit_distance
 from .errors import InvalidTreeError, Location, MismatchedCorpusError, UndefinedMetricWarning
+from .integrations.nltk_scoring import score_nltk_trees
 from .trees import ConstituencyTree, DependencyTree, Forest, OrderedTree
 from .vocab import LabelVocab
 

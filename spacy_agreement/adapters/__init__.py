@@ -2,7 +2,7 @@
 :mod:`spacy_agreement.trees`; no metric knows where a tree came from."""
 from .brackets import from_nltk, from_nltk_trees, parse_brackets, read_brackets, to_nltk
 from .conll import ReadStats, from_conllu, iter_conll, parse_conll, read_conll, write_conll
-from .nltk_graph import from_dependency_graph, score_nltk_trees, to_dependency_graph
+from .nltk_graph import from_dependency_graph, to_dependency_graph
 from .spacy import from_doc, from_span
 
 __all__ = [
@@ -18,7 +18,6 @@ __all__ = [
     "parse_conll",
     "read_brackets",
     "read_conll",
-    "score_nltk_trees",
     "to_dependency_graph",
     "to_nltk",
     "write_conll",

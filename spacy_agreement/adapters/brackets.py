@@ -20,34 +20,44 @@ it is remembered (``outer_brackets``) because EVALB counts it as a bracket.
 from __future__ import annotations
 
 import os
-from typing import Iterable, List, Literal, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Iterable, List, Literal, Optional, Sequence, Tuple, Union
 
-import nltk
 import numpy as np
 
 from ..errors import InvalidTreeError, Location
 from ..trees import ConstituencyTree
 
+if TYPE_CHECKING:
+    import nltk
+
 LeafStyle = Literal["auto", "words", "categories"]
+
+
+def _tree_class():
+    """``nltk.Tree``, imported on first use (importing nltk takes over a second)."""
+    from nltk import Tree  # lazy: import time
+
+    return Tree
 PathLike = Union[str, "os.PathLike[str]"]
 
 
 def _is_lexicalised(tree: nltk.Tree) -> bool:
     """True when every string below ``tree`` is the only child of its bracket."""
+    Tree = _tree_class()
     stack = [tree]
     while stack:
         node = stack.pop()
-        strings = sum(1 for child in node if not isinstance(child, nltk.Tree))
+        strings = sum(1 for child in node if not isinstance(child, Tree))
         if strings and len(node) > 1:
             return False
-        stack.extend(child for child in node if isinstance(child, nltk.Tree))
+        stack.extend(child for child in node if isinstance(child, Tree))
     return True
 
 
 def _strip_outer(tree: nltk.Tree) -> Tuple[nltk.Tree, int]:
     """The tree inside its unlabelled outer brackets, and how many there were."""
-    outer = 0
-    while tree.label() == "" and len(tree) == 1 and isinstance(tree[0], nltk.Tree):
+    outer, Tree = 0, _tree_class()
+    while tree.label() == "" and len(tree) == 1 and isinstance(tree[0], Tree):
         tree, outer = tree[0], outer + 1
     return tree, outer
 
@@ -55,7 +65,8 @@ def _strip_outer(tree: nltk.Tree) -> Tuple[nltk.Tree, int]:
 def from_nltk(tree: nltk.Tree, leaves: LeafStyle = "auto", location: Optional[Location] = None) -> ConstituencyTree:
     """An NLTK ``Tree`` as a :class:`ConstituencyTree` (words dropped, see the module doc)."""
     location = location or Location()
-    if not isinstance(tree, nltk.Tree):
+    Tree = _tree_class()
+    if not isinstance(tree, Tree):
         raise InvalidTreeError(f"expected an nltk.Tree, got {type(tree).__name__}", location)
     tree, outer = _strip_outer(tree)
     if tree.label() == "" and len(tree) == 0:
@@ -75,10 +86,10 @@ def from_nltk(tree: nltk.Tree, leaves: LeafStyle = "auto", location: Optional[Lo
     while stack:
         frame = stack[-1]
         node, k, first_leaf = frame
-        if isinstance(node, nltk.Tree) and k < len(node):
+        if isinstance(node, Tree) and k < len(node):
             frame[1] += 1
             child = node[k]
-            if isinstance(child, nltk.Tree) or keep_strings:
+            if isinstance(child, Tree) or keep_strings:
                 stack.append([child, 0, n_leaves])
                 pending_children.append([])
             else:
@@ -87,7 +98,7 @@ def from_nltk(tree: nltk.Tree, leaves: LeafStyle = "auto", location: Optional[Lo
         stack.pop()
         children = pending_children.pop()
         index = len(labels)
-        if isinstance(node, nltk.Tree):
+        if isinstance(node, Tree):
             label = node.label()
             if not isinstance(label, str):
                 label = str(label)
@@ -193,7 +204,7 @@ def split_bracket_sentences(text: str, name: str = "<string>") -> List[Optional[
 
 def _parse_chunk(chunk: str, line: int, name: str, number: int) -> nltk.Tree:
     try:
-        return nltk.Tree.fromstring(chunk)
+        return _tree_class().fromstring(chunk)
     except ValueError as exc:
         raise InvalidTreeError(f"malformed tree starting on line {line}: {exc}", Location(name, number)) from None
 
@@ -240,7 +251,7 @@ def to_nltk(tree: ConstituencyTree) -> nltk.Tree:
     built: List[Optional[nltk.Tree]] = [None] * len(tree)
     children: List[List[nltk.Tree]] = [[] for _ in range(len(tree))]
     for i, (label, parent) in enumerate(zip(tree.labels, tree.parent.tolist())):
-        built[i] = nltk.Tree(label, children[i])
+        built[i] = _tree_class()(label, children[i])
         if parent >= 0:
             children[parent].append(built[i])
     return built[-1]

@@ -1,0 +1,53 @@
+"""Scoring NLTK parses against gold trees in one call (an integration: it converts through
+the adapters, then runs the metrics)."""
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING, Any, Dict, Sequence, Union
+
+from ..adapters.brackets import from_nltk_trees
+from ..adapters.nltk_graph import from_dependency_graph
+from ..agreement.accuracy import pairwise_accuracy
+from ..agreement.alpha import alpha
+from ..corpus import Corpus
+from ..errors import Location, UndefinedMetricWarning
+from ..evaluation.leaf_ancestor import leaf_ancestor
+from ..evaluation.parser_metrics import EvaluationOptions, evaluate
+
+if TYPE_CHECKING:
+    import nltk
+    from nltk.parse import DependencyGraph
+
+
+def score_nltk_trees(gold: Sequence[Union[nltk.Tree, DependencyGraph]],
+                     predicted: Sequence[Union[nltk.Tree, DependencyGraph]], **options: Any) -> Dict[str, Any]:
+    """Every metric for NLTK-parsed trees against gold trees, in one call.
+
+    Phrase trees (``nltk.Tree``): leaf-ancestor (``la``, ``la_words``), GEIG labelled and
+    unlabelled F, α between gold and parse, bracket Jaccard. Dependency graphs: the parser
+    metrics of :mod:`spacy_agreement.evaluation.parser_metrics` and α. ``options`` go to the
+    leaf-ancestor scorer (``cost``, ``evalb``) or to ``EvaluationOptions``.
+    """
+    from nltk.parse import DependencyGraph  # lazy: import time
+
+    if len(gold) != len(predicted):
+        raise ValueError(f"{len(gold)} gold trees but {len(predicted)} parses")
+    if not gold:
+        raise ValueError("no trees to score")
+    if isinstance(gold[0], DependencyGraph):
+        g = [from_dependency_graph(t, Location("gold", k)) for k, t in enumerate(gold, 1)]
+        p = [from_dependency_graph(t, Location("parsed", k)) for k, t in enumerate(predicted, 1)]
+        out: Dict[str, Any] = evaluate(g, p, EvaluationOptions(**options)).to_dict()
+    else:
+        words_g = from_nltk_trees(gold, leaves="categories", name="gold")
+        words_p = from_nltk_trees(predicted, leaves="categories", name="parsed")
+        out = leaf_ancestor(words_g, words_p, **options).to_dict(sentences=False)
+        # α and Jaccard compare the trees without their words (Skjærholt 2014, §2)
+        g = from_nltk_trees(gold, name="gold")
+        p = from_nltk_trees(predicted, name="parsed")
+        out["jaccard"] = pairwise_accuracy(Corpus.from_items([[a, b] for a, b in zip(g, p)])).scores["jaccard"]
+    with warnings.catch_warnings():  # undefined α is reported as nan in the result
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        result = alpha([[a, b] for a, b in zip(g, p)])
+    out.update(alpha_plain=result.alpha_plain, alpha_diff=result.alpha_diff, alpha_norm=result.alpha_norm)
+    return out
