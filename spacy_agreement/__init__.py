@@ -11,6 +11,8 @@ from .adapters import (
     from_doc,
     from_nltk,
     from_span,
+    load_annotator_dirs,
+    load_parallel_files,
     parse_brackets,
     parse_conll,
     read_brackets,
@@ -18,7 +20,7 @@ from .adapters import (
     to_dependency_graph,
 )
 from .agreement.alpha import AlphaResult, alpha
-from .corpus import Corpus, load_annotator_dirs, load_parallel_files
+from .corpus import Corpus
 from .agreement.deltas import delta, distance_matrix, tree_edit_distance
 from .errors import InvalidTreeError, Location, MismatchedCorpusError, UndefinedMetricWarning
 from .integrations.nltk_scoring import score_nltk_trees

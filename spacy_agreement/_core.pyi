@@ -1,39 +1,51 @@
-"""Type stubs of the Cython core (extension/_core.pyx)."""
+"""Type stubs of the Cython core (extension/_core.pyx and the parts it includes).
+
+Checked against the built extension by tests/test_packaging.py (``mypy.stubtest``, or a
+signature comparison where mypy is absent): every public name of ``_core`` has a stub here
+with the same parameters in the same order.
+"""
 from typing import Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
-Int32 = npt.NDArray[np.int32]
-Int64 = npt.NDArray[np.int64]
-Float64 = npt.NDArray[np.float64]
+_Int32 = npt.NDArray[np.int32]
+_Int64 = npt.NDArray[np.int64]
+_Float64 = npt.NDArray[np.float64]
+# the mirrored forest (labels, lml, keyroots, kr_offsets) and each tree's Zhang–Shasha
+# cost as given and mirrored (see spacy_agreement.agreement.engine.mirror_arrays)
+_Mirror = Tuple[_Int32, _Int32, _Int32, _Int64, _Int64, _Int64]
 
-def derive_lml_keyroots(parent: Int32) -> Tuple[Int32, Int32]: ...
+KERNEL_DELTAS: Tuple[str, ...]
+
+def delta_values(code: int, ted: _Float64, size_a: _Int64, size_b: _Int64) -> _Float64: ...
+def dependency_postorder(heads: _Int32) -> Tuple[_Int32, _Int32, int]: ...
+def derive_lml_keyroots(parent: _Int32) -> Tuple[_Int32, _Int32]: ...
 def validate_forest(
-    labels: Int32, lml: Int32, offsets: Int64, keyroots: Int32, kr_offsets: Int64, n_labels: int = -1
+    labels: _Int32, lml: _Int32, offsets: _Int64, keyroots: _Int32, kr_offsets: _Int64, n_labels: int = -1
 ) -> None: ...
 def tree_edit_distance(
-    labels1: Int32, lml1: Int32, keyroots1: Int32,
-    labels2: Int32, lml2: Int32, keyroots2: Int32,
-    cost: Optional[Float64] = None,
+    labels1: _Int32, lml1: _Int32, keyroots1: _Int32,
+    labels2: _Int32, lml2: _Int32, keyroots2: _Int32,
+    cost: Optional[_Float64] = None,
 ) -> float: ...
 def forest_ted_pairs(
-    labels: Int32, lml: Int32, offsets: Int64, keyroots: Int32, kr_offsets: Int64,
-    left: Int64, right: Int64, cost: Optional[Float64] = None,
-) -> Float64: ...
+    labels: _Int32, lml: _Int32, offsets: _Int64, keyroots: _Int32, kr_offsets: _Int64,
+    left: _Int64, right: _Int64, cost: Optional[_Float64] = None,
+) -> _Float64: ...
 def forest_alpha_sums(
-    labels: Int32, lml: Int32, offsets: Int64, keyroots: Int32, kr_offsets: Int64,
-    item: Int64, item_count: Int64, sizes: Int64, cost: Optional[Float64] = None,
-) -> Tuple[Float64, Float64, Float64]: ...
-def levenshtein_pairs(
-    symbols: Int32, offsets: Int64, left: Int64, right: Int64, cost: Optional[Float64] = None,
-) -> Float64: ...
+    labels: _Int32, lml: _Int32, offsets: _Int64, keyroots: _Int32, kr_offsets: _Int64,
+    item: _Int64, item_count: _Int64, sizes: _Int64, cost: Optional[_Float64] = None,
+) -> Tuple[_Float64, _Float64, _Float64]: ...
 def expected_sums_rows(
-    labels: Int32, lml: Int32, offsets: Int64, keyroots: Int32, kr_offsets: Int64,
-    sizes: Int64, counts: Float64, row_start: int, row_end: int, n_threads: int = 1,
-    cost: Optional[Float64] = None,
-) -> Float64: ...
-def pqgram_pairs(grams: Int64, offsets: Int64, left: Int64, right: Int64) -> Float64: ...
+    labels: _Int32, lml: _Int32, offsets: _Int64, keyroots: _Int32, kr_offsets: _Int64,
+    sizes: _Int64, counts: _Float64, row_start: int, row_end: int, n_threads: int = 1,
+    cost: Optional[_Float64] = None, mirror: Optional[_Mirror] = None,
+) -> _Float64: ...
+def levenshtein_pairs(
+    symbols: _Int32, offsets: _Int64, left: _Int64, right: _Int64, cost: Optional[_Float64] = None,
+) -> _Float64: ...
+def pqgram_pairs(grams: _Int64, offsets: _Int64, left: _Int64, right: _Int64) -> _Float64: ...
 def pqgram_expected_rows(
-    grams: Int64, offsets: Int64, counts: Float64, row_start: int, row_end: int, n_threads: int = 1,
+    grams: _Int64, offsets: _Int64, counts: _Float64, row_start: int, row_end: int, n_threads: int = 1,
 ) -> float: ...

@@ -6,6 +6,8 @@ sentence number and, where it applies, the token, in the form
 """
 from __future__ import annotations
 
+import math
+import warnings
 from dataclasses import dataclass
 from typing import Optional
 
@@ -47,10 +49,33 @@ class MismatchedCorpusError(AgreementError):
     """Annotations that must be parallel are not: different sentence counts or tokens."""
 
 
+class BadOptionError(AgreementError):
+    """An option or argument value the function (or the CLI) cannot use: an unknown metric,
+    rule or backend name, a malformed list, a combination of options that exclude each other."""
+
+
 class UndefinedMetricWarning(RuntimeWarning):
     """A metric is undefined for this input (0/0) and was returned as NaN.
 
     This is the one policy of the library for undefined results: α when the expected
-    disagreement is zero (every annotation identical, or nothing pairable), and
-    accuracies over zero tokens, are ``nan`` and this warning is issued.
+    disagreement is zero (every annotation identical, or nothing pairable), accuracies and
+    parser metrics over nothing to count, κ when chance agreement is 1, leaf-ancestor scores
+    without words are ``nan`` and this warning is issued, once per undefined value returned.
+    :func:`undefined` and :func:`ratio` apply it.
     """
+
+
+def undefined(name: str, why: str = "nothing to count (0/0)", stacklevel: int = 2) -> float:
+    """The one policy for undefined results: warn :class:`UndefinedMetricWarning` (``"<name> is
+    undefined: <why>; returning nan"``) and return ``nan``. ``stacklevel`` counts from the
+    caller of this function (2: the warning points at the caller's caller)."""
+    warnings.warn(f"{name} is undefined: {why}; returning nan", UndefinedMetricWarning, stacklevel=stacklevel + 1)
+    return math.nan
+
+
+def ratio(numerator: float, denominator: float, name: str, why: str = "nothing to count (0/0)",
+          stacklevel: int = 2) -> float:
+    """``numerator / denominator``, or :func:`undefined` when the denominator is 0."""
+    if denominator:
+        return numerator / denominator
+    return undefined(name, why, stacklevel + 1)

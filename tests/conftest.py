@@ -1,4 +1,7 @@
-"""Shared fixtures: where the inter-annotator data of Skjærholt (2014) lives."""
+"""Shared fixtures (where the inter-annotator data of Skjærholt (2014) lives) and the
+``slow`` marker: ``pytest`` skips the slow tests (the quick run), ``pytest --runslow`` runs
+everything (what CI runs), ``pytest -m slow`` only the slow ones."""
+import importlib.util
 import os
 from pathlib import Path
 
@@ -6,6 +9,40 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_IAA = ROOT.parent / "shared" / "data" / "iaa"
+
+
+def _installed_elsewhere() -> bool:
+    """Whether the spacy_agreement under test is not this checkout's (a wheel, say)."""
+    spec = importlib.util.find_spec("spacy_agreement")  # found, not imported
+    return spec is not None and spec.origin is not None and \
+        Path(spec.origin).resolve().parent != ROOT / "spacy_agreement"
+
+
+if _installed_elsewhere():
+    # Python processes started by the tests (``python -c``, ``python -m``) would put their working
+    # directory, this checkout, first on sys.path and import its sources instead of the package
+    # under test; PYTHONSAFEPATH (Python 3.11+) stops that.
+    os.environ["PYTHONSAFEPATH"] = "1"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true", default=False,
+                     help="also run the tests marked slow (the whole suite, as CI does)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "slow: takes seconds to minutes (trained pipelines, clusters, large random runs); "
+                   "skipped unless --runslow or selected with -m")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--runslow") or "slow" in (config.getoption("-m") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --runslow (or -m slow)")
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(skip)
 
 
 def iaa_dir() -> Path:

@@ -36,6 +36,7 @@ def dask_client():
     cluster.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("row", sorted(FILES))
 def test_all_paths_agree_on_the_iaa_data(iaa, row, dask_client):
     corpus = sa.load_parallel_files([iaa / f for f in FILES[row]])
@@ -127,6 +128,7 @@ def test_cli_scale_options(iaa):
     assert bad.exit_code == 1 and "unknown backend" in bad.output
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_long_alpha_cleanly(tmp_path):
     """SIGINT during a multi-second α: the run stops between chunks, within a second or so."""
     import signal

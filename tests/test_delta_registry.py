@@ -45,6 +45,7 @@ def test_builtin_deltas_are_one_definition():
         register_delta("plain", lambda t, x, y: t)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.lists(dependency_heads(max_tokens=6), min_size=2, max_size=3), min_size=2, max_size=5))
 def test_a_plugin_delta_in_every_backend_matches_the_reference(items):

@@ -277,9 +277,9 @@ def test_cli_leaf_ancestor_json_and_table(tmp_path):
     result = CliRunner().invoke(app, ["leaf-ancestor", str(gold), str(cand), "--costs", "first-char", "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    assert {"la", "la_words", "geig_unlabelled", "geig_labelled", "sentences"} <= set(out)
+    assert {"leaf_ancestor", "leaf_ancestor_words", "geig_unlabelled", "geig_labelled", "sentences"} <= set(out)
     first = out["sentences"][0]
-    assert round(first["la"], 3) == 0.833 and round(first["geig_labelled"], 3) == 0.4
+    assert round(first["leaf_ancestor"], 3) == 0.833 and round(first["geig_labelled"], 3) == 0.4
     assert first["words"][1] == {"word": "tax", "score": pytest.approx(0.5833, abs=1e-4),
                                  "gold_lineage": "[ N1 N1 S", "candidate_lineage": "NP S"}
     table = CliRunner().invoke(app, ["leaf-ancestor", str(gold), str(cand), "--costs", "first-char"])

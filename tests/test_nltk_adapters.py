@@ -34,7 +34,7 @@ def test_score_phrase_trees():
             nltk.Tree.fromstring("(S (NP (PRP it)) (VP (VBD ran) (ADVP (RB away))))")]
     parsed = [nltk.Tree.fromstring("(S (NP (DT the)) (VP (NN dog) (VBZ barks)))"), gold[1]]
     scores = sa.score_nltk_trees(gold, parsed, cost="exact")
-    assert scores["la"] < 1 and scores["geig_labelled"] < 1
+    assert scores["leaf_ancestor"] < 1 and scores["geig_labelled"] < 1
     # first: gold S NP(0-1) VP(2) against S NP(0) VP(1-2): 1 match of 3; second: 4 of 4 -> F = 5/7
     assert scores["geig_unlabelled"] == pytest.approx(5 / 7)
     assert scores["jaccard"] < 1 and not math.isnan(scores["alpha_plain"])

@@ -125,7 +125,7 @@ def test_bracket_files_are_recognised_by_their_content(tmp_path, suffix):
     b = tmp_path / f"test{suffix}x"
     a.write_text("\n\n  (S (NP (DT the) (NN dog)) (VP (VBZ barks)))\n", encoding="utf-8")
     b.write_text("\n\n(S (NP (DT the) (NN dog)) (VBZ barks))\n", encoding="utf-8")
-    assert sa.corpus.guess_format(a) == "bracket"
+    assert sa.adapters.guess_format(a) == "bracket"
     corpus = sa.load_parallel_files([a, b])
     assert corpus.kind == "constituency"
     result = runner.invoke(app, ["alpha", str(a), str(b), "--json"])
@@ -136,14 +136,14 @@ def test_bracket_files_are_recognised_by_their_content(tmp_path, suffix):
 def test_conll_files_are_recognised_by_their_content(tmp_path):
     a = tmp_path / "a.txt"
     a.write_text("# sent_id = 1\n1\tA\t_\tX\t_\t_\t0\troot\t_\t_\n\n", encoding="utf-8")
-    assert sa.corpus.guess_format(a) == "conll"
+    assert sa.adapters.guess_format(a) == "conll"
     b = tmp_path / "b.tree"
     b.write_text("(S A)\n", encoding="utf-8")
     with pytest.raises(ValueError, match="mix bracketed trees and CoNLL"):
         sa.load_parallel_files([a, b])
     empty = tmp_path / "empty.mrg"
     empty.write_text("", encoding="utf-8")
-    assert sa.corpus.guess_format(empty) == "bracket"
+    assert sa.adapters.guess_format(empty) == "bracket"
 
 
 @pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # one pairable item, identical
@@ -164,7 +164,7 @@ def test_failed_parses_are_missing_annotations_as_in_evalb(tmp_path):
     out = runner.invoke(app, ["leaf-ancestor", str(gold), str(test), "--json"])
     assert out.exit_code == 0, out.output
     result = json.loads(out.stdout)
-    assert result["sentences_skipped"] == 2 and len(result["sentences"]) == 1 and result["la"] == 1.0
+    assert result["sentences_skipped"] == 2 and len(result["sentences"]) == 1 and result["leaf_ancestor"] == 1.0
     text = runner.invoke(app, ["leaf-ancestor", str(gold), str(test)]).stdout
     assert "skipped 2 sentence(s): failed parses, or words that differ" in text and f"{gold}:2: no parse (failed parse)" in text
     # without missing=True the blank line only separates trees and (()) is an error

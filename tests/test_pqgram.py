@@ -57,6 +57,7 @@ def test_profile_of_a_small_tree():
     assert pqgram_distance(as_tree(tree), as_tree(other)) == pytest.approx(ref_distance(tree, other))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(labelled_trees(max_nodes=10), labelled_trees(max_nodes=10), st.integers(1, 3), st.integers(1, 3))
 def test_distance_matches_reference(a, b, p, q):
@@ -66,6 +67,7 @@ def test_distance_matches_reference(a, b, p, q):
     assert got == pytest.approx(pqgram_distance(as_tree(b), as_tree(a), p, q))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.lists(labelled_trees(max_nodes=6), min_size=2, max_size=3), min_size=2, max_size=6))
 def test_alpha_over_pqgrams_matches_reference(items):

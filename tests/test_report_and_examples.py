@@ -35,6 +35,7 @@ class Collect(HTMLParser):
             self.svgs += 1
 
 
+@pytest.mark.slow
 def test_report_on_cdt(iaa, tmp_path):
     corpus = sa.load_parallel_files([iaa / "cdt/da-lotte.conll", iaa / "cdt/da-morten.conll"])
     out = tmp_path / "report.html"
@@ -73,6 +74,7 @@ def test_report_on_phrase_trees_colours_words():
     assert page.count('class="item"') == 3  # the three sentences the annotators disagree on
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script, args, expect", [
     ("quickstart.py", [], "TED between the two analyses"),
     ("pipeline_agreement.py", [], "alpha between the stored and the current analyses"),

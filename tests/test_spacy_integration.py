@@ -50,6 +50,8 @@ def trained(tmp_path_factory):
     return nlp, examples, path, gold
 
 
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # no POS: UCP, LCP undefined
 def test_nlp_evaluate_with_registered_scorer(trained):
     nlp, examples, _, _ = trained
     scores = nlp.evaluate(examples)
@@ -91,7 +93,11 @@ with_alpha = false
     nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
     ref = Doc(nlp.vocab, words=["I", "saw", "him", "."], heads=[1, 1, 1, 1], deps=["nsubj", "ROOT", "obj", "punct"])
     pred = Doc(nlp.vocab, words=["I", "saw", "him", "."], heads=[1, 1, 1, 2], deps=["nsubj", "ROOT", "iobj", "punct"])
-    scores = nlp.get_pipe("parser").scorer([Example(pred, ref)])
+    with pytest.warns(sa.UndefinedMetricWarning) as record:  # no POS tags: nan, one warning per value
+        scores = nlp.get_pipe("parser").scorer([Example(pred, ref)])
+    undefined = sorted(str(w.message).split()[0] for w in record if w.category is sa.UndefinedMetricWarning)
+    assert undefined == ["las_content", "lcp", "ucp"]
+    assert all(math.isnan(scores[f"dep_{key}"]) for key in undefined)
     assert scores["dep_las"] == pytest.approx(2 / 3) and scores["dep_la"] == pytest.approx(2 / 3)
     assert "dep_alpha_plain" not in scores and scores["dep_ted"] < 1
 
@@ -108,7 +114,7 @@ def test_scorer_counts_tokenisation_differences():
 def test_components_from_python_and_alpha_over_docs():
     nlp = spacy.blank("en")
     nlp.add_pipe("analysis_snapshot", config={"key": "annotator1"})
-    nlp.add_pipe("syntax_agreement", config={"compare_with": ["annotator1"], "metrics": ["las", "ted"]})
+    nlp.add_pipe("syntax_agreement", config={"compare_with": ["annotator1"], "metrics": ["las", "ted_distance"]})
     docs = []
     for deps in (["nsubj", "ROOT", "obj", "punct"], ["nsubj", "ROOT", "iobj", "punct"]):
         doc = Doc(nlp.vocab, words=["I", "saw", "him", "."], heads=[1, 1, 1, 1], deps=["nsubj", "ROOT", "obj", "punct"])
@@ -116,9 +122,9 @@ def test_components_from_python_and_alpha_over_docs():
         for token, dep in zip(doc, deps):
             token.dep_ = dep
         docs.append(nlp.get_pipe("syntax_agreement")(doc))
-    assert docs[0]._.agreement["annotator1"] == {"las": 1.0, "ted": 0.0}
+    assert docs[0]._.agreement["annotator1"] == {"las": 1.0, "ted_distance": 0.0}
     assert docs[1]._.agreement["annotator1"]["las"] == 0.75
-    assert list(docs[1].sents)[0]._.agreement["annotator1"]["ted"] == 1.0
+    assert list(docs[1].sents)[0]._.agreement["annotator1"]["ted_distance"] == 1.0
     result = alpha_over_docs(docs, ["annotator1"])
     assert result.items == 2 and result.annotations == 4
     expected = sa.alpha([[sa.from_span(d[:]) for _ in range(1)] + [sa.from_span(d[:])] for d in docs[:0]] or
@@ -132,6 +138,7 @@ def test_components_from_python_and_alpha_over_docs():
         nlp2.get_pipe("syntax_agreement")(docs[0])
 
 
+@pytest.mark.slow
 def test_trained_parser_through_the_cli(trained):
     _, _, path, gold = trained
     result = CliRunner().invoke(app, ["evaluate", "--model", str(path), str(gold), "--json", "--quiet"])
@@ -143,6 +150,7 @@ def test_trained_parser_through_the_cli(trained):
     assert missing.exit_code == 1 and "cannot load" in missing.output
 
 
+@pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # no VERB: UCP/LCP undefined
 def test_scorer_punctuation_rules_and_tag_sets():
     """The scorer's ``punct`` (label / upos / form, Plank et al. 2015's CoNLL-07 rule) and
     ``verb_tags`` options, hand-counted on one sentence whose guillemet is labelled ``dep``."""
@@ -155,7 +163,8 @@ def test_scorer_punctuation_rules_and_tag_sets():
     example = [Example(pred, ref)]
     # by label only "»" is punctuation: "«" counts (wrong head), so NED sees 2 of 3
     by_label = score_syntax(example, with_alpha=False)
-    by_form = score_syntax(example, with_alpha=False, punct="form")
+    with pytest.warns(sa.UndefinedMetricWarning, match="(ucp|lcp) is undefined"):
+        by_form = score_syntax(example, with_alpha=False, punct="form")
     assert by_label["dep_la"] == 1.0
     assert by_label["dep_ned"] == pytest.approx(2 / 3)  # "«" → "home": neither gold edge nor reversed/grandparent
     assert by_form["dep_ned"] == 1.0  # "«" and "»" are punctuation by their form

@@ -115,6 +115,7 @@ def point(points, setting, p):
     return next(pt for pt in points if pt.setting == setting and pt.p == p and pt.model == "paper")
 
 
+@pytest.mark.slow
 def test_ndt_curves_show_the_papers_findings(ndt_points):
     both_low, both_high = point(ndt_points, "both", 0.1), point(ndt_points, "both", 1.0)
     # αdiff by far the most sensitive at p = 0.1 (paper: 15.8%)
@@ -144,8 +145,10 @@ def test_cli_synthetic_json_tsv_and_plots(tmp_path):
     out = json.loads(result.output[result.output.index("{"):])
     assert len([p for p in out["points"] if p["model"] == "paper"]) == 30
     first = out["points"][0]
-    for key in ("setting", "p", "alpha_plain", "alpha_diff", "alpha_norm", "las", "alpha_plain_median", "las_median"):
+    for key in ("setting", "p", "alpha_plain", "alpha_diff", "alpha_norm", "accuracy", "alpha_plain_median",
+                "accuracy_median", "accuracy_name"):
         assert key in first
+    assert first["accuracy_name"] == "las"
     assert {p["setting"] for p in out["points"]} == {"both", "label", "attach"}
     assert sorted(f.name for f in (tmp_path / "plots").iterdir()) == [
         "synthetic-attach.png", "synthetic-both.png", "synthetic-label.png"]
@@ -160,6 +163,7 @@ def test_phrase_corpus_experiment():
     points = run_experiment(trees, sample=4, runs=2, seed=0, p_values=(0.0, 1.0))
     zero = [p for p in points if p.p == 0.0]
     assert all(p.alpha_plain == 1.0 and p.las == 1.0 for p in zero)
+    assert all(p.accuracy_name == "jaccard" and p.accuracy == p.las for p in points)  # las: the 0.1 alias
     noisy = [p for p in points if p.p == 1.0]
     assert len(noisy) == 3 and all(p.las < 1.0 and p.alpha_plain < 1.0 for p in noisy)
 

@@ -43,6 +43,7 @@ def size(t):
     return 1 + sum(size(c) for c in t[1])
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(labelled_trees(), labelled_trees())
 def test_ted_matches_reference(t1, t2):
@@ -56,12 +57,14 @@ def graded_cost(a, b):
     return 0.25 + 0.5 * ((ord((a or " ")[0]) * 7 + ord((b or " ")[0]) * 3) % 5) / 4
 
 
+@pytest.mark.slow
 @settings(max_examples=800, deadline=None)
 @given(labelled_trees(), labelled_trees())
 def test_ted_with_label_cost_matrix_matches_reference(t1, t2):
     assert ted(t1, t2, graded_cost) == pytest.approx(ref_tree_edit_distance(t1, t2, graded_cost), abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(labelled_trees(), labelled_trees(), labelled_trees())
 def test_metric_properties(t1, t2, t3):

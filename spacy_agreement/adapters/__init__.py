@@ -1,24 +1,36 @@
 """Adapters: they only convert outside formats into the compact trees of
-:mod:`spacy_agreement.trees`; no metric knows where a tree came from."""
+:mod:`spacy_agreement.trees`; no metric knows where a tree came from. The input formats of
+files are a registry (:data:`~spacy_agreement.adapters.files.READERS`)."""
 from .brackets import from_nltk, from_nltk_trees, parse_brackets, read_brackets, to_nltk
 from .conll import ReadStats, from_conllu, iter_conll, parse_conll, read_conll, write_conll
+from .files import (READERS, Reader, guess_format, load_annotator_dirs, load_parallel_files, read_trees, reader_names,
+                    register_reader, unregister_reader)
 from .nltk_graph import from_dependency_graph, to_dependency_graph
 from .spacy import from_doc, from_span
 
 __all__ = [
+    "READERS",
     "ReadStats",
+    "Reader",
     "from_conllu",
     "from_dependency_graph",
     "from_doc",
     "from_nltk",
     "from_nltk_trees",
     "from_span",
+    "guess_format",
     "iter_conll",
+    "load_annotator_dirs",
+    "load_parallel_files",
     "parse_brackets",
     "parse_conll",
     "read_brackets",
     "read_conll",
+    "read_trees",
+    "reader_names",
+    "register_reader",
     "to_dependency_graph",
     "to_nltk",
+    "unregister_reader",
     "write_conll",
 ]

@@ -181,15 +181,19 @@ def split_bracket_sentences(text: str, name: str = "<string>") -> List[Optional[
     """The sentences of a bracketed text with their line, ``None`` for a failed parse.
 
     In a file of one tree a line (what EVALB reads, and what parsers write), every line is a
-    sentence and a blank line is a sentence the parser failed on, as in EVALB; blank lines
-    at the end of the file are not sentences. Otherwise (trees spread over lines, as in the
+    sentence and a blank line is a sentence the parser failed on, as in EVALB (a blank line
+    at the end is one too: :func:`trim_trailing_failures` cuts such lines off where another
+    file has no sentence there). Otherwise (trees spread over lines, as in the
     Penn Treebank's ``.mrg``, or several trees on a line) the trees are the sentences and
     blank lines only separate them.
     """
     if not _one_tree_per_line(text):
         return list(split_brackets(text, name))
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line
     out: List[Optional[Tuple[str, int]]] = []
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             out.append(None)
             continue
@@ -197,9 +201,14 @@ def split_bracket_sentences(text: str, name: str = "<string>") -> List[Optional[
         if len(chunks) != 1:
             return list(split_brackets(text, name))
         out.append((chunks[0][0], number))
-    while out and out[-1] is None:
-        out.pop()
     return out
+
+
+def trim_trailing_failures(*columns: List[Optional[object]]) -> List[List[Optional[object]]]:
+    """Parallel sentence lists whose lengths differ only by failed parses (``None``) at the
+    end (a file that ends in blank lines) cut to the same length; others unchanged."""
+    shortest = min((len(c) for c in columns), default=0)
+    return [c[:shortest] if all(t is None for t in c[shortest:]) else c for c in columns]
 
 
 def _parse_chunk(chunk: str, line: int, name: str, number: int) -> nltk.Tree:
@@ -267,5 +276,5 @@ def from_nltk_trees(trees: Iterable[nltk.Tree], leaves: LeafStyle = "auto", name
 
 __all__: Sequence[str] = [
     "from_nltk", "from_nltk_trees", "parse_brackets", "read_brackets", "split_bracket_sentences", "split_brackets",
-    "to_nltk",
+    "to_nltk", "trim_trailing_failures",
 ]

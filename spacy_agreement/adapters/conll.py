@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import io
 import os
-from dataclasses import dataclass
 from typing import Iterable, Iterator, List, Optional, Union
 
 import conllu
 from conllu.exceptions import ParseException
 from conllu.parser import parse_id_value
 
+from ..corpus import ReadStats
 from ..errors import InvalidTreeError, Location
 from ..trees import DependencyTree
 
@@ -50,18 +50,6 @@ def _parse_id(line: List[str], i: int):
 _PARSERS = {**_RAW, "id": _parse_id}
 
 PathLike = Union[str, "os.PathLike[str]"]
-
-
-@dataclass
-class ReadStats:
-    """What a reader saw besides the trees: multi-word token ranges and empty nodes (CoNLL-U),
-    failed parses (bracketed files: a blank line or a tree without words where others have a
-    tree; read as a missing annotation)."""
-
-    sentences: int = 0
-    multiword_ranges: int = 0
-    empty_nodes: int = 0
-    failed_parses: int = 0
 
 
 def _raw_feats(value):

@@ -2,13 +2,15 @@
 
 spaCy marks a root by making a token its own head; here the root is head 0 and heads are
 1-based positions inside the sentence, as in CoNLL. A span whose tokens attach outside it
-is not a tree and raises :class:`InvalidTreeError` naming the token.
+is not a tree: :func:`doc_tree`, the one converter (the spaCy components use it too), raises
+:class:`InvalidTreeError` naming the token, or re-attaches such tokens to the root and counts
+them (``heads_outside="root"``).
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..errors import InvalidTreeError, Location
+from ..errors import BadOptionError, InvalidTreeError, Location
 from ..trees import DependencyTree
 
 # spaCy annotation -> (DependencyTree column, value of a token)
@@ -36,32 +38,58 @@ def token_columns(tokens, fallback: Optional[DependencyTree] = None) -> Dict[str
     return out
 
 
-def from_span(span, location: Optional[Location] = None, single_root: bool = False) -> DependencyTree:
-    """One sentence (or any span that is a whole tree) of a parsed ``Doc``."""
-    doc = span.doc
+#: What to do with a token whose head lies outside its sentence (:func:`doc_tree`).
+HEADS_OUTSIDE = ("raise", "root")
+
+
+def doc_tree(doc, start: int, end: int, analysis: Optional[Tuple[Any, Sequence[str]]] = None, *,
+             location: Optional[Location] = None, heads_outside: str = "raise",
+             single_root: bool = False) -> Tuple[DependencyTree, int]:
+    """The one converter from spaCy: the tree of tokens ``start:end`` of a ``Doc`` and the
+    number of heads that lay outside them.
+
+    ``analysis`` is ``(heads, labels)`` for every token of the doc, heads as absolute token
+    indices (a stored analysis, :func:`~spacy_agreement.integrations.spacy_components.doc_analysis`);
+    by default the doc's current parse. A token that is its own head is a root. A head outside
+    ``start:end`` is not a tree: ``heads_outside="raise"`` raises :class:`InvalidTreeError`
+    naming the token; ``"root"`` attaches the token to the root instead and counts it in the
+    second value, so the caller can report how many were re-attached.
+    """
+    if heads_outside not in HEADS_OUTSIDE:
+        raise BadOptionError(f"heads_outside must be one of {', '.join(HEADS_OUTSIDE)}, got {heads_outside!r}")
     location = location or Location("<doc>")
-    if not doc.has_annotation("DEP"):
-        raise InvalidTreeError("the Doc has no dependency parse (no DEP annotation)", location)
-    start = span.start
+    tokens = doc[start:end]
+    if analysis is None:
+        heads_of: Sequence[int] = [t.head.i for t in tokens]
+        deprels = [t.dep_ for t in tokens]
+    else:
+        heads_of = [int(h) for h in analysis[0][start:end]]
+        deprels = list(analysis[1][start:end])
     heads = []
-    for token in span:
-        if token.head.i == token.i:
+    outside = 0
+    for i, h in enumerate(heads_of, start=start):
+        if h == i:
             heads.append(0)
-        elif span.start <= token.head.i < span.end:
-            heads.append(token.head.i - start + 1)
+        elif start <= h < end:
+            heads.append(h - start + 1)
+        elif heads_outside == "raise":
+            raise InvalidTreeError(f"head {h - start + 1} ({doc[h].text!r}) lies outside the sentence",
+                                   location.at_token(i - start + 1))
         else:
-            raise InvalidTreeError(
-                f"head {token.head.i - start + 1} ({token.head.text!r}) lies outside the sentence",
-                location.at_token(token.i - start + 1),
-            )
-    return DependencyTree.create(
-        heads=heads,
-        deprels=[t.dep_ for t in span],
-        forms=[t.text for t in span],
-        location=location,
-        single_root=single_root,
-        **token_columns(span),
-    )
+            heads.append(0)
+            outside += 1
+    tree = DependencyTree.create(heads=heads, deprels=deprels, forms=[t.text for t in tokens], location=location,
+                                 single_root=single_root, **token_columns(tokens))
+    return tree, outside
+
+
+def from_span(span, location: Optional[Location] = None, single_root: bool = False) -> DependencyTree:
+    """One sentence (or any span that is a whole tree) of a parsed ``Doc``; a head outside the
+    span raises (:func:`doc_tree` can re-attach and count instead)."""
+    location = location or Location("<doc>")
+    if not span.doc.has_annotation("DEP"):
+        raise InvalidTreeError("the Doc has no dependency parse (no DEP annotation)", location)
+    return doc_tree(span.doc, span.start, span.end, location=location, single_root=single_root)[0]
 
 
 def from_doc(doc, name: str = "<doc>", single_root: bool = False) -> List[DependencyTree]:

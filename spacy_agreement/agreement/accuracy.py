@@ -31,8 +31,6 @@ than two annotations are not pairable and are counted apart.
 """
 from __future__ import annotations
 
-import math
-import warnings
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
@@ -40,7 +38,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..corpus import Corpus
-from ..errors import MismatchedCorpusError, UndefinedMetricWarning
+from ..errors import MismatchedCorpusError, undefined
 from ..trees import ConstituencyTree, DependencyTree
 
 
@@ -143,9 +141,7 @@ def _pairwise(
         tokens += length
         items += 1
     if tokens == 0:
-        warnings.warn("no comparable tokens: accuracies are undefined, returning nan", UndefinedMetricWarning,
-                      stacklevel=3)
-        scores = {k: math.nan for k in keys}
+        scores = {k: undefined(k, "no comparable tokens", stacklevel=3) for k in keys}
     else:
         scores = {k: float(v / tokens) for k, v in zip(keys, totals)}
     return AccuracyResult(scores, tokens, items, len(mismatched), unpairable, mismatched,

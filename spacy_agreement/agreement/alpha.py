@@ -38,7 +38,6 @@ Choices the paper leaves open, made here:
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
 
@@ -46,7 +45,7 @@ import numpy as np
 
 from .. import _core
 from ..corpus import Corpus
-from ..errors import UndefinedMetricWarning
+from ..errors import BadOptionError, undefined
 from ..trees import CyclePolicy, Forest, OrderedTree
 from ..vocab import LabelCost, LabelVocab
 from .deltas import delta_names, get_delta
@@ -132,6 +131,14 @@ class AlphaResult:
         order = np.argsort(-column, kind="stable")[:k]
         return [(self.item_names[i], float(column[i])) for i in order if column[i] > 0]
 
+    def merged(self, other: "AlphaResult") -> "AlphaResult":
+        """This result with the δ of ``other`` (same corpus) added, e.g. α over pq-grams."""
+        per_item = self.item_disagreement
+        if per_item is not None and other.item_disagreement is not None:
+            per_item = np.column_stack([per_item, other.item_disagreement])
+        return replace(self, alphas={**self.alphas, **other.alphas}, observed={**self.observed, **other.observed},
+                       expected={**self.expected, **other.expected}, item_disagreement=per_item)
+
     def with_interval(self, method: str, low: Dict[str, float], high: Dict[str, float], confidence: float,
                       samples: int, alphas: Optional[Dict[str, float]] = None) -> "AlphaResult":
         """The same result as an estimate with an interval (``alphas`` replaced if given)."""
@@ -150,9 +157,8 @@ def alphas_from_sums(observed_sums: Sequence[float], expected_sums: Sequence[flo
         observed[kind] = float(observed_sums[k] / n) if n else math.nan
         expected[kind] = float(expected_sums[k] / (n * (n - 1))) if n > 1 else math.nan
         if n < 2 or not expected_sums[k] > 0:
-            warnings.warn(f"alpha_{kind} is undefined (expected disagreement is zero over {n} pairable "
-                          "annotations); returning nan", UndefinedMetricWarning, stacklevel=stacklevel)
-            alphas[kind] = math.nan
+            alphas[kind] = undefined(f"alpha_{kind}", f"the expected disagreement is zero over {n} pairable "
+                                     "annotations", stacklevel=stacklevel)
         else:
             alphas[kind] = 1.0 - observed[kind] / expected[kind]
     return observed, expected, alphas
@@ -200,7 +206,7 @@ def pairable_trees(data: Union[Corpus, Sequence[Any]], label_cost: Optional[Labe
                    cycles: CyclePolicy = "drop", size: str = "annotation") -> PairableTrees:
     """Items with at least two annotations as ordered trees in one label vocabulary."""
     if size not in ("annotation", "tree"):
-        raise ValueError(f"size must be 'annotation' or 'tree', not {size!r}")
+        raise BadOptionError(f"size must be 'annotation' or 'tree', not {size!r}")
     corpus = as_corpus(data)
     vocab = LabelVocab()
     out = PairableTrees([], [], [], [], [], None)
@@ -263,7 +269,7 @@ def alpha(
     0.8276
     """
     if backend not in ("threads", "serial", "dask"):
-        raise ValueError(f"unknown backend {backend!r}: 'threads', 'serial' or 'dask'")
+        raise BadOptionError(f"unknown backend {backend!r}: 'threads', 'serial' or 'dask'")
     names = tuple(deltas) if deltas is not None else delta_names()
     kernel = [name for name in names if get_delta(name).kernel_code is not None]
     other = [name for name in names if get_delta(name).kernel_code is None]
@@ -291,7 +297,7 @@ def alpha(
                                  forest_trees=unique_trees)
             expected_sum.update(zip(_core.KERNEL_DELTAS, sums))
         elif kernel:
-            sums = expected_sums_dask(unique, unique_sizes, multiplicity, cost, scheduler)
+            sums = expected_sums_dask(unique, unique_sizes, multiplicity, cost, scheduler, forest_trees=unique_trees)
             expected_sum.update(zip(_core.KERNEL_DELTAS, sums))
         if other:
             expected_sum.update(zip(other, expected_sums_pairs(unique, unique_sizes, multiplicity, cost, other)))

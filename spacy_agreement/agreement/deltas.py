@@ -33,6 +33,7 @@ from typing import Callable, Dict, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .. import _core
+from ..errors import BadOptionError
 from ..trees import ConstituencyTree, CyclePolicy, DependencyTree, Forest, OrderedTree
 from ..vocab import LabelCost, LabelVocab
 
@@ -94,7 +95,7 @@ def get_delta(name: str) -> Delta:
     try:
         return DELTAS[name]
     except KeyError:
-        raise ValueError(f"unknown distance {name!r}: use one of {', '.join(DELTAS)}") from None
+        raise BadOptionError(f"unknown distance {name!r}: use one of {', '.join(DELTAS)}") from None
 
 
 def tree_edit_distance(

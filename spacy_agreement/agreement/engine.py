@@ -113,11 +113,13 @@ def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: O
 
 
 def expected_sums_dask(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Optional[np.ndarray] = None,
-                       scheduler: Optional[object] = None, chunks: int = 64) -> np.ndarray:
+                       scheduler: Optional[object] = None, chunks: int = 64,
+                       forest_trees: Optional[Sequence[OrderedTree]] = None) -> np.ndarray:
     """The same sums computed as tasks on a ``dask.distributed`` cluster.
 
     ``scheduler`` is a ``distributed.Client``, a scheduler address, or ``None`` for a new
-    ``LocalCluster`` (closed afterwards)."""
+    ``LocalCluster`` (closed afterwards). ``forest_trees`` as for :func:`expected_sums`: each
+    task then takes the cheaper orientation of every pair, as the threads backend does."""
     try:
         from distributed import Client, LocalCluster
     except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -131,7 +133,10 @@ def expected_sums_dask(forest: Forest, sizes: np.ndarray, counts: np.ndarray, co
     else:
         client = Client(scheduler)
     try:
-        arrays = client.scatter(list(forest.arrays()) + [sizes, counts, cost], broadcast=True)
+        mirror = mirror_arrays(forest_trees) if forest_trees is not None and cost is None else None
+        # hash=False: keys of this call only (equal data scattered by an earlier call on the same
+        # client would share its keys, and that call's release could drop them under this one's tasks)
+        arrays = client.scatter(list(forest.arrays()) + [sizes, counts, cost, mirror], broadcast=True, hash=False)
         futures = [client.submit(_rows_task, *arrays, start, end, pure=False)
                    for start, end in row_chunks(len(forest), chunks)]
         return np.sum(client.gather(futures), axis=0) if futures else np.zeros(len(_core.KERNEL_DELTAS))
@@ -142,10 +147,9 @@ def expected_sums_dask(forest: Forest, sizes: np.ndarray, counts: np.ndarray, co
             own_cluster.close()
 
 
-def _rows_task(labels, lml, offsets, keyroots, kr_offsets, sizes, counts, cost, start, end):
-    from spacy_agreement import _core as core
-
-    return core.expected_sums_rows(labels, lml, offsets, keyroots, kr_offsets, sizes, counts, start, end, 1, cost)
+def _rows_task(labels, lml, offsets, keyroots, kr_offsets, sizes, counts, cost, mirror, start, end):
+    return _core.expected_sums_rows(labels, lml, offsets, keyroots, kr_offsets, sizes, counts, start, end, 1, cost,
+                                    mirror)
 
 
 def within_item_pairs(item_of: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:

@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import _core
 from ..corpus import Corpus
+from ..errors import AgreementError
 from ..trees import Forest
 from .alpha import AlphaResult, alpha, pairable_trees
 from .deltas import delta_names, squared_delta_values
@@ -38,7 +39,7 @@ def sampled_alpha(data: Union[Corpus, Sequence], pairs: int = 100_000, confidenc
     converted = pairable_trees(data, **convert_options)
     n = len(converted.trees)
     if n < 2:
-        raise ValueError("fewer than two pairable annotations")
+        raise AgreementError("fewer than two pairable annotations")
     names = delta_names()
     forest = Forest.from_trees(converted.trees)
     sizes = np.asarray(converted.sizes, dtype=np.int64)
@@ -85,7 +86,7 @@ def bootstrap_alpha(data: Union[Corpus, Sequence, AlphaResult], samples: int = 1
     exact result with ``low`` / ``high`` and ``method`` ``"bootstrap over items (De fixed)"``."""
     result = data if isinstance(data, AlphaResult) else alpha(data, **alpha_options)
     if result.item_disagreement is None or result.items == 0:
-        raise ValueError("no pairable items to resample")
+        raise AgreementError("no pairable items to resample")
     # per item: Σ within-item δ² / (m_u − 1), and its number of annotations m_u
     counts = np.asarray(result.item_counts, dtype=np.float64)
     per_item = result.item_disagreement * counts[:, None]

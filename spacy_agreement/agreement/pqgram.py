@@ -21,7 +21,9 @@ import numpy as np
 
 from .. import _core
 from ..corpus import Corpus
+from ..errors import BadOptionError
 from ..trees import OrderedTree, children_lists
+from ..vocab import LabelVocab
 from .alpha import AlphaResult, pairable_trees
 from .engine import deduplicate, default_threads, row_chunks, within_item_pairs
 
@@ -31,7 +33,7 @@ STAR = -1  # the dummy label
 def profile(tree: OrderedTree, p: int = 2, q: int = 3) -> List[Tuple[int, ...]]:
     """The pq-grams of a tree as tuples of label ids (``-1`` for ``*``), in no special order."""
     if p < 1 or q < 1:
-        raise ValueError("p and q must be at least 1")
+        raise BadOptionError("p and q must be at least 1")
     if tree.size == 0:
         return []
     kids = children_lists(tree.parent.tolist())
@@ -70,8 +72,6 @@ def profiles(trees: Sequence[OrderedTree], p: int = 2, q: int = 3) -> Tuple[np.n
 
 def pqgram_distance(a, b, p: int = 2, q: int = 3) -> float:
     """δpq between two dependency or phrase trees (see the module docstring)."""
-    from ..vocab import LabelVocab
-
     vocab = LabelVocab()
     grams, offsets = profiles([a.to_ordered(vocab)[0], b.to_ordered(vocab)[0]], p, q)
     return float(_core.pqgram_pairs(grams, offsets, np.array([0]), np.array([1]))[0])

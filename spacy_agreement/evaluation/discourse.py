@@ -39,8 +39,10 @@ from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequ
 import numpy as np
 
 from ..adapters.conll import read_conll
+from ..adapters.spacy import from_doc
 from ..errors import AgreementError, Location
 from ..agreement.kappa import cohen_kappa
+from ..report.format import number
 from ..trees import DependencyTree
 
 Node = Tuple[int, int]  # (sentence index from 0, token id from 1)
@@ -183,7 +185,7 @@ def nodes_agree(doc: DiscourseDocument, x: Relation, y: Relation, measure: str, 
 def _match(xs: Sequence[Relation], ys: Sequence[Relation], agree: Callable[[Relation, Relation], bool]
            ) -> List[Tuple[int, int]]:
     """Maximum one-to-one matching of agreeing pairs, preferring exact agreement."""
-    from scipy.optimize import linear_sum_assignment
+    from scipy.optimize import linear_sum_assignment  # lazy: import time
 
     if not xs or not ys:
         return []
@@ -279,7 +281,7 @@ def format_tables(result: DiscourseAgreement) -> str:
             ("Cohen's kappa on types", "kappa_types", "kappa_types")]
 
     def cell(v: float) -> str:
-        return "   n/a" if math.isnan(v) else f"{v:6.2f}"
+        return number(v, 2, width=6)
 
     header = f"{'measure':<38} {'strict':>6} {'skip':>6} {'conn.':>6}"
     lines = [f"{len(result.pairs)} pair(s) of annotators" + (" (means)" if len(result.pairs) > 1 else ""), header]
@@ -294,7 +296,7 @@ def format_tables(result: DiscourseAgreement) -> str:
 def set_relations(doc, annotator: str, relations: Sequence[Relation]) -> None:
     """Attach an annotator's relations to a spaCy ``Doc`` (``doc._.discourse_relations``),
     nodes as (sentence index in ``doc.sents``, token id from 1)."""
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc  # lazy: import time
 
     if not Doc.has_extension("discourse_relations"):
         Doc.set_extension("discourse_relations", default=None)
@@ -305,8 +307,6 @@ def set_relations(doc, annotator: str, relations: Sequence[Relation]) -> None:
 
 def document_from_doc(doc, name: str = "<doc>") -> DiscourseDocument:
     """A :class:`DiscourseDocument` from a parsed ``Doc`` carrying relations."""
-    from ..adapters.spacy import from_doc
-
     document = DiscourseDocument(from_doc(doc, name), {}, name)
     relations = doc._.discourse_relations if doc.has_extension("discourse_relations") else None
     for annotator, rels in (relations or {}).items():

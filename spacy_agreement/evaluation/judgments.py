@@ -54,6 +54,7 @@ import csv
 import json
 import math
 import os
+import warnings
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
@@ -61,14 +62,23 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..adapters.conll import parse_conll, read_conll
-from ..errors import AgreementError, Location
+from ..errors import AgreementError, BadOptionError, Location, UndefinedMetricWarning, undefined
 from ..agreement.kappa import cohen_kappa, fleiss_kappa
+from ..report.format import number as format_number
 from .mace import MaceResult, mace
-from .parser_metrics import METRICS, EvaluationOptions, sentence_scores
+from .parser_metrics import EvaluationOptions, display_name, metric_names, sentence_scores
 from ..trees import DependencyTree
 
 PREFERENCES = ("A", "B")
+#: The metrics of the paper's tables, the default of :func:`analyse_judgments` and of the CLI's
+#: ``--metric``; any name of the parser-metric table (:func:`judgment_metric_choices`) can be chosen.
 DEFAULT_METRICS = ("las", "uas", "la", "ned", "ted", "lcp", "ucp")
+
+
+def judgment_metric_choices() -> Tuple[str, ...]:
+    """The metrics ``analyse_judgments`` (and ``judgments --metric``) accept: every metric of
+    :data:`~spacy_agreement.evaluation.parser_metrics.PARSER_METRICS`, registered ones included."""
+    return metric_names()
 
 
 class JudgmentError(AgreementError):
@@ -132,10 +142,10 @@ def load_datapackage(
     ``colours`` the cell values that mean A and B. A first row with no colour in it is taken
     as a header of judge names."""
     if len(parses) != 2 or len(colours) != 2:
-        raise ValueError("give two parses (A and B) and two colours (meaning A and B)")
+        raise BadOptionError("give two parses (A and B) and two colours (meaning A and B)")
     meaning = {str(colours[0]).strip().lower(): "A", str(colours[1]).strip().lower(): "B"}
     if len(meaning) != 2:
-        raise ValueError(f"the two colours must differ, got {list(colours)}")
+        raise BadOptionError(f"the two colours must differ, got {list(colours)}")
     base = os.fspath(folder)
     trees = {name: read_conll(os.path.join(base, f"{name}.conll")) for name in (gold, *parses)}
     table = os.path.join(base, judgments_file)
@@ -252,23 +262,25 @@ def analyse_judgments(
     """Run every analysis of the module docstring. ``check_forms=False`` lets a parse's forms
     differ from the gold's (only the token count must match; the released Croatian MST parse
     writes numbers as ``<num>``)."""
-    from scipy.stats import norm, spearmanr
+    from scipy.stats import norm, spearmanr  # lazy: import time
 
     options = options or EvaluationOptions()
-    unknown = [m for m in metrics if m not in METRICS]
+    choices = judgment_metric_choices()
+    unknown = [m for m in metrics if m not in choices]
     if unknown:
-        raise ValueError(f"unknown metrics {unknown}; choose from {METRICS}")
+        raise BadOptionError(f"unknown metrics {unknown}; choose from {', '.join(choices)}")
     if ties not in ("half", "skip", "a", "b"):
-        raise ValueError("ties must be 'half', 'skip', 'a' or 'b'")
+        raise BadOptionError("ties must be 'half', 'skip', 'a' or 'b'")
     if kappa not in ("cohen", "fleiss"):
-        raise ValueError("kappa must be 'cohen' (mean pairwise Cohen) or 'fleiss'")
+        raise BadOptionError("kappa must be 'cohen' (mean pairwise Cohen) or 'fleiss'")
     if not items:
-        raise ValueError("no judgment items")
+        raise JudgmentError("no judgment items")
     judges = sorted({j for item in items for j in item.judgments})
     diffs = {m: np.empty(len(items)) for m in metrics}
     for i, item in enumerate(items):
-        score_a = sentence_scores(item.gold, item.a, options, check_forms)
-        score_b = sentence_scores(item.gold, item.b, options, check_forms)
+        # nan (no warning) where a metric counts nothing in the sentence: a tie below
+        score_a = sentence_scores(item.gold, item.a, options, check_forms, metrics, warn=False)
+        score_b = sentence_scores(item.gold, item.b, options, check_forms, metrics, warn=False)
         for m in metrics:
             diffs[m][i] = score_a[m] - score_b[m]  # nan when the metric counts nothing
     preferences = {
@@ -298,12 +310,16 @@ def analyse_judgments(
         shared = [(it.judgments[j1], it.judgments[j2]) for it in items if j1 in it.judgments and j2 in it.judgments]
         if shared:
             pair_agreement.append(float(np.mean([a == b for a, b in shared])))
-            cohen.append(cohen_kappa([a for a, _ in shared], [b for _, b in shared]))
+            with warnings.catch_warnings():  # a pair with undefined κ is left out of the mean
+                warnings.simplefilter("ignore", UndefinedMetricWarning)
+                cohen.append(cohen_kappa([a for a, _ in shared], [b for _, b in shared]))
     judge_agreement = float(np.mean(pair_agreement)) if pair_agreement else math.nan
     kind = kappa
     if kind == "cohen":
         valid = [k for k in cohen if not math.isnan(k)]
-        kappa_value = float(np.mean(valid)) if valid else math.nan
+        kappa_value = float(np.mean(valid)) if valid else undefined(
+            "Cohen's kappa", "no pair of judges with a defined kappa (fewer than two judges, or every "
+            "pair's judgments in one category)")
     else:
         kappa_value = fleiss_kappa([list(it.judgments.values()) for it in items])
     # Table 3: Spearman's rho between metrics across items
@@ -354,9 +370,9 @@ def _spearman(spearmanr, x: np.ndarray, y: np.ndarray) -> float:
 def format_analysis(result: JudgmentAnalysis) -> str:
     """The tables of the paper as text."""
     def num(v: float) -> str:
-        return "   n/a" if v is None or math.isnan(v) else f"{v:6.3f}"
+        return format_number(v, 3, width=6)
 
-    names = [m.upper() for m in result.metrics]
+    names = [display_name(m) for m in result.metrics]
     lines = [f"{result.items} items, {len(result.judges)} judges ({', '.join(result.judges)})",
              f"between judges: raw agreement {num(result.judge_agreement)}, "
              f"{_kappa_name(result)} {num(result.kappa)}", "",
@@ -368,7 +384,8 @@ def format_analysis(result: JudgmentAnalysis) -> str:
              "       " + " ".join(f"{n:>6}" for n in names[1:])]
     for i, m1 in enumerate(result.metrics[:-1]):
         row = [num(result.metric_correlations[(m1, m2)]) for m2 in result.metrics[i + 1:]]
-        lines.append(f"  {m1.upper():<5}" + "       " * i + " ".join(row))
+        lines.append(f"  {display_name(m1):<5}" + "       " * i
+                     + " ".join(row))
     lines.append("")
     lines.append("Spearman's rho with the human judgments (Table 4; * differs from LAS, Fisher z, p < 0.05)")
     lines.append("           " + " ".join(f"{n:>6} " for n in names))

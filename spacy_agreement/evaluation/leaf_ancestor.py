@@ -19,14 +19,16 @@ built-in schemes. The cost function is turned into one dense matrix over the sym
 before the Cython kernel runs.
 
 Scores: per word; per sentence, the mean of its words (§2); per corpus both the mean over
-sentences (``la``) and the mean over all words (``la_words``). Lineages are kept with the
+sentences (``leaf_ancestor``) and the mean over all words (``leaf_ancestor_words``); ``la`` and
+``la_words`` are the 0.1 names, kept as attribute aliases (in output keys ``la`` is label
+accuracy, a parser metric). A score over no word or no sentence (every sentence skipped) is
+``nan`` with an :class:`~spacy_agreement.errors.UndefinedMetricWarning`. Lineages are kept with the
 scores, so errors can be shown where they are (§7): the worst words and stretches of a
 sentence, and across a corpus the gold configurations (labels and lineage n-grams) most
 often found with low word scores.
 """
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
@@ -34,7 +36,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Uni
 import numpy as np
 
 from .. import _core
-from ..errors import InvalidTreeError, MismatchedCorpusError
+from ..errors import BadOptionError, InvalidTreeError, MismatchedCorpusError, undefined
 from .geig import BracketCounts, EvalbParams, bracket_counts
 from .lineage import LEFT, RIGHT, Lineages, Preterminals, dependency_lineages, phrase_lineages
 from ..trees import ConstituencyTree, DependencyTree, children_lists
@@ -68,7 +70,7 @@ def cost_function(scheme: CostScheme) -> Callable[[str, str], float]:
     if isinstance(scheme, Mapping):
         table = dict(scheme)
         return lambda a, b: table.get((a, b), exact_cost(a, b))
-    raise ValueError(f"unknown cost scheme {scheme!r}: 'exact', 'first-char', a function or a mapping")
+    raise BadOptionError(f"unknown cost scheme {scheme!r}: 'exact', 'first-char', a function or a mapping")
 
 
 @dataclass
@@ -92,8 +94,13 @@ class SentenceResult:
     location: str = ""
 
     @property
-    def la(self) -> float:
-        return float(np.mean([w.score for w in self.words])) if self.words else math.nan
+    def leaf_ancestor(self) -> float:
+        """The sentence score: the mean of its word scores."""
+        if not self.words:
+            return undefined("leaf_ancestor", f"{self.location or 'a sentence'} has no word")
+        return float(np.mean([w.score for w in self.words]))
+
+    la = leaf_ancestor  # the 0.1 name
 
     def geig(self) -> Dict[str, float]:
         return self.brackets.scores() if self.brackets is not None else {}
@@ -116,7 +123,7 @@ class SentenceResult:
         return sorted(runs, key=lambda r: -r[2])
 
     def to_dict(self) -> Dict[str, object]:
-        out: Dict[str, object] = {"la": self.la}
+        out: Dict[str, object] = {"leaf_ancestor": self.leaf_ancestor}
         out.update({k: v for k, v in self.geig().items() if k.startswith("geig_")})
         out["words"] = [w.to_dict() for w in self.words]
         return out
@@ -133,18 +140,26 @@ class LeafAncestorResult:
     skipped: List[str] = field(default_factory=list)
 
     @property
-    def la(self) -> float:
+    def leaf_ancestor(self) -> float:
         """Mean over sentences of the sentence scores."""
-        return float(np.mean([s.la for s in self.sentences])) if self.sentences else math.nan
+        if not self.sentences:
+            return undefined("leaf_ancestor", "no sentence was scored")
+        return float(np.mean([s.leaf_ancestor for s in self.sentences]))
 
     @property
-    def la_words(self) -> float:
+    def leaf_ancestor_words(self) -> float:
         """Mean over all words of the corpus."""
         scores = [w.score for s in self.sentences for w in s.words]
-        return float(np.mean(scores)) if scores else math.nan
+        if not scores:
+            return undefined("leaf_ancestor_words", "no word was scored")
+        return float(np.mean(scores))
+
+    la = leaf_ancestor  # the 0.1 names
+    la_words = leaf_ancestor_words
 
     def to_dict(self, sentences: bool = True) -> Dict[str, object]:
-        out: Dict[str, object] = {"la": self.la, "la_words": self.la_words, "sentences_skipped": len(self.skipped)}
+        out: Dict[str, object] = {"leaf_ancestor": self.leaf_ancestor, "leaf_ancestor_words": self.leaf_ancestor_words,
+                                  "sentences_skipped": len(self.skipped)}
         if self.brackets is not None:
             geig = self.brackets.scores()
             out["geig_unlabelled"] = geig["geig_unlabelled"]
@@ -188,7 +203,7 @@ def score_lineages(gold: Sequence[Lineages], candidate: Sequence[Lineages], cost
             offsets.append(len(symbols))
     matrix = vocab.cost_matrix(cost_function(cost))
     if matrix is not None and (matrix.max(initial=0) > 2 or matrix.min(initial=0) < 0):
-        raise ValueError("leaf-ancestor label costs must lie in [0, 2]")
+        raise BadOptionError("leaf-ancestor label costs must lie in [0, 2]")
     left, right, index = [], [], 0
     for g, c in zip(gold, candidate):
         n = len(g)
@@ -301,7 +316,7 @@ def format_sentence(sentence: SentenceResult) -> str:
     width = max((len(w.word) for w in sentence.words), default=4) + 2
     lines = [f"{w.score:.3f}   {w.word:<{width}} {' '.join(w.gold_lineage)} : {' '.join(w.candidate_lineage)}"
              for w in sentence.words]
-    summary = f"LA {sentence.la:.3f}"
+    summary = f"leaf-ancestor {sentence.leaf_ancestor:.3f}"
     geig = sentence.geig()
     if geig:
         summary += f"   GEIG unlabelled {geig['geig_unlabelled']:.3f}   labelled {geig['geig_labelled']:.3f}"

@@ -24,8 +24,28 @@
   or pass any function of the depth. Tokens in a gold head cycle get depth ``len(sentence)``.
 
 * **CLAS, MLAS, BLEX** (Zeman et al. 2018, the CoNLL 2018 shared task): F1 over content
-  words, see :mod:`spacy_agreement.evaluation.ud_metrics` (defined there; the options below do not
-  apply to them).
+  words, see :mod:`spacy_agreement.evaluation.ud_metrics` (what a correct word is, defined there;
+  the options below do not apply to them). In the table their count is
+  (2·correct, gold + system content words), so that numerator / denominator is the script's F1.
+
+**One table.** :data:`PARSER_METRICS` maps each name to a :class:`Metric`: a display name, a
+per-sentence ``count(gold, pred, ctx) -> (numerator, denominator)``, a
+``score(numerator, denominator)`` (default: the ratio) and a description. ``ctx``, a
+:class:`SentenceContext`, holds what the metrics of one sentence share, computed once: the
+punctuation mask, the scored tokens, the (subtype-stripped) labels, head and label matches,
+gold depths, gold verbs, the CLAS/MLAS/BLEX counts. Counts are summed over sentences and
+scored once (micro-average). Every consumer reads the table: :func:`evaluate` (the CLI's
+``evaluate``, text and JSON), the spaCy scorer (``dep_<name>``), the spaCy component and
+:mod:`~spacy_agreement.evaluation.judgments` (``--metric``). :func:`register_metric` adds
+one; it then appears in all of them.
+
+**Undefined values** (a denominator of 0: UCP without a gold verb that has a dependent, any
+metric when every token is excluded) follow the library's policy: ``nan`` and one
+:class:`~spacy_agreement.errors.UndefinedMetricWarning` per undefined value returned: per
+corpus score of :func:`evaluate`, per score of :func:`sentence_scores`. The per-sentence rows
+of :attr:`EvaluationResult.sentences` hold ``nan`` where a sentence has nothing to count,
+without a warning each (a breakdown, not a result: UCP is undefined in every sentence without
+a verb).
 
 Part-of-speech sets default to UD tags; for other tag sets (e.g. CDT's ``VA`` verbs) set
 ``verb_upos`` and ``content_upos``. Options apply uniformly to every metric
@@ -47,20 +67,20 @@ from __future__ import annotations
 import math
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
+from functools import cached_property
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..agreement.accuracy import ScoresByName, token_mismatch
 from ..agreement.deltas import tree_edit_distance
-from ..errors import MismatchedCorpusError
+from ..errors import BadOptionError, MismatchedCorpusError, undefined
 from ..trees import DependencyTree
 from .ud_metrics import UDScores, ud_counts
 
 CONTENT_UPOS = frozenset({"ADJ", "NOUN", "PROPN", "VERB"})
 PUNCT_RULES = ("upos", "label", "form")
 NED_VARIANTS = ("schwartz", "undirected")
-METRICS = ("las", "uas", "la", "ned", "ted", "ucp", "lcp", "las_content", "las_function", "las_root_weighted")
 Weight = Union[str, Callable[[int], float]]
 
 
@@ -85,9 +105,9 @@ class EvaluationOptions:
             object.__setattr__(self, "punct_rules", rules)
         unknown = set(self.punct_rules) - set(PUNCT_RULES)
         if unknown:
-            raise ValueError(f"unknown punctuation rule(s) {sorted(unknown)}: choose from {', '.join(PUNCT_RULES)}")
+            raise BadOptionError(f"unknown punctuation rule(s) {sorted(unknown)}: choose from {', '.join(PUNCT_RULES)}")
         if self.ned not in NED_VARIANTS:
-            raise ValueError(f"unknown NED variant {self.ned!r}: {' or '.join(NED_VARIANTS)}")
+            raise BadOptionError(f"unknown NED variant {self.ned!r}: {' or '.join(NED_VARIANTS)}")
 
     def label(self, label: str) -> str:
         return label.split(":", 1)[0] if self.ignore_subtypes else label
@@ -107,32 +127,7 @@ class EvaluationOptions:
             return math.log2(1 + depth)
         if self.root_weight == "uniform":
             return 1.0
-        raise ValueError(f"unknown root weight {self.root_weight!r}: 'inverse-log', 'log', 'uniform' or a function")
-
-
-@dataclass
-class Counts:
-    """Numerators and denominators of every metric for one sentence or a corpus."""
-
-    values: Dict[str, List[float]] = field(default_factory=lambda: {m: [0.0, 0.0] for m in METRICS})
-
-    def add(self, metric: str, correct: float, total: float) -> None:
-        entry = self.values[metric]
-        entry[0] += correct
-        entry[1] += total
-
-    def merge(self, other: "Counts") -> None:
-        for metric, (correct, total) in other.values.items():
-            self.add(metric, correct, total)
-
-    def scores(self) -> Dict[str, float]:
-        out = {}
-        for metric, (correct, total) in self.values.items():
-            if metric == "ted":  # stored as (error, norm)
-                out[metric] = 1.0 - correct / total if total else math.nan
-            else:
-                out[metric] = correct / total if total else math.nan
-        return out
+        raise BadOptionError(f"unknown root weight {self.root_weight!r}: 'inverse-log', 'log', 'uniform' or a function")
 
 
 def is_punct_form(form: str) -> bool:
@@ -143,7 +138,7 @@ def is_punct_form(form: str) -> bool:
 
 def _is_punct(tree: DependencyTree, options: EvaluationOptions) -> np.ndarray:
     if "form" in options.punct_rules and all(f == "_" for f in tree.forms):
-        raise ValueError(f"{tree.location}: the 'form' punctuation rule needs word forms, and this sentence has none")
+        raise BadOptionError(f"{tree.location}: the 'form' punctuation rule needs word forms, and this sentence has none")
     return np.fromiter((options.is_punct(f, u, d) for f, u, d in zip(tree.forms, tree.upos, tree.deprels)),
                        dtype=bool, count=len(tree))
 
@@ -183,46 +178,140 @@ def contract(tree: DependencyTree, keep: np.ndarray) -> DependencyTree:
     )
 
 
-def sentence_counts(gold: DependencyTree, pred: DependencyTree, options: EvaluationOptions) -> Counts:
-    """Every metric's numerator and denominator for one sentence (tokens assumed equal)."""
-    counts = Counts()
-    n = len(gold)
-    punct = _is_punct(gold, options)
-    scored = ~punct if options.exclude_punct else np.ones(n, dtype=bool)
-    g_heads, p_heads = gold.heads.tolist(), pred.heads.tolist()
-    g_labels = [options.label(x) for x in gold.deprels]
-    p_labels = [options.label(x) for x in pred.deprels]
-    depths = gold_depths(gold)
-    for k in np.flatnonzero(scored).tolist():
-        head_ok = g_heads[k] == p_heads[k]
-        label_ok = g_labels[k] == p_labels[k]
-        las = float(head_ok and label_ok)
-        counts.add("las", las, 1)
-        counts.add("uas", float(head_ok), 1)
-        counts.add("la", float(label_ok), 1)
-        group = "las_content" if gold.upos[k] in options.content_upos else "las_function"
-        counts.add(group, las, 1)
-        w = options.weight(int(depths[k]))
-        counts.add("las_root_weighted", w * las, w)
-        h, d = p_heads[k], k + 1
-        gold_head = g_heads[k]
-        reversed_edge = h != 0 and g_heads[h - 1] == d
-        grandparent = options.ned == "schwartz" and gold_head != 0 and g_heads[gold_head - 1] == h
-        counts.add("ned", float(h == gold_head or reversed_edge or grandparent), 1)
-    # complete predications over the gold verbs with at least one non-punctuation dependent
-    for v in range(1, n + 1):
-        if gold.upos[v - 1] not in options.verb_upos or not scored[v - 1]:
-            continue
-        g_children = {(c + 1, g_labels[c]) for c in range(n) if g_heads[c] == v and not punct[c]}
-        if not g_children:
-            continue
-        p_children = {(c + 1, p_labels[c]) for c in range(n) if p_heads[c] == v and not punct[c]}
-        counts.add("ucp", float({c for c, _ in g_children} == {c for c, _ in p_children}), 1)
-        counts.add("lcp", float(g_children == p_children), 1)
-    # tree edit distance over the Figure 1 trees (stored as error and normaliser)
+class SentenceContext:
+    """What the metrics of one sentence share, computed once: built by :func:`sentence_counts`
+    and passed to every :class:`Metric`'s ``count``. Lists are 0-based by token; heads are
+    1-based positions (0 = root). The costlier parts (depths, verbs, CLAS/MLAS/BLEX counts)
+    are computed on first use."""
+
+    def __init__(self, gold: DependencyTree, pred: DependencyTree, options: EvaluationOptions):
+        self.gold, self.pred, self.options = gold, pred, options
+        self.n = len(gold)
+        #: gold punctuation by the options' rules (whether or not it is excluded)
+        self.punct: np.ndarray = _is_punct(gold, options)
+        #: the tokens that count: all, or all but punctuation with ``exclude_punct``
+        self.scored: np.ndarray = ~self.punct if options.exclude_punct else np.ones(self.n, dtype=bool)
+        #: 0-based positions of the scored tokens, in order
+        self.tokens: List[int] = np.flatnonzero(self.scored).tolist()
+        self.gold_heads: List[int] = gold.heads.tolist()
+        self.pred_heads: List[int] = pred.heads.tolist()
+        self.gold_labels: List[str] = [options.label(x) for x in gold.deprels]
+        self.pred_labels: List[str] = [options.label(x) for x in pred.deprels]
+        self.head_ok: List[bool] = [g == p for g, p in zip(self.gold_heads, self.pred_heads)]
+        self.label_ok: List[bool] = [g == p for g, p in zip(self.gold_labels, self.pred_labels)]
+
+    def attached(self, k: int) -> bool:
+        """Token ``k`` (0-based) has the right head and label (LAS)."""
+        return self.head_ok[k] and self.label_ok[k]
+
+    @cached_property
+    def depths(self) -> np.ndarray:
+        """Gold depth of each token (:func:`gold_depths`)."""
+        return gold_depths(self.gold)
+
+    @cached_property
+    def verbs(self) -> List[int]:
+        """The scored gold verbs (1-based) with at least one non-punctuation gold dependent:
+        the items of UCP and LCP."""
+        out = []
+        for v in range(1, self.n + 1):
+            if self.gold.upos[v - 1] in self.options.verb_upos and self.scored[v - 1] and any(
+                    h == v and not self.punct[c] for c, h in enumerate(self.gold_heads)):
+                out.append(v)
+        return out
+
+    def children(self, v: int, gold: bool = True) -> set:
+        """(position, label) of the non-punctuation dependents of ``v`` in the gold tree or
+        the prediction."""
+        heads, labels = (self.gold_heads, self.gold_labels) if gold else (self.pred_heads, self.pred_labels)
+        return {(c + 1, labels[c]) for c in range(self.n) if heads[c] == v and not self.punct[c]}
+
+    @cached_property
+    def ud(self) -> UDScores:
+        """CLAS/MLAS/BLEX counts of the sentence (:func:`~.ud_metrics.ud_counts`)."""
+        return ud_counts(self.gold, self.pred)
+
+
+Count = Callable[[DependencyTree, DependencyTree, SentenceContext], Tuple[float, float]]
+Score = Callable[[float, float], float]
+
+
+def _ratio(numerator: float, denominator: float) -> float:
+    return numerator / denominator
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A parser metric: ``count(gold, pred, ctx)`` gives one sentence's (numerator,
+    denominator); counts are summed over a corpus and ``score(numerator, denominator)`` turns
+    them into the figure (called only with a denominator other than 0; 0 is undefined, see
+    :meth:`value`). ``undefined_when`` says in words when the denominator is 0."""
+
+    name: str
+    display_name: str
+    count: Count
+    score: Score = _ratio
+    description: str = ""
+    undefined_when: str = "no token to score"
+    builtin: bool = False
+
+    def value(self, numerator: float, denominator: float, warn: bool = True) -> float:
+        """The score of summed counts; ``nan`` when the denominator is 0, with an
+        :class:`~spacy_agreement.errors.UndefinedMetricWarning` unless ``warn=False``."""
+        if denominator:
+            return float(self.score(numerator, denominator))
+        return undefined(self.name, self.undefined_when, stacklevel=3) if warn else math.nan
+
+
+def _over_tokens(ok: Callable[[SentenceContext, int], float]) -> Count:
+    def count(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tuple[float, float]:
+        return float(sum(ok(ctx, k) for k in ctx.tokens)), float(len(ctx.tokens))
+    return count
+
+
+def _ned_ok(ctx: SentenceContext, k: int) -> bool:
+    h, d, gold_head = ctx.pred_heads[k], k + 1, ctx.gold_heads[k]
+    reversed_edge = h != 0 and ctx.gold_heads[h - 1] == d
+    grandparent = ctx.options.ned == "schwartz" and gold_head != 0 and ctx.gold_heads[gold_head - 1] == h
+    return h == gold_head or reversed_edge or grandparent
+
+
+def _pos_group(content: bool) -> Count:
+    def count(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tuple[float, float]:
+        correct = total = 0.0
+        for k in ctx.tokens:
+            if (gold.upos[k] in ctx.options.content_upos) == content:
+                correct += ctx.attached(k)
+                total += 1
+        return correct, total
+    return count
+
+
+def _root_weighted(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tuple[float, float]:
+    correct = total = 0.0
+    for k in ctx.tokens:
+        w = ctx.options.weight(int(ctx.depths[k]))
+        correct += w * float(ctx.attached(k))
+        total += w
+    return correct, total
+
+
+def _predications(labelled: bool) -> Count:
+    def count(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tuple[float, float]:
+        right = 0.0
+        for v in ctx.verbs:
+            g, p = ctx.children(v, gold=True), ctx.children(v, gold=False)
+            right += g == p if labelled else {c for c, _ in g} == {c for c, _ in p}
+        return right, float(len(ctx.verbs))
+    return count
+
+
+def _ted(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tuple[float, float]:
+    """(TED, normaliser) over the Figure 1 trees, punctuation contracted when excluded."""
+    options = ctx.options
     g_tree, p_tree = gold, pred
     if options.exclude_punct:
-        g_tree, p_tree = contract(gold, scored), contract(pred, scored)
+        g_tree, p_tree = contract(gold, ctx.scored), contract(pred, ctx.scored)
     if options.ignore_subtypes:
         g_tree = _relabelled(g_tree, options)
         p_tree = _relabelled(p_tree, options)
@@ -230,8 +319,136 @@ def sentence_counts(gold: DependencyTree, pred: DependencyTree, options: Evaluat
     size_g, size_p = len(g_tree) + 1, len(p_tree) + 1
     norm = {"sum": size_g + size_p, "max": max(size_g, size_p), "gold": size_g}.get(options.ted_norm)
     if norm is None:
-        raise ValueError(f"unknown TED normalisation {options.ted_norm!r}: 'sum', 'max' or 'gold'")
-    counts.add("ted", ted, norm)
+        raise BadOptionError(f"unknown TED normalisation {options.ted_norm!r}: 'sum', 'max' or 'gold'")
+    return ted, norm
+
+
+def _ud(metric: str) -> Count:
+    def count(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tuple[float, float]:
+        ud = ctx.ud
+        return 2 * ud.correct(metric), ud.system + ud.gold  # F1 = 2·correct / (gold + system)
+    return count
+
+
+PARSER_METRICS: Dict[str, Metric] = {}
+
+
+def register_metric(name: str, display_name: str, count: Count, score: Optional[Score] = None,
+                    description: str = "", undefined_when: str = "no token to score",
+                    _builtin: bool = False) -> Metric:
+    """Add a metric to :data:`PARSER_METRICS` (see the module docstring): it then appears in
+    :func:`evaluate` (and the CLI's ``evaluate``, text and JSON), in the spaCy scorer as
+    ``dep_<name>``, in the spaCy component's ``metrics`` and in ``judgments --metric``.
+    ``name`` must be new and usable in output keys (letters, digits, ``_``)."""
+    if not name.replace("_", "").isalnum() or name in PARSER_METRICS or name in _RESERVED:
+        raise ValueError(f"metric name {name!r} is taken or not an identifier")
+    metric = Metric(name, display_name, count, score or _ratio, description, undefined_when, _builtin)
+    PARSER_METRICS[name] = metric
+    return metric
+
+
+def unregister_metric(name: str) -> None:
+    """Remove a metric added with :func:`register_metric` (the built-in ones stay)."""
+    if name in PARSER_METRICS and not PARSER_METRICS[name].builtin:
+        del PARSER_METRICS[name]
+
+
+def metric_names() -> Tuple[str, ...]:
+    """The registered metrics, built-in first, in the order results list them."""
+    return tuple(PARSER_METRICS)
+
+
+def get_metric(name: str) -> Metric:
+    try:
+        return PARSER_METRICS[name]
+    except KeyError:
+        raise BadOptionError(f"unknown metric {name!r}: use one of {', '.join(PARSER_METRICS)}") from None
+
+
+def display_name(name: str) -> str:
+    """How a metric is shown in tables (``"LAS content"``); the key in upper case for a name
+    outside the table."""
+    metric = PARSER_METRICS.get(name)
+    return metric.display_name if metric is not None else name.upper()
+
+
+# keys of EvaluationResult.to_dict beside the metrics, and names the spaCy integration uses
+_RESERVED = frozenset({"tokens", "verbs", "sentences", "sentences_skipped", "ted_distance", "leaf_ancestor",
+                       "heads_outside_sentence"})
+
+for _name, _display, _count, _score, _description, _undefined in (
+    ("las", "LAS", _over_tokens(SentenceContext.attached), None,
+     "labelled attachment score: tokens with the right head and label (Plank et al. 2015, §2)", None),
+    ("uas", "UAS", _over_tokens(lambda ctx, k: ctx.head_ok[k]), None,
+     "unlabelled attachment score: tokens with the right head", None),
+    ("la", "LA", _over_tokens(lambda ctx, k: ctx.label_ok[k]), None,
+     "label accuracy: tokens with the right label", None),
+    ("ned", "NED", _over_tokens(_ned_ok), None,
+     "neutral edge direction (Schwartz et al. 2011): the right head, or the edge reversed, or the "
+     "gold grandparent (not with ned='undirected')", None),
+    ("ted", "TED", _ted, lambda error, norm: 1.0 - error / norm,
+     "TED accuracy 1 − ΣTED/Σnorm over the Figure 1 trees (Tsarfaty et al. 2011)", None),
+    ("ucp", "UCP", _predications(False), None,
+     "unlabelled complete predications: gold verbs whose dependents are all right",
+     "no scored gold verb with a non-punctuation dependent"),
+    ("lcp", "LCP", _predications(True), None,
+     "labelled complete predications: gold verbs whose dependents and their labels are all right",
+     "no scored gold verb with a non-punctuation dependent"),
+    ("las_content", "LAS content", _pos_group(True), None,
+     "LAS over content words (gold UPOS in content_upos; Plank et al. 2015, Table 6)", "no content word to score"),
+    ("las_function", "LAS function", _pos_group(False), None,
+     "LAS over function words (the other tokens)", "no function word to score"),
+    ("las_root_weighted", "LAS root-weighted", _root_weighted, None,
+     "LAS with each token weighted by root_weight(gold depth) (Plank et al. 2015, §4)", None),
+    ("clas", "CLAS", _ud("clas"), None,
+     "content-word LAS, F1 (Zeman et al. 2018)", "no content word in the gold tree or the prediction"),
+    ("mlas", "MLAS", _ud("mlas"), None,
+     "morphology-aware LAS, F1 (Zeman et al. 2018)", "no content word in the gold tree or the prediction"),
+    ("blex", "BLEX", _ud("blex"), None,
+     "bilexical dependency score, F1 (Zeman et al. 2018)", "no content word in the gold tree or the prediction"),
+):
+    register_metric(_name, _display, _count, _score, _description, _undefined or "no token to score", _builtin=True)
+
+#: The metric names (a live view of :data:`PARSER_METRICS`: registered metrics appear in it).
+METRICS = PARSER_METRICS.keys()
+
+
+def _selected(metrics: Optional[Iterable[str]]) -> List[Metric]:
+    if metrics is None:
+        return list(PARSER_METRICS.values())
+    return [get_metric(m) for m in metrics]
+
+
+@dataclass
+class Counts:
+    """Summed (numerator, denominator) of each metric for one sentence or a corpus."""
+
+    values: Dict[str, List[float]] = field(default_factory=dict)
+
+    def add(self, metric: str, numerator: float, denominator: float) -> None:
+        entry = self.values.setdefault(metric, [0.0, 0.0])
+        entry[0] += numerator
+        entry[1] += denominator
+
+    def merge(self, other: "Counts") -> None:
+        for metric, (numerator, denominator) in other.values.items():
+            self.add(metric, numerator, denominator)
+
+    def scores(self, warn: bool = True) -> Dict[str, float]:
+        """Each metric's score; undefined ones are ``nan`` with one warning each (not with
+        ``warn=False``)."""
+        return {metric: get_metric(metric).value(numerator, denominator, warn)
+                for metric, (numerator, denominator) in self.values.items()}
+
+
+def sentence_counts(gold: DependencyTree, pred: DependencyTree, options: EvaluationOptions,
+                    metrics: Optional[Iterable[str]] = None, context: Optional[SentenceContext] = None) -> Counts:
+    """Each metric's numerator and denominator for one sentence (tokens assumed equal);
+    ``metrics`` chooses (default: every registered one)."""
+    ctx = context or SentenceContext(gold, pred, options)
+    counts = Counts()
+    for metric in _selected(metrics):
+        counts.add(metric.name, *metric.count(gold, pred, ctx))
     return counts
 
 
@@ -248,15 +465,21 @@ class EvaluationResult(ScoresByName):
     sentences: List[Dict[str, float]]
     counts: Counts
     skipped: List[str] = field(default_factory=list)
-    ud: UDScores = field(default_factory=UDScores)  # counts behind clas, mlas, blex
+    ud: UDScores = field(default_factory=UDScores)  # counts behind clas, mlas, blex (precision, recall)
+    tokens: int = 0  # scored tokens
+    verbs: int = 0  # gold verbs with a dependent (UCP/LCP items)
 
     def to_dict(self) -> Dict[str, float]:
         out: Dict[str, float] = dict(self.scores)
-        out["tokens"] = int(self.counts.values["las"][1])
-        out["verbs"] = int(self.counts.values["ucp"][1])
+        out["tokens"] = self.tokens
+        out["verbs"] = self.verbs
         out["sentences"] = len(self.sentences)
         out["sentences_skipped"] = len(self.skipped)
         return out
+
+    def table(self) -> List[Tuple[str, str, float]]:
+        """(key, display name, score) of every metric, in table order: what a text report shows."""
+        return [(key, display_name(key), value) for key, value in self.scores.items()]
 
 
 def evaluate(
@@ -265,19 +488,28 @@ def evaluate(
     options: Optional[EvaluationOptions] = None,
     skip_mismatched: bool = False,
     check_forms: bool = True,
+    metrics: Optional[Sequence[str]] = None,
 ) -> EvaluationResult:
-    """Every metric of the module for a corpus of gold and predicted trees, sentence by sentence.
-    ``check_forms=False`` compares only the number of tokens (for a parser that rewrote forms,
-    e.g. numbers as ``<num>``; the form punctuation rule reads the gold forms)."""
+    """Every metric of :data:`PARSER_METRICS` (or those named in ``metrics``) for a corpus of
+    gold and predicted trees, sentence by sentence. ``check_forms=False`` compares only the
+    number of tokens (for a parser that rewrote forms, e.g. numbers as ``<num>``; the form
+    punctuation rule reads the gold forms). An undefined corpus score is ``nan`` with one
+    :class:`~spacy_agreement.errors.UndefinedMetricWarning`; per-sentence rows hold ``nan``
+    without a warning (module docstring)."""
     options = options or EvaluationOptions()
+    chosen = [m.name for m in _selected(metrics)]
+    with_ud = any(m in ("clas", "mlas", "blex") for m in chosen)
     if len(gold) != len(pred):
         source = lambda trees: trees[0].location.source if len(trees) else "<empty>"  # noqa: E731
         raise MismatchedCorpusError(
             f"{len(gold)} gold sentences ({source(gold)}) but {len(pred)} predicted ({source(pred)})"
         )
     total, ud = Counts(), UDScores()
+    for m in chosen:
+        total.add(m, 0.0, 0.0)
     per_sentence: List[Dict[str, float]] = []
     skipped: List[str] = []
+    tokens = verbs = 0
     for number, (g, p) in enumerate(zip(gold, pred), start=1):
         problem = _token_problem(g, p, check_forms)
         if problem is not None:
@@ -285,12 +517,15 @@ def evaluate(
                 raise MismatchedCorpusError(f"gold and prediction differ in tokens: {problem}", g.location)
             skipped.append(f"{g.location}: {problem}")
             continue
-        counts = sentence_counts(g, p, options)
+        ctx = SentenceContext(g, p, options)
+        counts = sentence_counts(g, p, options, chosen, ctx)
         total.merge(counts)
-        sentence_ud = ud_counts(g, p)
-        ud = ud + sentence_ud
-        per_sentence.append({**counts.scores(), **sentence_ud.scores()})
-    return EvaluationResult({**total.scores(), **ud.scores()}, per_sentence, total, skipped, ud)
+        tokens += len(ctx.tokens)
+        verbs += len(ctx.verbs)
+        if with_ud:
+            ud = ud + ctx.ud
+        per_sentence.append(counts.scores(warn=False))
+    return EvaluationResult(total.scores(), per_sentence, total, skipped, ud, tokens, verbs)
 
 
 def _token_problem(gold: DependencyTree, pred: DependencyTree, check_forms: bool) -> Optional[str]:
@@ -300,41 +535,29 @@ def _token_problem(gold: DependencyTree, pred: DependencyTree, check_forms: bool
 
 
 def sentence_scores(gold: DependencyTree, pred: DependencyTree,
-                    options: Optional[EvaluationOptions] = None, check_forms: bool = True) -> Dict[str, float]:
-    """Every metric for one sentence (``nan`` where a metric has nothing to count, e.g. UCP
-    without verbs)."""
+                    options: Optional[EvaluationOptions] = None, check_forms: bool = True,
+                    metrics: Optional[Sequence[str]] = None, warn: bool = True) -> Dict[str, float]:
+    """Each metric (or those in ``metrics``) for one sentence: ``nan`` where a metric has
+    nothing to count (e.g. UCP without verbs), with one
+    :class:`~spacy_agreement.errors.UndefinedMetricWarning` each unless ``warn=False`` (for
+    callers that handle ``nan`` themselves)."""
     problem = _token_problem(gold, pred, check_forms)
     if problem is not None:
         raise MismatchedCorpusError(f"gold and prediction differ in tokens: {problem}", gold.location)
-    return sentence_counts(gold, pred, options or EvaluationOptions()).scores()
-
-
-def labelled_attachment_score(gold: DependencyTree, pred: DependencyTree, **options) -> float:
-    """LAS of one sentence (Plank et al. 2015, §2)."""
-    return sentence_scores(gold, pred, EvaluationOptions(**options))["las"]
-
-
-def unlabelled_attachment_score(gold: DependencyTree, pred: DependencyTree, **options) -> float:
-    """UAS of one sentence (Plank et al. 2015, §2)."""
-    return sentence_scores(gold, pred, EvaluationOptions(**options))["uas"]
-
-
-def label_accuracy(gold: DependencyTree, pred: DependencyTree, **options) -> float:
-    """LA of one sentence (Plank et al. 2015, §2)."""
-    return sentence_scores(gold, pred, EvaluationOptions(**options))["la"]
+    return sentence_counts(gold, pred, options or EvaluationOptions(), metrics).scores(warn)
 
 
 def neutral_edge_direction(gold: DependencyTree, pred: DependencyTree, **options) -> float:
     """NED of one sentence (Schwartz et al. 2011, as used by Plank et al. 2015)."""
-    return sentence_scores(gold, pred, EvaluationOptions(**options))["ned"]
+    return sentence_scores(gold, pred, EvaluationOptions(**options), metrics=("ned",))["ned"]
 
 
 def ted_accuracy(gold: DependencyTree, pred: DependencyTree, **options) -> float:
     """TED accuracy of one sentence (Tsarfaty et al. 2011; normalisation in the module doc)."""
-    return sentence_scores(gold, pred, EvaluationOptions(**options))["ted"]
+    return sentence_scores(gold, pred, EvaluationOptions(**options), metrics=("ted",))["ted"]
 
 
 def complete_predications(gold: DependencyTree, pred: DependencyTree, **options) -> Tuple[float, float]:
     """(UCP, LCP) of one sentence (Plank et al. 2015, §2)."""
-    scores = sentence_scores(gold, pred, EvaluationOptions(**options))
+    scores = sentence_scores(gold, pred, EvaluationOptions(**options), metrics=("ucp", "lcp"))
     return scores["ucp"], scores["lcp"]

@@ -47,19 +47,25 @@ the other. Sentences whose tokens differ raise
 are left out entirely (their words count in neither precision nor recall, where the script
 would count the unaligned words as errors).
 
-Undefined values are ``nan`` (the script prints 0 there): precision without a content word
-in the prediction, recall without one in the gold, F1 without one on either side. The
+Undefined values are ``nan`` with an :class:`~spacy_agreement.errors.UndefinedMetricWarning`
+(the library's policy; the script prints 0 there): precision without a content word in the
+prediction, recall without one in the gold, F1 without one on either side.
+
+The three scores are also rows of the parser-metric table
+(:data:`~spacy_agreement.evaluation.parser_metrics.PARSER_METRICS`, count
+``(2·correct, gold + system)``), which is how :func:`~.parser_metrics.evaluate`, the spaCy
+scorer and the judgments analysis read them; :class:`UDScores` keeps the counts behind them
+for precision and recall. The
 options of :class:`~spacy_agreement.evaluation.parser_metrics.EvaluationOptions` (punctuation,
 subtypes) do not apply to these scores.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..agreement.accuracy import token_mismatch
-from ..errors import MismatchedCorpusError
+from ..errors import MismatchedCorpusError, ratio
 from ..trees import DependencyTree
 
 CONTENT_DEPRELS = frozenset({
@@ -104,10 +110,6 @@ def universal_feats(feats: Optional[str]) -> Tuple[str, ...]:
     return tuple(sorted(item for item in feature_items(feats) if item.split("=", 1)[0] in UNIVERSAL_FEATURES))
 
 
-def _ratio(a: int, b: int) -> float:
-    return a / b if b else math.nan
-
-
 @dataclass(frozen=True)
 class UDScores:
     """Counts behind CLAS, MLAS and BLEX and the scores: ``gold``/``system`` are the content
@@ -130,14 +132,15 @@ class UDScores:
         return getattr(self, f"{metric}_correct")
 
     def precision(self, metric: str) -> float:
-        return _ratio(self.correct(metric), self.system)
+        return ratio(self.correct(metric), self.system, f"{metric}_precision", "no content word in the prediction")
 
     def recall(self, metric: str) -> float:
-        return _ratio(self.correct(metric), self.gold)
+        return ratio(self.correct(metric), self.gold, f"{metric}_recall", "no content word in the gold tree")
 
     def f1(self, metric: str) -> float:
         """2PR/(P+R), computed as ``2·correct / (gold + system)`` (as conll18_ud_eval.py)."""
-        return _ratio(2 * self.correct(metric), self.system + self.gold)
+        return ratio(2 * self.correct(metric), self.system + self.gold, metric,
+                     "no content word in the gold tree or the prediction")
 
     @property
     def clas(self) -> float:

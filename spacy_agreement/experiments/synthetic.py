@@ -9,9 +9,10 @@ annotations), for p = 0.1, 0.2, ..., 1.0 and ``runs`` runs per point, in three s
 * ``"label"``:  p_relabel = p, p_reattach = 0 (Figure 4),
 * ``"attach"``: p_relabel = 0, p_reattach = p (Figure 5).
 
-The uncorrected score is LAS for dependency trees and the labelled-bracket Jaccard
-similarity for phrase trees (as in Table 2). Each point reports the mean (what the paper
-plots) and the median over runs. ``models=("paper", "uniform")`` adds the uniform
+The uncorrected score (``accuracy``) is LAS for dependency trees and the labelled-bracket
+Jaccard similarity for phrase trees (as in Table 2); ``accuracy_name`` says which (``"las"`` or
+``"jaccard"``; in 0.1 the field was ``las`` whatever it held, still readable as an alias). Each
+point reports the mean (what the paper plots) and the median over runs. ``models=("paper", "uniform")`` adds the uniform
 structural-noise model; points carry their ``model``. Sampling and noise come from one
 numpy ``Generator`` seeded by ``seed``.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Dict, List, Sequence, Union
 
 import numpy as np
@@ -26,13 +28,13 @@ import numpy as np
 from ..agreement.accuracy import pairwise_accuracy
 from ..agreement.alpha import alpha
 from ..corpus import Corpus
-from ..errors import UndefinedMetricWarning
+from ..errors import AgreementError, BadOptionError, UndefinedMetricWarning
 from .perturb import perturb_dependency, perturb_phrase
 from ..trees import ConstituencyTree, DependencyTree
 
 SETTINGS = ("both", "label", "attach")
 P_VALUES = tuple(round(0.1 * k, 1) for k in range(1, 11))
-MEASURES = ("alpha_plain", "alpha_diff", "alpha_norm", "las")
+MEASURES = ("alpha_plain", "alpha_diff", "alpha_norm", "accuracy")
 
 
 @dataclass
@@ -46,11 +48,22 @@ class Point:
     alpha_plain: float
     alpha_diff: float
     alpha_norm: float
-    las: float
+    accuracy: float  # LAS (dependency trees) or labelled-bracket Jaccard (phrase trees): see accuracy_name
     alpha_plain_median: float
     alpha_diff_median: float
     alpha_norm_median: float
-    las_median: float
+    accuracy_median: float
+    accuracy_name: str = "las"  # "las" or "jaccard"
+
+    @property
+    def las(self) -> float:
+        """The 0.1 name of :attr:`accuracy` (which is Jaccard for phrase trees)."""
+        return self.accuracy
+
+    @property
+    def las_median(self) -> float:
+        """The 0.1 name of :attr:`accuracy_median`."""
+        return self.accuracy_median
 
     def to_dict(self) -> Dict[str, Union[str, float, int]]:
         return asdict(self)
@@ -62,7 +75,8 @@ def _noise(setting: str, p: float):
 
 def one_run(originals: Sequence, labels: Sequence[str], p_relabel: float, p_reattach: float,
             rng: np.random.Generator, model: str = "paper") -> Dict[str, float]:
-    """α (three δ) and LAS/Jaccard between ``originals`` and one perturbed copy."""
+    """α (three δ) and the uncorrected ``accuracy`` (LAS, or Jaccard for phrase trees) between
+    ``originals`` and one perturbed copy."""
     if isinstance(originals[0], DependencyTree):
         noisy = [perturb_dependency(t, labels, p_relabel, p_reattach, rng, model) for t in originals]
     else:
@@ -72,9 +86,9 @@ def one_run(originals: Sequence, labels: Sequence[str], p_relabel: float, p_reat
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         result = alpha(corpus)
     accuracy = pairwise_accuracy(corpus)
-    score = accuracy.scores.get("las", accuracy.scores.get("jaccard"))
+    score = accuracy.scores["las"] if "las" in accuracy.scores else accuracy.scores["jaccard"]
     return {"alpha_plain": result.alpha_plain, "alpha_diff": result.alpha_diff,
-            "alpha_norm": result.alpha_norm, "las": score}
+            "alpha_norm": result.alpha_norm, "accuracy": score}
 
 
 def corpus_labels(trees: Sequence) -> List[str]:
@@ -102,34 +116,35 @@ def run_experiment(
 ) -> List[Point]:
     """Every point of Figures 3–5 (see the module docstring)."""
     if not trees:
-        raise ValueError("the corpus is empty")
+        raise AgreementError("the corpus is empty")
     valid = [t for t in trees if not isinstance(t, DependencyTree) or not len(t.unreachable_tokens())]
     if len(valid) < len(trees):
         warnings.warn(f"{len(trees) - len(valid)} sentence(s) with head cycles are not sampled "
                       "(a perturbation needs a tree)", UserWarning, stacklevel=2)
     if len(valid) < 2:
-        raise ValueError("need at least two sentences without head cycles")
+        raise AgreementError("need at least two sentences without head cycles")
     rng = np.random.default_rng(seed)
     chosen = rng.choice(len(valid), size=min(sample, len(valid)), replace=False)
     originals = [valid[i] for i in sorted(chosen.tolist())]
     labels = corpus_labels(valid)
     if isinstance(originals[0], ConstituencyTree) and "uniform" in models:
-        raise ValueError("the uniform structural model is for dependency trees")
+        raise BadOptionError("the uniform structural model is for dependency trees")
     jobs = [(s, p, m) for s in settings for p in p_values for m in models if not (m == "uniform" and s == "label")]
     iterator = jobs
     if progress:
-        from tqdm import tqdm
+        from tqdm import tqdm  # lazy: import time
 
         iterator = tqdm(jobs, desc="synthetic", unit="point")
     points: List[Point] = []
+    accuracy_name = "las" if isinstance(originals[0], DependencyTree) else "jaccard"
     for setting, p, model in iterator:
         if setting not in SETTINGS:
-            raise ValueError(f"unknown setting {setting!r}: one of {SETTINGS}")
+            raise BadOptionError(f"unknown setting {setting!r}: one of {SETTINGS}")
         values = [one_run(originals, labels, *_noise(setting, p), rng, model) for _ in range(runs)]
         table = {m: np.array([v[m] for v in values], dtype=float) for m in MEASURES}
         points.append(Point(setting, float(p), model, runs,
                             *(float(np.nanmean(table[m])) for m in MEASURES),
-                            *(float(np.nanmedian(table[m])) for m in MEASURES)))
+                            *(float(np.nanmedian(table[m])) for m in MEASURES), accuracy_name))
     return points
 
 
@@ -147,19 +162,17 @@ def plot_points(points: Sequence[Point], directory, prefix: str = "synthetic") -
     the paper's noise model and dashed for the uniform one; the y axis spans −0.25 to 1 as in
     the paper, so αdiff leaves the chart at high noise (the table has every value). Needs matplotlib (extra ``plot``)."""
     try:
-        import matplotlib
+        import matplotlib  # lazy: import time (and optional)
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise RuntimeError("plots need matplotlib: pip install 'spacy-agreement[plot]'") from exc
-    from pathlib import Path
-
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     titles = {"both": "p_relabel = p_reattach", "label": "p_relabel (p_reattach = 0)",
               "attach": "p_reattach (p_relabel = 0)"}
-    names = {"alpha_plain": "α plain", "alpha_diff": "α diff", "alpha_norm": "α norm", "las": "LAS / Jaccard"}
+    names = {"alpha_plain": "α plain", "alpha_diff": "α diff", "alpha_norm": "α norm", "accuracy": "LAS / Jaccard"}
     written = []
     for setting in SETTINGS:
         chosen = [pt for pt in points if pt.setting == setting]

@@ -23,7 +23,7 @@ def score_nltk_trees(gold: Sequence[Union[nltk.Tree, DependencyGraph]],
                      predicted: Sequence[Union[nltk.Tree, DependencyGraph]], **options: Any) -> Dict[str, Any]:
     """Every metric for NLTK-parsed trees against gold trees, in one call.
 
-    Phrase trees (``nltk.Tree``): leaf-ancestor (``la``, ``la_words``), GEIG labelled and
+    Phrase trees (``nltk.Tree``): leaf-ancestor (``leaf_ancestor``, ``leaf_ancestor_words``), GEIG labelled and
     unlabelled F, α between gold and parse, bracket Jaccard. Dependency graphs: the parser
     metrics of :mod:`spacy_agreement.evaluation.parser_metrics` and α. ``options`` go to the
     leaf-ancestor scorer (``cost``, ``evalb``) or to ``EvaluationOptions``.

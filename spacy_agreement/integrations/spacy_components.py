@@ -9,13 +9,22 @@ Components (registered through the ``spacy_factories`` entry point, so
 * ``syntax_agreement`` compares the doc's current analysis with stored analyses and writes
   per-sentence scores to ``Span._.agreement`` and per-doc scores to ``Doc._.agreement``
   (a mapping from stored name to scores): LAS, UAS, LA (Plank et al. 2015), the TED distance
-  of the Skjærholt (2014) trees, and leaf-ancestor scores on dependency lineages (Sampson &
-  Babarczy 2003). ``metrics`` chooses among ``las``, ``uas``, ``la``, ``ted``,
-  ``leaf_ancestor``.
+  of the Skjærholt (2014) trees summed over the sentences (``ted_distance``; ``ted`` is TED
+  accuracy, as in ``evaluate``), and leaf-ancestor scores on dependency lineages (Sampson &
+  Babarczy 2003). ``metrics`` chooses among ``ted_distance``, ``leaf_ancestor`` and every
+  metric of the parser-metric table (:data:`~spacy_agreement.evaluation.parser_metrics.PARSER_METRICS`:
+  ``las``, ``uas``, ``la``, ``ned``, ``ted``, ...). An undefined score is ``nan`` with an
+  :class:`~spacy_agreement.errors.UndefinedMetricWarning`, as everywhere in the package.
+  Sentences are converted by :func:`~spacy_agreement.adapters.spacy.doc_tree`: a token whose
+  head (in the stored or the current analysis) lies outside its sentence is attached to the
+  root, and ``heads_outside_sentence`` (a default metric) counts such tokens, per sentence
+  and per doc.
 
 The scorer ``spacy_agreement.syntax_scorer.v1`` (entry point ``spacy_scorers``) can replace
 the parser's: it returns spaCy's own parser scores (``dep_las``, ``dep_uas``, sentence
-boundaries) and beside them ``dep_la``, ``dep_ned``, ``dep_ted``, ``dep_ucp``, ``dep_lcp``,
+boundaries) and beside them ``dep_<name>`` for every metric of the parser-metric table but LAS
+and UAS (spaCy's own; a registered metric appears too): ``dep_la``, ``dep_ned``, ``dep_ted``
+(TED accuracy), ``dep_ucp``, ``dep_lcp``,
 ``dep_las_content``, ``dep_las_function``, ``dep_las_root_weighted``, ``dep_clas``, ``dep_mlas``,
 ``dep_blex`` (CoNLL 2018, :mod:`~spacy_agreement.evaluation.ud_metrics`; UPOS, features and lemmas the
 pipeline does not predict are the reference's), ``dep_leaf_ancestor``,
@@ -28,7 +37,9 @@ whose tokenisation differs from the gold are aligned with spaCy's alignment: spa
 ``dep_las``/``dep_uas`` handle them, ``dep_la`` falls back to the tokens aligned one-to-one
 when no example has the gold tokenisation, and the tree measures (TED, UCP/LCP,
 leaf-ancestor, α) skip such examples;
-``dep_unaligned_tokens`` and ``dep_examples_misaligned`` count what was left out.
+``dep_unaligned_tokens`` and ``dep_examples_misaligned`` count what was left out, and
+``dep_heads_outside_sentence`` the heads re-attached to the root by the converter (each doc is
+compared as one tree, so spaCy's heads, always inside the doc, give 0).
 """
 from __future__ import annotations
 
@@ -39,23 +50,32 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 
 import numpy as np
 from spacy.language import Language
+from spacy.pipeline.dep_parser import parser_score
+from spacy.tokens import Doc, Span
 from spacy.util import registry
 
-from ..adapters.spacy import token_columns
+from ..adapters.spacy import doc_tree, token_columns
 from ..agreement.alpha import AlphaResult, alpha
 from ..corpus import Corpus
-from ..errors import Location, UndefinedMetricWarning
+from ..errors import BadOptionError, Location, UndefinedMetricWarning, undefined
 from ..evaluation.leaf_ancestor import leaf_ancestor
-from ..evaluation.parser_metrics import EvaluationOptions, evaluate
+from ..agreement.deltas import tree_edit_distance
+from ..evaluation.parser_metrics import PARSER_METRICS, Counts, EvaluationOptions, evaluate, sentence_counts
 from ..trees import DependencyTree
 
-DEFAULT_METRICS = ("las", "uas", "la", "ted", "leaf_ancestor")
+DEFAULT_METRICS = ("las", "uas", "la", "ted_distance", "leaf_ancestor", "heads_outside_sentence")
+# beside those of the parser-metric table; heads_outside_sentence counts what the converter re-attached
+COMPONENT_METRICS = ("ted_distance", "leaf_ancestor", "heads_outside_sentence")
+SPACY_OWN = ("las", "uas")  # spaCy's parser_score reports dep_las and dep_uas itself
 SPACY_PUNCT = frozenset({"p", "punct"})
 
 
-def _register_extensions() -> None:
-    from spacy.tokens import Doc, Span
+def component_metric_choices() -> Tuple[str, ...]:
+    """What the ``syntax_agreement`` component's ``metrics`` accepts."""
+    return (*PARSER_METRICS, *COMPONENT_METRICS)
 
+
+def _register_extensions() -> None:
     if not Doc.has_extension("analyses"):
         Doc.set_extension("analyses", default=None)
     if not Doc.has_extension("agreement"):
@@ -68,27 +88,6 @@ def doc_analysis(doc) -> Tuple[np.ndarray, Tuple[str, ...]]:
     """The doc's current analysis, compactly: absolute head indices and labels."""
     heads = np.fromiter((t.head.i for t in doc), dtype=np.int32, count=len(doc))
     return heads, tuple(t.dep_ for t in doc)
-
-
-def tree_of(doc, start: int, end: int, heads: np.ndarray, deps: Sequence[str], name: str = "<doc>",
-            number: Optional[int] = None) -> Tuple[DependencyTree, int]:
-    """The tree of tokens ``start:end`` under an analysis; a head outside the span becomes the
-    root (counted in the second value), as a sentence must be a tree."""
-    local = []
-    outside = 0
-    for i in range(start, end):
-        h = int(heads[i])
-        if h == i:
-            local.append(0)
-        elif start <= h < end:
-            local.append(h - start + 1)
-        else:
-            local.append(0)
-            outside += 1
-    forms = [t.text for t in doc[start:end]]
-    upos = [t.pos_ or "_" for t in doc[start:end]]
-    tree = DependencyTree.create(local, list(deps[start:end]), forms, upos, location=Location(name, number))
-    return tree, outside
 
 
 class AnalysisSnapshot:
@@ -112,9 +111,10 @@ class SyntaxAgreement:
     def __init__(self, nlp, name: str = "syntax_agreement", compare_with: Sequence[str] = ("snapshot",),
                  metrics: Sequence[str] = DEFAULT_METRICS, exclude_punct: bool = False):
         _register_extensions()
-        unknown = set(metrics) - set(DEFAULT_METRICS)
+        choices = component_metric_choices()
+        unknown = set(metrics) - set(choices)
         if unknown:
-            raise ValueError(f"unknown metrics {sorted(unknown)}; choose from {DEFAULT_METRICS}")
+            raise BadOptionError(f"unknown metrics {sorted(unknown)}; choose from {', '.join(choices)}")
         self.name = name
         self.compare_with = list(compare_with)
         self.metrics = list(metrics)
@@ -132,39 +132,75 @@ class SyntaxAgreement:
             if key not in stored:
                 raise KeyError(f"no stored analysis {key!r} on the doc (stored: {sorted(stored)}); "
                                "add an analysis_snapshot with that key earlier in the pipeline")
-            golds, preds = [], []
+            golds, preds, outside = [], [], []
             for number, sent in enumerate(sents, start=1):
-                gold, _ = tree_of(doc, sent.start, sent.end, *stored[key], number=number)
-                pred, _ = tree_of(doc, sent.start, sent.end, *current, number=number)
-                sent._.agreement[key] = self._scores([gold], [pred])
+                # a head outside the sentence is re-attached to the root and counted (in either analysis)
+                gold, out_gold = doc_tree(doc, sent.start, sent.end, stored[key], location=Location("<doc>", number),
+                                          heads_outside="root")
+                pred, out_pred = doc_tree(doc, sent.start, sent.end, current, location=Location("<doc>", number),
+                                          heads_outside="root")
                 golds.append(gold)
                 preds.append(pred)
-            doc_scores[key] = self._scores(golds, preds)
+                outside.append(out_gold + out_pred)
+            per_sentence, doc_scores[key] = self._scores(golds, preds)
+            if "heads_outside_sentence" in self.metrics:
+                for scores, count in zip(per_sentence, outside):
+                    scores["heads_outside_sentence"] = count
+                doc_scores[key]["heads_outside_sentence"] = sum(outside)
+            for sent, scores in zip(sents, per_sentence):
+                sent._.agreement[key] = scores
         doc._.agreement = doc_scores
         return doc
 
-    def _scores(self, golds: List[DependencyTree], preds: List[DependencyTree]) -> Dict[str, float]:
+    def _scores(self, golds: List[DependencyTree], preds: List[DependencyTree]
+                ) -> Tuple[List[Dict[str, float]], Dict[str, float]]:
+        """The scores of each sentence and of the doc; every measure is computed once per
+        sentence (TED and leaf-ancestor too) and the doc's are summed from the sentences'."""
+        rows: List[Dict[str, float]] = [{} for _ in golds]
         out: Dict[str, float] = {}
-        result = evaluate(golds, preds, self.options)
-        for m in ("las", "uas", "la"):
-            if m in self.metrics:
-                out[m] = result.scores[m]
-        if "ted" in self.metrics:
-            from ..agreement.deltas import tree_edit_distance
-
-            out["ted"] = float(sum(tree_edit_distance(g, p) for g, p in zip(golds, preds)))
+        table = [m for m in self.metrics if m in PARSER_METRICS]
+        teds: List[float] = []
+        if table:
+            total = Counts()
+            for m in table:
+                total.add(m, 0.0, 0.0)
+            for row, g, p in zip(rows, golds, preds):
+                counts = sentence_counts(g, p, self.options, table)
+                total.merge(counts)
+                row.update(counts.scores())
+                if "ted" in counts.values and not (self.options.exclude_punct or self.options.ignore_subtypes):
+                    teds.append(counts.values["ted"][0])  # TED of the whole trees: ted_distance needs no other
+            out.update(total.scores())
+        if "ted_distance" in self.metrics:
+            if len(teds) != len(golds):
+                teds = [tree_edit_distance(g, p) for g, p in zip(golds, preds)]
+            for row, ted in zip(rows, teds):
+                row["ted_distance"] = float(ted)
+            out["ted_distance"] = float(sum(teds))
         if "leaf_ancestor" in self.metrics:
-            out["leaf_ancestor"] = leaf_ancestor(golds, preds).la_words
-        return out
+            result = leaf_ancestor(golds, preds)
+            if len(result.sentences) == len(golds):
+                for row, sentence in zip(rows, result.sentences):
+                    row["leaf_ancestor"] = sentence.leaf_ancestor
+            else:  # a sentence was skipped: score each on its own
+                for row, g, p in zip(rows, golds, preds):
+                    row["leaf_ancestor"] = leaf_ancestor([g], [p]).leaf_ancestor_words
+            out["leaf_ancestor"] = result.leaf_ancestor_words
+        return rows, out
 
     def score(self, examples: Iterable, **kwargs) -> Dict[str, float]:
-        """Mean LAS of the predicted docs against their first stored analysis (``agreement_las``)."""
+        """Mean LAS of the predicted docs against their first stored analysis (``agreement_las``;
+        ``nan`` with an ``UndefinedMetricWarning`` when no doc has one)."""
         values = []
         for eg in examples:
             scores = eg.predicted._.agreement or {}
             if self.compare_with and self.compare_with[0] in scores:
                 values.append(scores[self.compare_with[0]].get("las", math.nan))
-        return {"agreement_las": float(np.nanmean(values)) if values else None}
+        defined = [v for v in values if not math.isnan(v)]
+        if not defined:
+            return {"agreement_las": undefined("agreement_las", "no doc has a LAS against "
+                                               f"{self.compare_with[0] if self.compare_with else 'a stored analysis'}")}
+        return {"agreement_las": float(np.mean(defined))}
 
 
 def _aligned_label_accuracy(example, options: EvaluationOptions) -> Tuple[float, int]:
@@ -198,8 +234,6 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
     label in ``punct_labels``), ``upos`` (UPOS ``PUNCT``), ``form`` (the CoNLL-07 rule of
     Plank et al. 2015: the token text is Unicode punctuation only); ``verb_tags`` and
     ``content_tags`` are the UPOS tags of verbs (UCP/LCP) and content words (POS-wise LAS)."""
-    from spacy.pipeline.dep_parser import parser_score
-
     examples = list(examples)
     scores: Dict[str, Any] = dict(parser_score(examples, **kwargs))
     base = EvaluationOptions()
@@ -208,7 +242,7 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
         punct_rules=punct,
         verb_upos=frozenset(verb_tags) if verb_tags else base.verb_upos,
         content_upos=frozenset(content_tags) if content_tags else base.content_upos)
-    golds, preds, misaligned, unaligned = [], [], 0, 0
+    golds, preds, misaligned, unaligned, outside = [], [], 0, 0, 0
     partial_la = []
     for k, eg in enumerate(examples, start=1):
         ref, pred = eg.reference, eg.predicted
@@ -218,19 +252,22 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
             unaligned += missing
             partial_la.append(value)
             continue
-        gold_tree, _ = tree_of(ref, 0, len(ref), *_lowered(ref), name="example", number=k)
-        pred_tree, _ = tree_of(pred, 0, len(pred), *_lowered(pred), name="example", number=k)
+        # each doc is one tree; a head outside it is re-attached to the root and counted
+        gold_tree, out_gold = doc_tree(ref, 0, len(ref), _lowered(ref), location=Location("example", k),
+                                       heads_outside="root")
+        pred_tree, out_pred = doc_tree(pred, 0, len(pred), _lowered(pred), location=Location("example", k),
+                                       heads_outside="root")
+        outside += out_gold + out_pred
         # lemmas and features for MLAS/BLEX; what the pipeline does not predict is the reference's
-        gold_tree = replace(gold_tree, **token_columns(ref))
         pred_tree = replace(pred_tree, **token_columns(pred, fallback=gold_tree))
         golds.append(gold_tree)
         preds.append(pred_tree)
     if golds:
         result = evaluate(golds, preds, options)
-        for key in ("la", "ned", "ted", "ucp", "lcp", "las_content", "las_function", "las_root_weighted",
-                    "clas", "mlas", "blex"):
-            scores[f"dep_{key}"] = result.scores[key]
-        scores["dep_leaf_ancestor"] = leaf_ancestor(golds, preds).la_words
+        for key, value in result.scores.items():
+            if key not in SPACY_OWN:
+                scores[f"dep_{key}"] = value
+        scores["dep_leaf_ancestor"] = leaf_ancestor(golds, preds).leaf_ancestor_words
         if with_alpha:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UndefinedMetricWarning)
@@ -240,8 +277,11 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
             scores["dep_alpha_norm"] = agreement.alpha_norm
     scores["dep_examples_misaligned"] = misaligned
     scores["dep_unaligned_tokens"] = unaligned
+    scores["dep_heads_outside_sentence"] = outside
     if misaligned and not golds:
-        scores["dep_la"] = float(np.nanmean(partial_la))
+        defined = [v for v in partial_la if not math.isnan(v)]
+        scores["dep_la"] = float(np.mean(defined)) if defined else undefined(
+            "dep_la", "no reference token to score in the misaligned examples")
     return scores
 
 
@@ -279,26 +319,33 @@ def make_syntax_agreement(nlp, name: str, compare_with: List[str], metrics: List
     return SyntaxAgreement(nlp, name, compare_with, metrics, exclude_punct)
 
 
-def iter_doc_trees(docs: Iterable, names: Sequence[str], include_current: bool = True
-                   ) -> Iterator[Dict[str, DependencyTree]]:
+def iter_doc_trees(docs: Iterable, names: Sequence[str], include_current: bool = True, heads_outside: str = "root",
+                   counts: Optional[Dict[str, int]] = None) -> Iterator[Dict[str, DependencyTree]]:
     """For every sentence of every doc, its trees under the stored analyses ``names`` (and the
-    current analysis as ``"current"``), as compact trees only."""
+    current analysis as ``"current"``), as compact trees only. A head outside its sentence is
+    re-attached to the root and counted per analysis in ``counts`` (or raises:
+    ``heads_outside="raise"``; :func:`~spacy_agreement.adapters.spacy.doc_tree`)."""
     for d, doc in enumerate(docs, start=1):
         stored = doc._.analyses or {}
         analyses = {n: stored[n] for n in names if n in stored}
         if include_current:
             analyses["current"] = doc_analysis(doc)
         for number, sent in enumerate(doc.sents, start=1):
-            yield {n: tree_of(doc, sent.start, sent.end, *a, name=f"doc {d}", number=number)[0]
-                   for n, a in analyses.items()}
+            trees = {}
+            for n, a in analyses.items():
+                trees[n], count = doc_tree(doc, sent.start, sent.end, a, location=Location(f"doc {d}", number),
+                                           heads_outside=heads_outside)
+                if counts is not None:
+                    counts[n] = counts.get(n, 0) + count
+            yield trees
 
 
-def alpha_over_docs(docs: Iterable, names: Sequence[str], include_current: bool = True, **alpha_options
-                    ) -> AlphaResult:
+def alpha_over_docs(docs: Iterable, names: Sequence[str], include_current: bool = True, heads_outside: str = "root",
+                    counts: Optional[Dict[str, int]] = None, **alpha_options) -> AlphaResult:
     """Krippendorff's α between analyses (stored snapshots and the current one) over many
     docs: each sentence is an item, each analysis an annotator. Docs are streamed; only the
-    compact trees are kept."""
-    items = list(iter_doc_trees(docs, names, include_current))
+    compact trees are kept. ``heads_outside`` and ``counts`` as in :func:`iter_doc_trees`."""
+    items = list(iter_doc_trees(docs, names, include_current, heads_outside, counts))
     annotators = list(names) + (["current"] if include_current else [])
     corpus = Corpus(tuple(annotators), items, [f"sentence {k + 1}" for k in range(len(items))], "dependency")
     return alpha(corpus, **alpha_options)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import List, Sequence
 
+from ..adapters.spacy import doc_tree, token_columns
+from ..errors import Location
 from ..trees import DependencyTree
 
 
@@ -16,22 +18,18 @@ def parse_with_pipeline(nlp, gold: Sequence[DependencyTree], batch_size: int = 6
 
     UPOS, lemmas, features and fine tags are the pipeline's where it annotates them, and
     the gold's where it does not (a parser-only pipeline is scored as if given gold tags)."""
-    from spacy.tokens import Doc
-
-    from ..adapters.spacy import token_columns
-    from .spacy_components import doc_analysis, tree_of
+    from spacy.tokens import Doc  # lazy: import time
 
     docs = (Doc(nlp.vocab, words=list(tree.forms)) for tree in gold)
     iterator = nlp.pipe(docs, batch_size=batch_size)
     if progress:
-        from tqdm import tqdm
+        from tqdm import tqdm  # lazy: import time
 
         iterator = tqdm(iterator, total=len(gold), desc="parsing", unit="sent")
     out = []
     for tree, doc in zip(gold, iterator):
-        heads, deps = doc_analysis(doc)
-        predicted, _ = tree_of(doc, 0, len(doc), heads, deps, name=f"{tree.location.source} (parsed)",
-                               number=tree.location.sentence)
+        predicted, _ = doc_tree(doc, 0, len(doc), location=Location(f"{tree.location.source} (parsed)",
+                                                                     tree.location.sentence), heads_outside="root")
         # same tokens as the gold: keep its token ids; the pipeline's UPOS, lemmas, features and
         # tags where it predicts them (MLAS, BLEX), otherwise the gold's (as if given gold tags)
         out.append(replace(predicted, ids=tree.ids, **token_columns(doc, fallback=tree)))

@@ -29,12 +29,16 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..adapters.brackets import from_nltk, to_nltk
 from ..agreement.accuracy import attachment_counts, bracket_jaccard, pairwise_accuracy, token_mismatch
 from ..agreement.alpha import AlphaResult, alpha
 from ..corpus import Corpus
 from ..agreement.deltas import delta
 from ..errors import UndefinedMetricWarning
+from ..evaluation.leaf_ancestor import score_lineages
+from ..evaluation.lineage import phrase_lineages
 from ..trees import ConstituencyTree, DependencyTree
+from .format import percent as _percent
 
 STYLE = """
 body{font-family:Arial,Helvetica,sans-serif;margin:2em;color:#222;max-width:1200px}
@@ -48,10 +52,6 @@ th{background:#f4f4f4} td.name,th.name{text-align:left}
 """
 
 
-def _percent(v: float) -> str:
-    return "n/a" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{100 * v:.1f}"
-
-
 def _quiet_alpha(corpus: Corpus) -> AlphaResult:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
@@ -59,7 +59,7 @@ def _quiet_alpha(corpus: Corpus) -> AlphaResult:
 
 
 def _dep_svg(tree: DependencyTree, differs: Sequence[bool]) -> str:
-    from spacy import displacy
+    from spacy import displacy  # lazy: import time
 
     words = [{"text": f, "tag": u if u != "_" else ""} for f, u in zip(tree.forms, tree.upos)]
     arcs, marked = [], []
@@ -91,8 +91,6 @@ def _word_colour(score: float) -> str:
 
 
 def _bracket_text(tree: ConstituencyTree) -> str:
-    from ..adapters.brackets import to_nltk
-
     shown = _nltk_with_words(tree) if tree.words is not None else to_nltk(tree)
     return " ".join(str(shown).split())
 
@@ -103,9 +101,6 @@ def _phrase_html(tree: ConstituencyTree, reference: Optional[ConstituencyTree]) 
     text = f"<code>{html.escape(_bracket_text(tree))}</code>"
     if reference is None or tree.words is None or tree.words != reference.words:
         return text
-    from ..evaluation.leaf_ancestor import score_lineages
-    from ..evaluation.lineage import phrase_lineages
-
     scores = score_lineages([phrase_lineages(_with_words(reference), "drop")],
                             [phrase_lineages(_with_words(tree), "drop")])[0]
     spans = " ".join(f'<span class="word" style="background:{_word_colour(w.score)}" '
@@ -116,8 +111,6 @@ def _phrase_html(tree: ConstituencyTree, reference: Optional[ConstituencyTree]) 
 
 def _nltk_with_words(tree: ConstituencyTree):
     """A word-less tree as an NLTK tree with its words put back under the preterminals."""
-    from ..adapters.brackets import to_nltk
-
     t = to_nltk(tree)
     leaves = [sub for sub in t.subtrees() if len(sub) == 0]  # preorder: left to right
     for leaf, word in zip(leaves, tree.words or ()):
@@ -127,8 +120,6 @@ def _nltk_with_words(tree: ConstituencyTree):
 
 def _with_words(tree: ConstituencyTree) -> ConstituencyTree:
     """The same tree with the words as its leaves (what leaf-ancestor scores)."""
-    from ..adapters.brackets import from_nltk
-
     return from_nltk(_nltk_with_words(tree), leaves="categories", location=tree.location)
 
 
@@ -183,7 +174,7 @@ def confusions(corpus: Corpus, k: int = 15) -> List[Tuple[str, str, int]]:
 
 def _plots(corpus: Corpus, names: List[str], matrix: np.ndarray) -> str:
     try:
-        import matplotlib
+        import matplotlib  # lazy: import time (and optional)
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt

@@ -1,16 +1,17 @@
 """Readable text reports of agreement results (the CLI's output without ``--json``)."""
 from __future__ import annotations
 
-import math
 from typing import Any, Dict, List
 
 from ..agreement.accuracy import AccuracyResult
 from ..agreement.alpha import AlphaResult
 from ..corpus import Corpus
+from .format import percent as _percent
 
 
 def percent(value: float) -> str:
-    return "  n/a" if value is None or math.isnan(value) else f"{100 * value:5.1f}"
+    """A proportion as a percentage in the report's column (``  n/a`` if undefined)."""
+    return _percent(value, width=5)
 
 
 def summary(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult) -> Dict[str, Any]:

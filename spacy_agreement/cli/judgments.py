@@ -1,0 +1,46 @@
+"""``spacy-agreement judgments``: which parser metric agrees with people who judge parses (Plank et al. 2015)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..evaluation.judgments import DEFAULT_METRICS, analyse_judgments, format_analysis, load_judgments
+from .options import (CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, Output, comma_list,
+                      handled_errors, json_option, metric_options, output_option, quiet_option, tsv_option)
+
+
+def judgments_command(
+    path: Path = typer.Argument(..., help="JSON Lines file of judged items, or a folder in the layout of the Plank et al. (2015) release: gold.conll, parser1.conll, parser2.conll, annotated.csv (format: spacy_agreement.evaluation.judgments)."),
+    as_json: bool = json_option("Print one flat JSON object."),
+    no_punct: bool = typer.Option(False, "--no-punct", help="Exclude punctuation from the metrics (as --punct defines it)."),
+    punct: str = typer.Option("upos,label", "--punct", help=PUNCT_HELP),
+    verb_tags: Optional[str] = typer.Option(None, "--verb-tags", help=VERB_HELP),
+    content_tags: Optional[str] = typer.Option(None, "--content-tags", help=CONTENT_HELP),
+    ned: str = typer.Option("schwartz", "--ned", help=NED_HELP),
+    kappa: str = typer.Option("cohen", "--kappa", help="Kappa between judges: cohen (mean pairwise Cohen's kappa, the paper's) or fleiss."),
+    parses: str = typer.Option("parser1,parser2", "--parses", help="Folder input: the CoNLL files (no .conll) of parse A and parse B."),
+    colours: str = typer.Option("blue,red", "--colours", help="Folder input: the annotated.csv values meaning A and B."),
+    ignore_forms: bool = typer.Option(False, "--ignore-forms", help=IGNORE_FORMS_HELP),
+    ties: str = typer.Option("half", "--ties", help="A metric's tie counts as half an agreement (half), is skipped (skip), or counts as preferring B (b) or A (a)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the MACE restarts."),
+    metric: List[str] = typer.Option(
+        list(DEFAULT_METRICS), "--metric",
+        help="Metrics to compare (repeat the option); also las_content, las_function, las_root_weighted."),
+    tsv: bool = tsv_option(),
+    quiet: bool = quiet_option(),
+    output: Optional[Path] = output_option(),
+) -> None:
+    """Which metric agrees with the people who judge parses (Plank et al. 2015, Tables 1, 3-5)."""
+    with handled_errors(path):
+        out = Output(as_json, tsv, output, quiet)
+        options = metric_options(no_punct, punct, None, verb_tags, content_tags, ned=ned)
+        if path.is_dir():
+            items = load_judgments(path, parses=comma_list(parses, "--parses", 2),
+                                   colours=comma_list(colours, "--colours", 2))
+        else:
+            items = load_judgments(path)
+        result = analyse_judgments(items, metrics=metric, options=options, ties=ties, seed=seed, kappa=kappa,
+                                   check_forms=not ignore_forms)
+        out.write(lambda: format_analysis(result), result.to_dict)

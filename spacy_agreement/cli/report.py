@@ -1,0 +1,38 @@
+"""``spacy-agreement report``: one self-contained HTML page for an annotation project."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..agreement.run import agreement
+from ..report.html import html_report
+from . import alpha
+from .options import (InputFormat, Output, format_option, handled_errors, json_option, output_option, quiet_option,
+                      strict_option, tsv_option)
+
+
+def report_command(
+    paths: List[Path] = typer.Argument(..., help="Parallel files (one annotator each), or directories with --dirs."),
+    html_path: Path = typer.Option(..., "--html", help="Write the self-contained HTML report here."),
+    dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories."),
+    fmt: Optional[InputFormat] = format_option(),
+    items: int = typer.Option(20, "--items", help="How many of the most disagreeing items to show."),
+    title: str = typer.Option("Syntactic annotation agreement", "--title", help="Title of the page."),
+    as_json: bool = json_option("Also print alpha and the accuracies as one JSON object."),
+    tsv: bool = tsv_option("Also print alpha and the accuracies as key and value, tab-separated."),
+    quiet: bool = quiet_option(),
+    output: Optional[Path] = output_option("With --json or --tsv: write alpha and the accuracies to this file instead of stdout."),
+    strict: bool = strict_option("Tokens that are their own head, sentences without a root and other head cycles are errors instead of being counted."),
+) -> None:
+    """One HTML page: alpha, items ranked by disagreement with the trees side by side, annotators, confusions."""
+    with handled_errors(*paths):
+        out = Output(as_json, tsv, output, quiet)
+        corpus = alpha.load_corpus(paths, dirs, fmt, strict)
+        page = html_report(corpus, items=items, title=title)
+        html_path.write_text(page, encoding="utf-8")
+        out.note(f"wrote {html_path}")
+        if out.structured:
+            result, accuracy = agreement(corpus, strict=strict)
+            alpha.write(out, corpus, result, accuracy, 0)

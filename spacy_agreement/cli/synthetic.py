@@ -1,0 +1,53 @@
+"""``spacy-agreement synthetic``: α and LAS under synthetic noise (Skjærholt 2014, section 3)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional, Sequence
+
+import typer
+
+from ..experiments.synthetic import Point, plot_points, points_tsv, run_experiment
+from ..report.format import number
+from .options import (InputFormat, Output, fail, format_option, handled_errors, json_option, output_option,
+                      quiet_option, read_trees, tsv_option)
+
+
+def format_points(points: Sequence[Point]) -> str:
+    """One line per point: setting, noise model, p, the three α and LAS."""
+    lines = [f"{'setting':<7} {'model':<8} {'p':>4}  {'a_plain':>8} {'a_diff':>8} {'a_norm':>8} {'LAS':>8}"]
+    for pt in points:
+        values = " ".join(number(v, 3, 8) for v in (pt.alpha_plain, pt.alpha_diff, pt.alpha_norm, pt.las))
+        lines.append(f"{pt.setting:<7} {pt.model:<8} {pt.p:4.1f}  {values}")
+    return "\n".join(lines)
+
+
+def synthetic_command(
+    corpus: Path = typer.Argument(..., help="A corpus taken as correct: CoNLL file or bracketed trees."),
+    fmt: Optional[InputFormat] = format_option(),
+    sample: int = typer.Option(100, "--sample", help="How many sentences to sample."),
+    runs: int = typer.Option(10, "--runs", help="Runs per point."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the sampling and the noise."),
+    uniform: bool = typer.Option(False, "--uniform", help="Also the uniform structural-noise model (dependency trees)."),
+    as_json: bool = json_option("Print one JSON object with the list of points."),
+    tsv: bool = tsv_option("Print the points as TSV."),
+    quiet: bool = quiet_option(),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Write one PNG per setting into this directory (needs matplotlib)."),
+    output: Optional[Path] = output_option(),
+) -> None:
+    """Skjaerholt (2014) section 3: alpha and LAS under label and structural noise (Figures 3-5)."""
+    with handled_errors(corpus):
+        out = Output(as_json, tsv, output, quiet)
+        trees = read_trees(corpus, fmt)
+        models = ("paper", "uniform") if uniform else ("paper",)
+        points = run_experiment(trees, sample=sample, runs=runs, seed=seed, models=models, progress=out.progress)
+        if plot is not None:
+            try:
+                written = plot_points(points, plot)
+            except RuntimeError as exc:  # matplotlib is not installed
+                fail(str(exc))
+            for path in written:
+                out.note(f"wrote {path}")
+        out.write(lambda: format_points(points),
+                  lambda: {"corpus": str(corpus), "sample": sample, "runs": runs, "seed": seed,
+                           "points": [p.to_dict() for p in points]},
+                  lambda: points_tsv(points))
