@@ -33,20 +33,21 @@ class Corpus:
 
     ``items[k]`` maps annotator name to that annotator's tree of item ``k`` (an absent
     annotator is a missing annotation); ``names[k]`` says where item ``k`` comes from.
-    All trees are of one ``kind``: ``"dependency"`` or ``"constituency"``.
+    All trees are of one ``family``: ``"dependency"`` or ``"constituency"`` (``kind`` is the
+    0.1 name of the same attribute).
     """
 
     annotators: Tuple[str, ...]
     items: List[Dict[str, Tree]]
     names: List[str]
-    kind: str
+    family: str
     read_stats: Dict[str, ReadStats] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if len(self.items) != len(self.names):
             raise ValueError("one name per item is needed")
-        kinds = {type(t) for item in self.items for t in item.values()}
-        if len(kinds) > 1:
+        families = {type(t) for item in self.items for t in item.values()}
+        if len(families) > 1:
             raise TypeError("a corpus holds either dependency trees or phrase trees, not both")
 
     @classmethod
@@ -74,18 +75,23 @@ class Corpus:
                 if name not in seen:
                     seen.append(name)
             built.append(entry)
-        kind = _kind_of(t for item in built for t in item.values())
-        return cls(tuple(seen), built, list(names or [f"item {k + 1}" for k in range(len(built))]), kind)
+        family = _family_of(t for item in built for t in item.values())
+        return cls(tuple(seen), built, list(names or [f"item {k + 1}" for k in range(len(built))]), family)
 
     def __len__(self) -> int:
         return len(self.items)
+
+    @property
+    def kind(self) -> str:
+        """The 0.1 name of :attr:`family`."""
+        return self.family
 
     @property
     def n_annotations(self) -> int:
         return sum(len(item) for item in self.items)
 
 
-def _kind_of(trees) -> str:
+def _family_of(trees) -> str:
     for tree in trees:
         return "dependency" if isinstance(tree, DependencyTree) else "constituency"
     return "dependency"

@@ -28,7 +28,7 @@ def test_demo_json_values():
     assert dep["annotators"] == 3 and dep["items"] == 7 and dep["annotations"] == 18
     assert dep["items_unpairable"] == 1 and dep["annotations_unpairable"] == 1
     assert 0 < dep["alpha_plain"] < 1 and 0 < dep["las"] < 1
-    assert phrase["kind"] == "constituency" and "jaccard" in phrase and "las" not in phrase
+    assert phrase["tree_family"] == "constituency" and "jaccard" in phrase and "las" not in phrase
 
 
 def test_alpha_json_on_parallel_files(tmp_path):

@@ -10,21 +10,15 @@ from typer.testing import CliRunner
 import spacy_agreement as sa
 from spacy_agreement.cli import app
 
+from .builders import conll, write_two_annotators
+
 runner = CliRunner()
-ROW = "{}\tw{}\t_\tX\t_\t_\t{}\t{}\t_\t_\n"
 COMMANDS = ("alpha", "evaluate", "judgments", "synthetic", "leaf-ancestor", "evalb", "discourse")
-
-
-def conll(rows):
-    return "".join(ROW.format(k, k, h, r) for k, (h, r) in enumerate(rows, 1)) + "\n"
 
 
 @pytest.fixture
 def files(tmp_path):
-    a, b = tmp_path / "a.conll", tmp_path / "b.conll"
-    a.write_text(conll([(2, "x"), (0, "root"), (2, "y")]) + conll([(0, "root"), (1, "x")]) * 3, encoding="utf-8")
-    b.write_text(conll([(3, "x"), (0, "root"), (2, "z")]) + conll([(0, "root"), (1, "y")]) * 3, encoding="utf-8")
-    return a, b
+    return write_two_annotators(tmp_path)
 
 
 def strict_json(text):

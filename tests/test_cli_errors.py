@@ -15,21 +15,15 @@ from spacy_agreement.cli import COMMANDS, app
 from spacy_agreement.errors import AgreementError, BadOptionError
 from spacy_agreement.report.format import number, percent
 
+from .builders import conll, write_two_annotators
+
 runner = CliRunner()
-ROW = "{}\tw{}\t_\tX\t_\t_\t{}\t{}\t_\t_\n"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-
-
-def conll(rows):
-    return "".join(ROW.format(k, k, h, r) for k, (h, r) in enumerate(rows, 1)) + "\n"
 
 
 @pytest.fixture
 def files(tmp_path):
-    a, b = tmp_path / "a.conll", tmp_path / "b.conll"
-    a.write_text(conll([(2, "x"), (0, "root"), (2, "y")]) + conll([(0, "root"), (1, "x")]) * 3, encoding="utf-8")
-    b.write_text(conll([(3, "x"), (0, "root"), (2, "z")]) + conll([(0, "root"), (1, "y")]) * 3, encoding="utf-8")
-    return a, b
+    return write_two_annotators(tmp_path)
 
 
 def one_line_error(result, *needles):

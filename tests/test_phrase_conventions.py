@@ -127,10 +127,10 @@ def test_bracket_files_are_recognised_by_their_content(tmp_path, suffix):
     b.write_text("\n\n(S (NP (DT the) (NN dog)) (VBZ barks))\n", encoding="utf-8")
     assert sa.adapters.guess_format(a) == "bracket"
     corpus = sa.load_parallel_files([a, b])
-    assert corpus.kind == "constituency"
+    assert corpus.family == "constituency"
     result = runner.invoke(app, ["alpha", str(a), str(b), "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["kind"] == "constituency"
+    assert json.loads(result.stdout)["tree_family"] == "constituency"
 
 
 def test_conll_files_are_recognised_by_their_content(tmp_path):

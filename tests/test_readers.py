@@ -38,7 +38,7 @@ def _read_heads(path, **options):
 
 @pytest.fixture
 def heads_format():
-    register_reader("heads", [".heads"], _sniff_heads, _read_heads, kind="dependency", description="head lists")
+    register_reader("heads", [".heads"], _sniff_heads, _read_heads, family="dependency", description="head lists")
     yield
     unregister_reader("heads")
 
@@ -88,7 +88,7 @@ def test_a_registered_reader_is_found_by_suffix_and_by_content(heads_format, hea
     empty.write_text("", encoding="utf-8")
     assert guess_format(empty) == "heads"  # nothing to sniff: the suffix
     corpus = sa.load_parallel_files([a, b])
-    assert corpus.kind == "dependency" and corpus.annotators == ("a", "b") and len(corpus) == 2
+    assert corpus.family == "dependency" and corpus.annotators == ("a", "b") and len(corpus) == 2
     assert sa.alpha(corpus).alpha_plain == pytest.approx(_expected_alpha().alpha_plain)
 
 
@@ -107,7 +107,7 @@ def test_a_registered_reader_is_picked_up_by_every_command(heads_format, heads_f
     result = runner.invoke(app, ["alpha", str(a), str(b), "--json"])
     assert result.exit_code == 0, result.output
     values = json.loads(result.stdout)
-    assert values["kind"] == "dependency"
+    assert values["tree_family"] == "dependency"
     assert values["alpha_plain"] == pytest.approx(expected.alpha_plain)
     # --format takes the new name; files named otherwise are read with it
     c, d = tmp_path / "c.txt", tmp_path / "d.txt"

@@ -47,14 +47,14 @@ BRACKET_SUFFIXES = (".tree", ".mrg", ".trees", ".ptb")
 
 @dataclass(frozen=True)
 class Reader:
-    """An input format: see the module docstring. ``kind`` is the kind of tree it gives
+    """An input format: see the module docstring. ``family`` is the family of tree it gives
     (``"dependency"`` or ``"constituency"``; ``None``: from the trees read); ``description``
     names the format in messages."""
 
     suffixes: Tuple[str, ...]
     sniff: Callable[[PathLike], bool]
     read: Callable[..., List[Optional[Tree]]]
-    kind: Optional[str] = None
+    family: Optional[str] = None
     description: str = ""
 
 
@@ -104,14 +104,14 @@ _BUILT_IN = frozenset(READERS)
 
 
 def register_reader(name: str, suffixes: Sequence[str], sniff: Callable[[PathLike], bool],
-                    read: Callable[..., List[Optional[Tree]]], kind: Optional[str] = None,
+                    read: Callable[..., List[Optional[Tree]]], family: Optional[str] = None,
                     description: str = "") -> Reader:
     """Add an input format (see the module docstring); every loader and command picks it up."""
     if not name or name in READERS:
         raise ValueError(f"a reader named {name!r} exists already" if name else "a reader needs a name")
-    if kind not in (None, "dependency", "constituency"):
-        raise ValueError(f"kind must be 'dependency' or 'constituency', got {kind!r}")
-    reader = Reader(tuple(s.lower() for s in suffixes), sniff, read, kind, description or name)
+    if family not in (None, "dependency", "constituency"):
+        raise ValueError(f"family must be 'dependency' or 'constituency', got {family!r}")
+    reader = Reader(tuple(s.lower() for s in suffixes), sniff, read, family, description or name)
     READERS[name] = reader
     return reader
 
@@ -159,10 +159,10 @@ def read_trees(path: PathLike, fmt: Optional[Format] = None, **options: Any) -> 
     return get_reader(fmt or guess_format(path)).read(path, **options)
 
 
-def _kind(reader: Reader, items: Sequence[Dict[str, Tree]]) -> str:
-    """The reader's kind of tree, or (for a reader that does not say) that of the trees read."""
-    if reader.kind is not None:
-        return reader.kind
+def _family(reader: Reader, items: Sequence[Dict[str, Tree]]) -> str:
+    """The reader's family of tree, or (for a reader that does not say) that of the trees read."""
+    if reader.family is not None:
+        return reader.family
     for item in items:
         for tree in item.values():
             return "dependency" if isinstance(tree, DependencyTree) else "constituency"
@@ -225,7 +225,7 @@ def load_parallel_files(
         if item:
             items.append(item)
             item_names.append(f"sentence {k + 1}")
-    return Corpus(tuple(names), items, item_names, _kind(reader, items), stats)
+    return Corpus(tuple(names), items, item_names, _family(reader, items), stats)
 
 
 def _annotator_files(directory: str, suffixes: Tuple[str, ...]) -> Dict[str, str]:
@@ -286,7 +286,7 @@ def load_annotator_dirs(
             if item:
                 items.append(item)
                 item_names.append(f"{prefix.rstrip('-_.') or prefix} sentence {k + 1}")
-    return Corpus(tuple(names), items, item_names, _kind(reader, items), stats)
+    return Corpus(tuple(names), items, item_names, _family(reader, items), stats)
 
 
 __all__ = [

@@ -171,11 +171,11 @@ def pairwise_jaccard(corpus: Corpus, strict: bool = False, exclude_mismatched: b
 
 
 def pairwise_accuracy(corpus: Corpus, strict: bool = False, exclude_mismatched: bool = False) -> AccuracyResult:
-    """The uncorrected scores that go with the corpus kind (attachment or Jaccard).
+    """The uncorrected scores that go with the corpus family (attachment or Jaccard).
 
     ``exclude_mismatched`` applies to Jaccard; attachment scores always leave out items
     whose annotations differ in tokens (they are undefined there).
     """
-    if corpus.kind == "constituency":
+    if corpus.family == "constituency":
         return pairwise_jaccard(corpus, strict, exclude_mismatched)
     return pairwise_attachment(corpus, strict)

@@ -124,15 +124,15 @@ def ordered_tree_edit_distance(x: OrderedTree, y: OrderedTree, cost: Optional[np
     return float(_core.tree_edit_distance(x.labels, x.lml, x.keyroots, y.labels, y.lml, y.keyroots, cost))
 
 
-def delta(a: Tree, b: Tree, kind: DeltaName = "plain", label_cost: Optional[LabelCost] = None,
+def delta(a: Tree, b: Tree, name: DeltaName = "plain", label_cost: Optional[LabelCost] = None,
           cycles: CyclePolicy = "drop") -> float:
-    """δ ``kind`` (a registered name) of two trees, not squared."""
-    return delta_from_ted(*_ted_and_sizes(a, b, label_cost, cycles), kind)
+    """δ ``name`` (a registered one) of two trees, not squared."""
+    return delta_from_ted(*_ted_and_sizes(a, b, label_cost, cycles), name)
 
 
-def delta_from_ted(ted: float, size_x: int, size_y: int, kind: DeltaName) -> float:
-    """δ ``kind`` of one pair from its TED and sizes."""
-    return float(get_delta(kind).values(np.array([ted], dtype=np.float64), np.array([size_x], dtype=np.int64),
+def delta_from_ted(ted: float, size_x: int, size_y: int, name: DeltaName) -> float:
+    """δ ``name`` of one pair from its TED and sizes."""
+    return float(get_delta(name).values(np.array([ted], dtype=np.float64), np.array([size_x], dtype=np.int64),
                                         np.array([size_y], dtype=np.int64))[0])
 
 

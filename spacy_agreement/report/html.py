@@ -215,7 +215,7 @@ def html_report(corpus: Corpus, items: int = 20, title: str = "Syntactic annotat
     rows += [(k.upper() if k != "jaccard" else "Jaccard", v) for k, v in accuracy.scores.items()]
     out.append('<section id="summary"><h2>Summary</h2>')
     out.append(f"<p>{len(corpus.annotators)} annotators ({html.escape(', '.join(corpus.annotators))}); "
-               f"{result.items} items with {result.annotations} annotations ({corpus.kind} trees).</p><table>")
+               f"{result.items} items with {result.annotations} annotations ({corpus.family} trees).</p><table>")
     out.extend(f"<tr><td class='name'>{html.escape(n)}</td><td>{_percent(v)}</td></tr>" for n, v in rows)
     out.append("</table><ul>")
     out.append(f"<li>{result.items_unpairable} item(s) with fewer than two annotations not pairable</li>")
@@ -253,12 +253,12 @@ def html_report(corpus: Corpus, items: int = 20, title: str = "Syntactic annotat
     for annotator in corpus.annotators:
         others = tuple(a for a in corpus.annotators if a != annotator)
         reduced = Corpus(others, [{k: v for k, v in it.items() if k != annotator} for it in corpus.items],
-                         corpus.names, corpus.kind)
+                         corpus.names, corpus.family)
         left_out = _quiet_alpha(reduced).alpha_plain if len(others) >= 2 else math.nan
         count = sum(annotator in it for it in corpus.items)
         out.append(f"<tr><td class='name'>{html.escape(annotator)}</td><td>{_percent(left_out)}</td>"
                    f"<td>{count}</td></tr>")
-    metric = "LAS" if corpus.kind == "dependency" else "Jaccard"
+    metric = "LAS" if corpus.family == "dependency" else "Jaccard"
     out.append(f"</table><h3>Pairwise {metric}</h3><table><tr><th></th>")
     out.extend(f"<th>{html.escape(n)}</th>" for n in names)
     out.append("</tr>")

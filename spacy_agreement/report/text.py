@@ -16,7 +16,7 @@ def percent(value: float) -> str:
 
 def summary(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult) -> Dict[str, Any]:
     """The flat dict of the CLI's ``--json`` output: α, accuracies and every count of skips."""
-    out: Dict[str, Any] = {"kind": corpus.kind, "annotators": len(corpus.annotators)}
+    out: Dict[str, Any] = {"tree_family": corpus.family, "annotators": len(corpus.annotators)}
     out.update(result.to_dict())
     out.update(accuracy.to_dict())
     out["items_unpairable_accuracy"] = accuracy.items_unpairable
@@ -31,7 +31,7 @@ def text_report(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult, w
     annotators disagree most."""
     lines: List[str] = [
         f"{len(corpus.annotators)} annotators ({', '.join(corpus.annotators)}), "
-        f"{result.items} items with {result.annotations} annotations ({corpus.kind} trees)",
+        f"{result.items} items with {result.annotations} annotations ({corpus.family} trees)",
         "",
         "  metric        %",
         "  ----------  -----",
