@@ -53,7 +53,8 @@ def test_leaf_ancestor_json_is_strict_json(tmp_path):
     assert values["sentences_skipped"] == 1
     nothing = tmp_path / "n.mrg"
     nothing.write_text("\n\n", encoding="utf-8")  # every sentence failed: LA over no words is undefined
-    undefined = runner.invoke(app, ["leaf-ancestor", str(gold), str(nothing), "--json"])
+    with pytest.warns(sa.UndefinedMetricWarning, match="leaf_ancestor is undefined"):
+        undefined = runner.invoke(app, ["leaf-ancestor", str(gold), str(nothing), "--json"])
     assert undefined.exit_code == 0, undefined.output
     values = strict_json(undefined.stdout)  # both leaf-ancestor means undefined: null, not NaN
     assert [v for k, v in values.items() if k.startswith(("la", "leaf_ancestor"))] == [None, None]

@@ -163,6 +163,7 @@ def test_cli_discourse_json_and_conllu_reference(tmp_path):
 
 
 @pytest.mark.filterwarnings("ignore:Cohen's kappa is undefined:spacy_agreement.UndefinedMetricWarning")  # no pair: nan
+@pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # no matched pair there
 def test_relations_on_spacy_docs():
     spacy = pytest.importorskip("spacy")
     from spacy.tokens import Doc

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..adapters.conll import read_conll
 from ..adapters.spacy import from_doc
-from ..errors import AgreementError, Location
+from ..errors import AgreementError, Location, ratio
 from ..agreement.kappa import cohen_kappa
 from ..report.format import number
 from ..trees import DependencyTree
@@ -199,12 +199,14 @@ def _match(xs: Sequence[Relation], ys: Sequence[Relation], agree: Callable[[Rela
     return [(i, j) for i, j in zip(rows.tolist(), cols.tolist()) if weights[i, j] > 0]
 
 
-def _f1(matched: int, nx: int, ny: int) -> float:
-    return 2.0 * matched / (nx + ny) if nx + ny else math.nan
+def _f1(name: str, matched: int, nx: int, ny: int) -> float:
+    """F1 of matched relations; undefined (nan, warned) when neither annotator has one."""
+    return ratio(2.0 * matched, nx + ny, name, "neither annotator has a relation", stacklevel=3)
 
 
-def _ratio(values: Sequence[bool]) -> float:
-    return float(np.mean(values)) if len(values) else math.nan
+def _ratio(name: str, values: Sequence[bool]) -> float:
+    """Simple agreement over matched pairs; undefined (nan, warned) without a matched pair."""
+    return ratio(float(sum(values)), len(values), name, "no matched pair of relations", stacklevel=3)
 
 
 def compare_pair(doc: DiscourseDocument, xs: Sequence[Relation], ys: Sequence[Relation], measure: str,
@@ -223,12 +225,12 @@ def compare_pair(doc: DiscourseDocument, xs: Sequence[Relation], ys: Sequence[Re
     (key, other), = extra.items()
     pairs = _match(xs, ys, base)
     out = {
-        "f1_relations": _f1(len(pairs), *n),
-        "f1_types": _f1(len(_match(xs, ys, lambda x, y: base(x, y) and same_type(x, y))), *n),
-        f"f1_{key}": _f1(len(_match(xs, ys, lambda x, y: base(x, y) and other(x, y))), *n),
-        f"f1_types_{key}": _f1(len(_match(xs, ys, lambda x, y: base(x, y) and same_type(x, y) and other(x, y))), *n),
-        "agreement_types": _ratio([xs[i].type == ys[j].type for i, j in pairs]),
-        f"agreement_{key}": _ratio([other(xs[i], ys[j]) for i, j in pairs]),
+        "f1_relations": _f1("f1_relations", len(pairs), *n),
+        "f1_types": _f1("f1_types", len(_match(xs, ys, lambda x, y: base(x, y) and same_type(x, y))), *n),
+        f"f1_{key}": _f1(f"f1_{key}", len(_match(xs, ys, lambda x, y: base(x, y) and other(x, y))), *n),
+        f"f1_types_{key}": _f1(f"f1_types_{key}", len(_match(xs, ys, lambda x, y: base(x, y) and same_type(x, y) and other(x, y))), *n),
+        "agreement_types": _ratio("agreement_types", [xs[i].type == ys[j].type for i, j in pairs]),
+        f"agreement_{key}": _ratio(f"agreement_{key}", [other(xs[i], ys[j]) for i, j in pairs]),
         "kappa_types": cohen_kappa([xs[i].type for i, _ in pairs], [ys[j].type for _, j in pairs]),
         "relations_a": float(n[0]),
         "relations_b": float(n[1]),

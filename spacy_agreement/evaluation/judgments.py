@@ -304,7 +304,8 @@ def analyse_judgments(
                 hits.append(float(pref == item.judgments[judge]))
             if hits:
                 per_judge.append(float(np.mean(hits)))
-        agreement[m] = float(np.mean(per_judge)) if per_judge else math.nan
+        agreement[m] = float(np.mean(per_judge)) if per_judge else undefined(
+            f"agreement of {m} with the judges", "no judged item the metric decides")
     pair_agreement, cohen = [], []
     for j1, j2 in combinations(judges, 2):
         shared = [(it.judgments[j1], it.judgments[j2]) for it in items if j1 in it.judgments and j2 in it.judgments]
@@ -313,7 +314,8 @@ def analyse_judgments(
             with warnings.catch_warnings():  # a pair with undefined κ is left out of the mean
                 warnings.simplefilter("ignore", UndefinedMetricWarning)
                 cohen.append(cohen_kappa([a for a, _ in shared], [b for _, b in shared]))
-    judge_agreement = float(np.mean(pair_agreement)) if pair_agreement else math.nan
+    judge_agreement = float(np.mean(pair_agreement)) if pair_agreement else undefined(
+        "agreement between judges", "no item judged by two judges")
     kind = kappa
     if kind == "cohen":
         valid = [k for k in cohen if not math.isnan(k)]
