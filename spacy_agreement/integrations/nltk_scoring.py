@@ -2,7 +2,6 @@
 the adapters, then runs the metrics)."""
 from __future__ import annotations
 
-import warnings
 from typing import TYPE_CHECKING, Any, Dict, Sequence, Union
 
 from ..adapters.brackets import from_nltk_trees
@@ -10,7 +9,7 @@ from ..adapters.nltk_graph import from_dependency_graph
 from ..agreement.accuracy import pairwise_accuracy
 from ..agreement.alpha import alpha
 from ..corpus import Corpus
-from ..errors import Location, UndefinedMetricWarning
+from ..errors import Location
 from ..evaluation.leaf_ancestor import leaf_ancestor
 from ..evaluation.parser_metrics import EvaluationOptions, evaluate
 
@@ -46,8 +45,6 @@ def score_nltk_trees(gold: Sequence[Union[nltk.Tree, DependencyGraph]],
         g = from_nltk_trees(gold, name="gold")
         p = from_nltk_trees(predicted, name="parsed")
         out["jaccard"] = pairwise_accuracy(Corpus.from_items([[a, b] for a, b in zip(g, p)])).scores["jaccard"]
-    with warnings.catch_warnings():  # undefined α is reported as nan in the result
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        result = alpha([[a, b] for a, b in zip(g, p)])
-    out.update(alpha_plain=result.alpha_plain, alpha_diff=result.alpha_diff, alpha_norm=result.alpha_norm)
+    result = alpha([[a, b] for a, b in zip(g, p)])  # undefined α: nan and a warning, as everywhere
+    out.update({f"alpha_{k}": v for k, v in result.alphas.items()})
     return out

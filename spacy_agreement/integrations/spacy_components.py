@@ -44,7 +44,6 @@ compared as one tree, so spaCy's heads, always inside the doc, give 0).
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import replace
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -57,7 +56,7 @@ from spacy.util import registry
 from ..adapters.spacy import doc_tree, token_columns
 from ..agreement.alpha import AlphaResult, alpha
 from ..corpus import Corpus
-from ..errors import BadOptionError, Location, UndefinedMetricWarning, undefined
+from ..errors import BadOptionError, Location, undefined
 from ..evaluation.leaf_ancestor import leaf_ancestor
 from ..agreement.deltas import tree_edit_distance
 from ..evaluation.parser_metrics import PARSER_METRICS, Counts, EvaluationOptions, evaluate, sentence_counts
@@ -269,12 +268,8 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
                 scores[f"dep_{key}"] = value
         scores["dep_leaf_ancestor"] = leaf_ancestor(golds, preds).leaf_ancestor_words
         if with_alpha:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", UndefinedMetricWarning)
-                agreement: AlphaResult = alpha([[g, p] for g, p in zip(golds, preds)])
-            scores["dep_alpha_plain"] = agreement.alpha_plain
-            scores["dep_alpha_diff"] = agreement.alpha_diff
-            scores["dep_alpha_norm"] = agreement.alpha_norm
+            agreement: AlphaResult = alpha([[g, p] for g, p in zip(golds, preds)])  # nan + warning if undefined
+            scores.update({f"dep_alpha_{k}": v for k, v in agreement.alphas.items()})
     scores["dep_examples_misaligned"] = misaligned
     scores["dep_unaligned_tokens"] = unaligned
     scores["dep_heads_outside_sentence"] = outside
