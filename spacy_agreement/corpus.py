@@ -75,7 +75,7 @@ class Corpus:
                 if name not in seen:
                     seen.append(name)
             built.append(entry)
-        family = _family_of(t for item in built for t in item.values())
+        family = family_of(t for item in built for t in item.values())
         return cls(tuple(seen), built, list(names or [f"item {k + 1}" for k in range(len(built))]), family)
 
     def __len__(self) -> int:
@@ -91,7 +91,8 @@ class Corpus:
         return sum(len(item) for item in self.items)
 
 
-def _family_of(trees) -> str:
+def family_of(trees) -> str:
+    """The family of the first tree (``"dependency"`` or ``"constituency"``); dependency for none."""
     for tree in trees:
         return "dependency" if isinstance(tree, DependencyTree) else "constituency"
     return "dependency"

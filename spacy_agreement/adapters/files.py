@@ -31,9 +31,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
-from ..corpus import Corpus, ReadStats, Tree
+from ..corpus import Corpus, ReadStats, Tree, family_of
 from ..errors import BadOptionError, MismatchedCorpusError
-from ..trees import DependencyTree
 from .brackets import read_brackets, trim_trailing_failures
 from .conll import read_conll
 
@@ -161,12 +160,7 @@ def read_trees(path: PathLike, fmt: Optional[Format] = None, **options: Any) -> 
 
 def _family(reader: Reader, items: Sequence[Dict[str, Tree]]) -> str:
     """The reader's family of tree, or (for a reader that does not say) that of the trees read."""
-    if reader.family is not None:
-        return reader.family
-    for item in items:
-        for tree in item.values():
-            return "dependency" if isinstance(tree, DependencyTree) else "constituency"
-    return "dependency"
+    return reader.family or family_of(t for item in items for t in item.values())
 
 
 def _present(item: Dict[str, Optional[Tree]], stats: Dict[str, ReadStats]) -> Dict[str, Tree]:

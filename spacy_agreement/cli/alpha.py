@@ -14,7 +14,7 @@ from ..agreement.run import agreement
 from ..corpus import Corpus
 from ..report.format import number, percent
 from ..report.text import summary, text_report
-from .options import (InputFormat, Output, cycles, format_name, format_option, handled_errors, json_option,
+from .options import (InputFormat, Output, cycles, format_option, handled_errors, json_option,
                       output_option, quiet_option, strict_option, tsv_option)
 
 
@@ -27,7 +27,7 @@ def load_corpus(paths: List[Path], dirs: bool, fmt: Optional[InputFormat], stric
                 single_root: bool = False) -> Corpus:
     """The corpus of parallel files, or of annotator directories with ``--dirs``."""
     load = load_annotator_dirs if dirs else load_parallel_files
-    return load(paths, format_name(fmt), single_root=single_root, cycles=cycles(strict))
+    return load(paths, fmt or None, single_root=single_root, cycles=cycles(strict))
 
 
 def interval_lines(result: AlphaResult) -> Dict[str, str]:

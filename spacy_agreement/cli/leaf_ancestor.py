@@ -12,7 +12,7 @@ from ..adapters.files import guess_format
 from ..evaluation.geig import EvalbParams
 from ..evaluation.leaf_ancestor import LeafAncestorResult, format_sentence, leaf_ancestor
 from ..report.format import number
-from .options import (InputFormat, Output, cycles, format_name, format_option, handled_errors, json_option,
+from .options import (InputFormat, Output, cycles, format_option, handled_errors, json_option,
                       output_option, quiet_option, read_trees, strict_option, tsv_option)
 
 
@@ -58,7 +58,7 @@ def leaf_ancestor_command(
     with handled_errors(gold, candidate, evalb_params):
         out = Output(as_json, tsv, output, quiet)
         params = EvalbParams.read(evalb_params) if evalb_params else None
-        kind = format_name(fmt) or guess_format(gold)  # the gold file's format is the candidate's
+        kind = fmt or guess_format(gold)  # the gold file's format is the candidate's
         options = {"cycles": cycles(strict), "leaves": "categories", "missing": True}
         gold_trees, cand_trees = trim_trailing_failures(read_trees(gold, kind, **options),
                                                         read_trees(candidate, kind, **options))

@@ -63,10 +63,6 @@ def cycles(strict: bool) -> str:
     return "raise" if strict else "drop"
 
 
-def format_name(fmt: Optional[str]) -> Optional[str]:
-    return fmt or None
-
-
 def comma_list(value: str, option: str, count: Optional[int] = None) -> tuple:
     """``a,b`` as a tuple of stripped names; ``count`` names exactly, or at least one."""
     parts = tuple(v.strip() for v in value.split(","))
@@ -262,4 +258,4 @@ def read_trees(path: Path, fmt: Optional[str], cycles: str = "drop", **options: 
     registry (:func:`~spacy_agreement.adapters.files.read_trees`); ``options`` go to the reader.
     Bracketed files are read with blank lines as separators unless ``missing=True``."""
     options.setdefault("missing", False)
-    return registry_read_trees(path, format_name(fmt), cycles=cycles, **options)
+    return registry_read_trees(path, fmt or None, cycles=cycles, **options)

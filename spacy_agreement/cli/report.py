@@ -30,9 +30,8 @@ def report_command(
     with handled_errors(*paths):
         out = Output(as_json, tsv, output, quiet)
         corpus = alpha.load_corpus(paths, dirs, fmt, strict)
-        page = html_report(corpus, items=items, title=title)
-        html_path.write_text(page, encoding="utf-8")
+        computed = agreement(corpus, strict=strict) if out.structured else None  # α once, for page and output
+        html_path.write_text(html_report(corpus, items=items, title=title, computed=computed), encoding="utf-8")
         out.note(f"wrote {html_path}")
-        if out.structured:
-            result, accuracy = agreement(corpus, strict=strict)
-            alpha.write(out, corpus, result, accuracy, 0)
+        if computed is not None:
+            alpha.write(out, corpus, *computed, 0)

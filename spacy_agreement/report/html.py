@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..adapters.brackets import from_nltk, to_nltk
-from ..agreement.accuracy import attachment_counts, bracket_jaccard, pairwise_accuracy, token_mismatch
+from ..agreement.accuracy import AccuracyResult, attachment_counts, bracket_jaccard, pairwise_accuracy, token_mismatch
 from ..agreement.alpha import AlphaResult, alpha
 from ..corpus import Corpus
 from ..agreement.deltas import delta
@@ -203,10 +203,11 @@ def _plots(corpus: Corpus, names: List[str], matrix: np.ndarray) -> str:
     return f'<img alt="distance histograms and pairwise matrix" src="data:image/png;base64,{data}"/>'
 
 
-def html_report(corpus: Corpus, items: int = 20, title: str = "Syntactic annotation agreement") -> str:
-    """The whole report as one HTML string."""
-    result = _quiet_alpha(corpus)
-    accuracy = pairwise_accuracy(corpus)
+def html_report(corpus: Corpus, items: int = 20, title: str = "Syntactic annotation agreement",
+                computed: Optional[Tuple[AlphaResult, AccuracyResult]] = None) -> str:
+    """The whole report as one HTML string; ``computed``: α and the accuracies of the corpus
+    when the caller has them already (else they are computed here)."""
+    result, accuracy = computed if computed is not None else (_quiet_alpha(corpus), pairwise_accuracy(corpus))
     names, matrix = pairwise_matrix(corpus)
     out: List[str] = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
                       f"<style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>"]
