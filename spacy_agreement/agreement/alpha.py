@@ -281,9 +281,13 @@ def alpha(
     size_arr = np.asarray(converted.sizes, dtype=np.int64)
     cost = converted.cost
     expected_sum: Dict[str, float] = {}
+    per_item_of: Dict[str, np.ndarray] = {}  # per item, Σ within-item δ² / (m_u − 1), by δ
     if backend == "serial":
-        _, kernel_sums, _ = _core.forest_alpha_sums(*forest.arrays(), item_arr, count_arr, size_arr, cost)
-        expected_sum.update(zip(_core.KERNEL_DELTAS, kernel_sums))
+        if kernel:  # the kernel's one pass gives the observed sums too
+            _, kernel_sums, kernel_items = _core.forest_alpha_sums(*forest.arrays(), item_arr, count_arr, size_arr,
+                                                                   cost)
+            expected_sum.update(zip(_core.KERNEL_DELTAS, kernel_sums))
+            per_item_of.update((name, kernel_items[:, k]) for k, name in enumerate(_core.KERNEL_DELTAS))
         if other:  # every pair, one by one
             counts = np.ones(len(trees))
             expected_sum.update(zip(other, expected_sums_pairs(forest, size_arr, counts, cost, other)))
@@ -301,5 +305,8 @@ def alpha(
             expected_sum.update(zip(_core.KERNEL_DELTAS, sums))
         if other:
             expected_sum.update(zip(other, expected_sums_pairs(unique, unique_sizes, multiplicity, cost, other)))
-    per_item = observed_sums(forest, size_arr, item_arr, count_arr, cost, names)
+    missing = [name for name in names if name not in per_item_of]
+    if missing:
+        per_item_of.update(zip(missing, observed_sums(forest, size_arr, item_arr, count_arr, cost, missing).T))
+    per_item = np.column_stack([per_item_of[name] for name in names]).reshape(len(converted.counts), len(names))
     return converted.result(per_item.sum(axis=0), [expected_sum[name] for name in names], names, per_item)
