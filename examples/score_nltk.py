@@ -33,7 +33,8 @@ def main():
     parsed = [next((p for p in parser.parse(tree.leaves()) if p != tree), tree) for tree in gold]
     for tree in parsed:
         print(" ".join(str(tree).split()))
-    print("phrase trees:", {k: round(v, 3) for k, v in sa.score_nltk_trees(gold, parsed, cost="first-char").items()})
+    scores = sa.score_nltk_trees(gold, parsed, cost="first-char")  # alpha_method says how α was computed
+    print("phrase trees:", {k: round(v, 3) if isinstance(v, float) else v for k, v in scores.items()})
 
     conll = "the\tDET\t2\tdet\ndog\tNOUN\t3\tnsubj\nbarks\tVERB\t0\troot\n"
     gold_graph = DependencyGraph(conll, top_relation_label="root")

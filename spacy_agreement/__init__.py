@@ -20,6 +20,7 @@ from .adapters import (
     to_dependency_graph,
 )
 from .agreement.alpha import AlphaResult, alpha
+from .agreement.policy import estimate_alpha
 from .corpus import Corpus
 from .agreement.deltas import delta, distance_matrix, tree_edit_distance
 from .errors import InvalidTreeError, Location, MismatchedCorpusError, UndefinedMetricWarning
@@ -46,6 +47,7 @@ __all__ = [
     "bracket_jaccard",
     "delta",
     "distance_matrix",
+    "estimate_alpha",
     "from_conllu",
     "from_dependency_graph",
     "from_doc",

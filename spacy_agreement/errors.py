@@ -1,35 +1,102 @@
 """Errors and warnings of spacy-agreement.
 
-Every input error names where it happened: the file (or other source), the 1-based
-sentence number and, where it applies, the token, in the form
-``file:sentence:token: message`` that the CLI prints on one line.
+Every input error names where it happened, on one line as the CLI prints it::
+
+    file:LINE: sentence N (sent_id X), token M: message
+
+``LINE`` is the 1-based line of the file the error is on: the token's line, or for an
+error about a whole sentence the first line of its block (its first comment or token
+line; for a bracketed tree the line the tree starts on). ``N`` is the 1-based sentence
+number, ``(sent_id X)`` appears when a CoNLL-U sentence has a ``# sent_id = X`` comment,
+and ``, token M`` (the token id as written) when a token is known. Where no file line is
+known (trees built in Python, spaCy ``Doc`` objects, NLTK trees) the form is
+``source: sentence N, token M: message``, and ``source: message`` when only the source is.
 """
 from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
-from typing import Optional
+from dataclasses import dataclass, field
+from typing import Optional, Tuple
 
 
 @dataclass(frozen=True)
 class Location:
-    """Where a tree came from: a source name, a 1-based sentence number and a token id."""
+    """Where a tree (or an error) came from.
+
+    ``source`` names the file or other source, ``sentence`` is the 1-based sentence number,
+    ``token`` the token id as written. ``line`` is the 1-based file line the sentence
+    starts on (its first comment or token line), ``sent_id`` its ``# sent_id`` comment.
+    ``token_offsets`` holds, for each syntactic word in order (ids 1..n), its file line
+    minus ``line`` (small numbers: the locations of a large corpus take little memory;
+    :attr:`token_lines` gives the lines), and ``extra_offsets`` the same for other token
+    ids (multiword ranges ``3-4``, empty nodes ``5.1``), so that :meth:`at_token` finds the
+    line of a token; ``token_line`` is that line once resolved (or the line of a malformed
+    line that has no token). The offset tables are lookup data: they take no part in
+    equality, hashing or ``repr``.
+    """
 
     source: str = "<input>"
     sentence: Optional[int] = None
     token: Optional[str] = None
+    line: Optional[int] = None
+    sent_id: Optional[str] = None
+    token_line: Optional[int] = None
+    token_offsets: Tuple[int, ...] = field(default=(), compare=False, repr=False)
+    extra_offsets: Tuple[Tuple[str, int], ...] = field(default=(), compare=False, repr=False)
 
-    def at_token(self, token: object) -> "Location":
-        return Location(self.source, self.sentence, str(token))
+    @property
+    def token_lines(self) -> Tuple[int, ...]:
+        """The file line of each syntactic word in order (ids 1..n); empty when not known."""
+        if self.line is None:
+            return ()
+        return tuple(self.line + offset for offset in self.token_offsets)
+
+    def line_of(self, token: object) -> Optional[int]:
+        """The file line of ``token`` (an id as written), or ``None`` when not known."""
+        if self.line is None:
+            return None
+        token = str(token)
+        if token.isdigit():
+            k = int(token)
+            if 1 <= k <= len(self.token_offsets):
+                return self.line + self.token_offsets[k - 1]
+        for tid, offset in self.extra_offsets:
+            if tid == token:
+                return self.line + offset
+        return None
+
+    def at_token(self, token: object, line: Optional[int] = None) -> "Location":
+        """This location narrowed to one token; ``line`` is its file line where the caller
+        knows it better than the offset tables."""
+        token = str(token)
+        if line is None:
+            line = self.line_of(token)
+        return Location(self.source, self.sentence, token, self.line, self.sent_id, line, self.token_offsets,
+                        self.extra_offsets)
+
+    @property
+    def file_line(self) -> Optional[int]:
+        """The line this location points at: the token's, else the sentence's (or ``None``)."""
+        if self.token_line is not None:
+            return self.token_line
+        if self.token is not None:
+            line = self.line_of(self.token)
+            if line is not None:
+                return line
+        return self.line
 
     def __str__(self) -> str:
-        parts = [self.source]
+        line = self.file_line
+        head = self.source if line is None else f"{self.source}:{line}"
+        parts = []
         if self.sentence is not None:
-            parts.append(str(self.sentence))
-            if self.token is not None:
-                parts.append(self.token)
-        return ":".join(parts)
+            parts.append(f"sentence {self.sentence}" + (f" (sent_id {self.sent_id})" if self.sent_id else ""))
+        elif self.sent_id:
+            parts.append(f"sent_id {self.sent_id}")
+        if self.token is not None:
+            parts.append(f"token {self.token}")
+        return f"{head}: {', '.join(parts)}" if parts else head
 
 
 class AgreementError(ValueError):

@@ -1,9 +1,12 @@
 """A label vocabulary shared by the trees of one computation, and label cost matrices."""
 from __future__ import annotations
 
+import math
 from typing import Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
+
+from .errors import BadOptionError
 
 LabelCost = Union[Callable[[str, str], float], Mapping[Tuple[str, str], float]]
 
@@ -52,7 +55,8 @@ class LabelVocab:
         ``cost`` is a function ``cost(a, b)`` of two labels, or a mapping from label
         pairs to costs; pairs missing from a mapping cost 0 when the labels are equal and
         1 otherwise (unit cost), and pairs of labels no tree uses are ignored. ``None`` means unit costs (no matrix). The matrix is
-        computed once per computation, never per pair.
+        computed once per computation, never per pair. Every cost is checked
+        (:func:`check_label_cost`): 0 for identical labels, finite and non-negative otherwise.
         """
         if cost is None:
             return None
@@ -62,12 +66,25 @@ class LabelVocab:
         if callable(cost):
             for i, a in enumerate(self._labels):
                 for j, b in enumerate(self._labels):
-                    matrix[i, j] = float(cost(a, b))
+                    matrix[i, j] = check_label_cost(a, b, cost(a, b))
         else:
             for (a, b), value in cost.items():
+                value = check_label_cost(a, b, value)  # every given pair, used or not
                 if a in self._ids and b in self._ids:  # labels no tree uses cannot matter
                     matrix[self._ids[a], self._ids[b]] = value
-        if not np.all(np.isfinite(matrix)) or np.any(matrix < 0):
-            raise ValueError("label costs must be finite and non-negative")
         return matrix
 
+
+def check_label_cost(a: str, b: str, value: object) -> float:
+    """``value`` as the cost of relabelling ``a`` as ``b``, checked: a number, finite and
+    non-negative, and 0 when the labels are equal (otherwise identical trees would be at a
+    distance); anything else is a :class:`~spacy_agreement.errors.BadOptionError` naming the pair."""
+    try:
+        cost = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise BadOptionError(f"label_cost({a!r}, {b!r}) is {value!r}, not a number") from None
+    if not math.isfinite(cost) or cost < 0:
+        raise BadOptionError(f"label_cost({a!r}, {b!r}) is {cost}: costs must be finite and non-negative")
+    if a == b and cost != 0:
+        raise BadOptionError(f"label_cost({a!r}, {b!r}) is {cost}: identical labels must cost 0")
+    return cost

@@ -37,7 +37,7 @@ def test_conllu_words_multiword_ranges_and_empty_nodes(tmp_path):
     assert tree.deprels == ("nsubj", "root", "det", "obj", "punct")
     assert tree.upos[1] == "VERB"
     assert (stats.sentences, stats.multiword_ranges, stats.empty_nodes) == (1, 1, 1)
-    assert str(tree.location) == f"{path}:1"
+    assert str(tree.location) == f"{path}:1: sentence 1 (sent_id 1)"
 
 
 def test_conllx_and_figure1_transformation():
@@ -98,7 +98,7 @@ def test_bracket_file_with_multiline_trees(tmp_path):
     assert len(trees) == 2
     # style decided once per file: the second tree keeps its categories too
     assert trees[1].labels == ("P", "NP", "V", "VP", "S")
-    assert str(trees[1].location) == f"{path}:2"
+    assert str(trees[1].location) == f"{path}:4: sentence 2"  # the line the tree starts on
 
 
 def test_nltk_tree_round_trip():
@@ -156,7 +156,7 @@ def test_spacy_doc_and_span(nlp):
     assert trees[0].heads.tolist() == [2, 0, 2, 2]
     assert trees[1].heads.tolist() == [2, 0, 2]
     assert trees[1].forms == ("He", "left", ".")
-    assert str(trees[1].location) == "doc1:2"
+    assert str(trees[1].location) == "doc1: sentence 2"  # no file line
     span_tree = sa.from_span(doc[4:7])
     assert span_tree.heads.tolist() == trees[1].heads.tolist()
 

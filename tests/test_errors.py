@@ -21,13 +21,13 @@ def write(tmp_path, name, text):
 @pytest.mark.parametrize(
     "bad, where, what",
     [
-        ("1\tA\t_\tX\t_\t_\t7\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":2:1:", "out of range"),
-        ("1\tA\t_\tX\t_\t_\tx\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":2:", "malformed line"),
-        ("1\tA\t_\tX\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":2:1:", "4 columns, expected 10"),
-        ("1\tA\t_\tX\t_\t_\t2\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\tx\n\n", ":2:2:", "11 columns"),
-        ("1\tA\t_\tX\t_\t_\t_\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":2:1:", "not a token number"),
-        ("1\tA\t_\tX\t_\t_\t2\tsubj\t_\t_\n3\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":2:3:", "ids must run"),
-        ("# text = nothing\n\n", ":2:", "empty sentence"),
+        ("1\tA\t_\tX\t_\t_\t7\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":4: sentence 2, token 1: ", "out of range"),
+        ("1\tA\t_\tX\t_\t_\tx\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":4: sentence 2, token 1: ", "malformed line"),
+        ("1\tA\t_\tX\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":4: sentence 2, token 1: ", "4 columns, expected 10"),
+        ("1\tA\t_\tX\t_\t_\t2\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\tx\n\n", ":5: sentence 2, token 2: ", "11 columns"),
+        ("1\tA\t_\tX\t_\t_\t_\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":4: sentence 2, token 1: ", "not a token number"),
+        ("1\tA\t_\tX\t_\t_\t2\tsubj\t_\t_\n3\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":5: sentence 2, token 3: ", "ids must run"),
+        ("# text = nothing\n\n", ":4: sentence 2: ", "empty sentence"),
     ],
 )
 def test_bad_conll_names_file_sentence_token(tmp_path, bad, where, what):
@@ -44,7 +44,7 @@ def test_several_roots_where_one_is_required(tmp_path):
     assert len(sa.read_conll(path)) == 1  # allowed by default (CoNLL-X treebanks)
     with pytest.raises(sa.InvalidTreeError) as err:
         sa.read_conll(path, single_root=True)
-    assert str(err.value).startswith(f"{path}:1:2:") and "where one is required" in str(err.value)
+    assert str(err.value).startswith(f"{path}:2: sentence 1, token 2: ") and "where one is required" in str(err.value)
 
 
 def test_cycle_raises_in_strict_mode_naming_the_token():
@@ -52,7 +52,7 @@ def test_cycle_raises_in_strict_mode_naming_the_token():
     assert tree.unreachable_tokens().tolist() == [2, 3]
     with pytest.raises(sa.InvalidTreeError) as err:
         sa.tree_edit_distance(tree, tree, cycles="raise")
-    assert str(err.value).startswith("f.conll:4:2:")
+    assert str(err.value).startswith("f.conll: sentence 4, token 2: ")
     assert sa.tree_edit_distance(tree, tree) == 0  # dropped by default
 
 
@@ -73,7 +73,7 @@ def test_annotations_with_different_tokens(tmp_path):
     assert "token 2 is 'B' against 'C'" in result.mismatched[0]
     with pytest.raises(sa.MismatchedCorpusError) as err:
         sa.pairwise_accuracy(corpus, strict=True)
-    assert str(err.value).startswith(f"{a}:2:")
+    assert str(err.value).startswith(f"{a}:4: sentence 2: ")
 
 
 def test_annotator_dirs_with_different_sentence_counts(tmp_path):
@@ -87,14 +87,14 @@ def test_annotator_dirs_with_different_sentence_counts(tmp_path):
 
 @pytest.mark.parametrize(
     "text, what",
-    [("(S (NP P) (VP V)", "never closed"), ("(S (NP P) (VP V)))", "unbalanced ')' on line 2"),
-     ("junk (S (NP P))", "outside brackets on line 2"), ("()", "empty tree")],
+    [("(S (NP P) (VP V)", "never closed"), ("(S (NP P) (VP V)))", "unbalanced ')'"),
+     ("junk (S (NP P))", "text outside brackets"), ("()", "empty tree")],
 )
 def test_unbalanced_brackets(tmp_path, text, what):
     path = write(tmp_path, "bad.tree", "(S (NP P))\n" + text + "\n")
     with pytest.raises(sa.InvalidTreeError) as err:
         sa.read_brackets(path)
-    assert str(err.value).startswith(f"{path}:2:") and what in str(err.value)
+    assert str(err.value).startswith(f"{path}:2: sentence 2: ") and what in str(err.value)
 
 
 def test_cli_reports_bad_input_on_one_line(tmp_path):
@@ -103,7 +103,7 @@ def test_cli_reports_bad_input_on_one_line(tmp_path):
     result = CliRunner().invoke(app, ["alpha", str(a), str(b)])
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if line.strip()]
-    assert lines == [f"{a}:2:1: head 9 out of range 0..2"]
+    assert lines == [f"{a}:4: sentence 2, token 1: head 9 out of range 0..2"]
     missing = CliRunner().invoke(app, ["alpha", str(b), str(tmp_path / "nope.conll")])
     assert missing.exit_code == 1 and "nope.conll" in missing.output
 

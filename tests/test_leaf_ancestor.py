@@ -287,4 +287,4 @@ def test_cli_leaf_ancestor_json_and_table(tmp_path):
     bad = tmp_path / "bad.mrg"
     bad.write_text("(S (NP a b) c)\n(S (NP a b) d\n", encoding="utf-8")
     error = CliRunner().invoke(app, ["leaf-ancestor", str(gold), str(bad)])
-    assert error.exit_code == 1 and f"{bad}:2" in error.output
+    assert error.exit_code == 1 and f"{bad}:2: sentence 2: " in error.output

@@ -50,7 +50,8 @@ def test_strict_reading_names_file_sentence_token(tmp_path, text, token, what):
     path = write(tmp_path, "a.conll", GOOD + text)
     with pytest.raises(sa.InvalidTreeError) as err:
         sa.read_conll(path, cycles="raise")
-    assert str(err.value).startswith(f"{path}:2:{token}: "), str(err.value)
+    line = 4 + int(token)  # GOOD takes lines 1-4: token k of sentence 2 is on line 4 + k
+    assert str(err.value).startswith(f"{path}:{line}: sentence 2, token {token}: "), str(err.value)
     assert what in str(err.value)
 
 
@@ -58,7 +59,7 @@ def test_head_out_of_range_stays_an_error(tmp_path):
     path = write(tmp_path, "a.conll", GOOD + row(1, "A", 9, "subj") + row(2, "B", 0, "root") + "\n")
     with pytest.raises(sa.InvalidTreeError) as err:
         sa.read_conll(path)
-    assert str(err.value).startswith(f"{path}:2:1: ") and "out of range" in str(err.value)
+    assert str(err.value).startswith(f"{path}:5: sentence 2, token 1: ") and "out of range" in str(err.value)
 
 
 def test_cycle_tokens_drop_out_of_the_ted_tree_and_are_counted(tmp_path):
@@ -98,7 +99,7 @@ def test_cli_alpha_counts_by_default_and_strict_fails_with_one_line(tmp_path):
     assert values["uas"] == pytest.approx(6 / 9)  # tokens 1 and 3 of SELF, token 2 of ROOTLESS are wrong
     strict = runner.invoke(app, ["alpha", str(a), str(b), "--strict"])
     assert strict.exit_code == 1
-    assert strict.stderr.strip() == f"{b}:2:3: token is its own head"
+    assert strict.stderr.strip() == f"{b}:7: sentence 2, token 3: token is its own head"
 
 
 @pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # no UPOS: UCP etc. undefined
@@ -113,7 +114,7 @@ def test_every_command_reads_malformed_heads_and_strict_refuses_them(tmp_path, c
     assert result.exit_code == 0, result.output
     strict = runner.invoke(app, [args[0], str(a), str(b), *args[1:], "--strict"])
     assert strict.exit_code == 1
-    assert strict.stderr.strip() == f"{b}:2:3: token is its own head"
+    assert strict.stderr.strip() == f"{b}:7: sentence 2, token 3: token is its own head"
 
 
 def test_report_draws_a_one_token_self_headed_sentence(tmp_path):

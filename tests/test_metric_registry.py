@@ -113,7 +113,7 @@ def test_a_registered_metric_in_the_spacy_scorer_and_component(root_metric):
                pos=pos)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # e.g. no content word for CLAS here
-        scores = score_syntax([Example(pred, ref)], with_alpha=False)
+        scores = score_syntax([Example(pred, ref)])
     assert scores["dep_root_accuracy"] == 0.0
     assert "dep_las" in scores and scores["dep_la"] == pytest.approx(1 / 3)  # spaCy's own dep_las kept
     # the component takes any metric of the table, plus ted_distance and leaf_ancestor

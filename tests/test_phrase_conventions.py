@@ -166,7 +166,7 @@ def test_failed_parses_are_missing_annotations_as_in_evalb(tmp_path):
     result = json.loads(out.stdout)
     assert result["sentences_skipped"] == 2 and len(result["sentences"]) == 1 and result["leaf_ancestor"] == 1.0
     text = runner.invoke(app, ["leaf-ancestor", str(gold), str(test)]).stdout
-    assert "skipped 2 sentence(s): failed parses, or words that differ" in text and f"{gold}:2: no parse (failed parse)" in text
+    assert "skipped 2 sentence(s): failed parses, or words that differ" in text and f"{gold}:2: sentence 2: no parse (failed parse)" in text
     # without missing=True the blank line only separates trees and (()) is an error
     with pytest.raises(sa.InvalidTreeError, match="empty tree"):
         sa.read_brackets(test)

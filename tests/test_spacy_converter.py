@@ -61,7 +61,7 @@ def test_component_reports_heads_outside_sentence():
 @pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # no tags: UCP, LCP undefined
 def test_scorer_reports_heads_outside_sentence():
     nlp = spacy.blank("en")
-    scores = score_syntax([Example(_doc(nlp), _doc(nlp))], with_alpha=False)
+    scores = score_syntax([Example(_doc(nlp), _doc(nlp))])
     assert scores["dep_heads_outside_sentence"] == 0  # a doc is compared as one tree: no head lies outside it
 
 

@@ -3,6 +3,7 @@ parser trained inside the test and evaluated end to end through the CLI, α over
 import json
 import math
 import random
+import warnings
 from importlib import resources
 
 import pytest
@@ -14,7 +15,8 @@ from typer.testing import CliRunner  # noqa: E402
 
 import spacy_agreement as sa  # noqa: E402
 from spacy_agreement.cli import app  # noqa: E402
-from spacy_agreement.integrations.spacy_components import alpha_over_docs, make_syntax_scorer, score_syntax  # noqa: E402
+from spacy_agreement.integrations.spacy_components import (UnparsedDocWarning, alpha_over_docs,  # noqa: E402
+                                                            make_syntax_scorer, score_syntax)
 
 
 def demo_trees():
@@ -37,7 +39,7 @@ def trained(tmp_path_factory):
     trees, files = demo_trees()
     nlp = spacy.blank("en")
     nlp.add_pipe("parser", config={"min_action_freq": 1,  # a tiny training set: keep every action
-                                   "scorer": {"@scorers": "spacy_agreement.syntax_scorer.v1"}})
+                                   "scorer": {"@scorers": "spacy_agreement.syntax_scorer.v1", "alpha": "auto"}})
     examples = [Example(Doc(nlp.vocab, words=list(t.forms)), doc_of(nlp.vocab, t)) for t in trees]
     optimizer = nlp.initialize(lambda: examples)
     for _ in range(25):
@@ -88,7 +90,7 @@ factory = "parser"
 
 [components.parser.scorer]
 @scorers = "spacy_agreement.syntax_scorer.v1"
-with_alpha = false
+alpha = "off"
 """)
     nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
     ref = Doc(nlp.vocab, words=["I", "saw", "him", "."], heads=[1, 1, 1, 1], deps=["nsubj", "ROOT", "obj", "punct"])
@@ -132,10 +134,15 @@ def test_components_from_python_and_alpha_over_docs():
                           sa.DependencyTree.create([2, 0, 2, 2], deps)]
                          for deps in (["nsubj", "ROOT", "obj", "punct"], ["nsubj", "ROOT", "iobj", "punct"])])
     assert result.alpha_plain == pytest.approx(expected.alpha_plain)
-    with pytest.raises(KeyError, match="no stored analysis 'other'"):
-        nlp2 = spacy.blank("en")
-        nlp2.add_pipe("syntax_agreement", config={"compare_with": ["other"]})
-        nlp2.get_pipe("syntax_agreement")(docs[0])
+    nlp2 = spacy.blank("en")
+    nlp2.add_pipe("syntax_agreement", config={"compare_with": ["other"]})
+    component = nlp2.get_pipe("syntax_agreement")
+    with pytest.warns(UnparsedDocWarning, match="no stored analysis 'other'"):
+        component(docs[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # counted, not warned again
+        component(docs[1])
+    assert component.skipped_docs == 2
 
 
 @pytest.mark.slow
@@ -162,15 +169,44 @@ def test_scorer_punctuation_rules_and_tag_sets():
                pos=["PUNCT", "AUX", "NOUN", "PUNCT"])
     example = [Example(pred, ref)]
     # by label only "»" is punctuation: "«" counts (wrong head), so NED sees 2 of 3
-    by_label = score_syntax(example, with_alpha=False)
+    by_label = score_syntax(example)
     with pytest.warns(sa.UndefinedMetricWarning, match="(ucp|lcp) is undefined"):
-        by_form = score_syntax(example, with_alpha=False, punct="form")
+        by_form = score_syntax(example, punct="form")
     assert by_label["dep_la"] == 1.0
     assert by_label["dep_ned"] == pytest.approx(2 / 3)  # "«" → "home": neither gold edge nor reversed/grandparent
     assert by_form["dep_ned"] == 1.0  # "«" and "»" are punctuation by their form
     # UCP counts the tags named as verbs: "AUX" is not among the default ("VERB")
     assert math.isnan(by_form["dep_ucp"])
-    with_tags = score_syntax(example, with_alpha=False, punct="form", verb_tags=["AUX"])
+    with_tags = score_syntax(example, punct="form", verb_tags=["AUX"])
     assert with_tags["dep_ucp"] == 1.0  # children of "Go" without punctuation: {home} on both sides
     with pytest.raises(ValueError, match="unknown punctuation rule"):
         make_syntax_scorer(punct="form,commas")
+
+
+def test_docs_without_a_parse_are_skipped_counted_and_warned_once():
+    """A text that came with no parse has no analysis: no made-up scores (issue 15)."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("analysis_snapshot", config={"key": "gold"})
+    nlp.add_pipe("syntax_agreement", config={"compare_with": ["gold"]})
+    with pytest.warns(UnparsedDocWarning) as record:
+        docs = [nlp("no parse here"), nlp("nor here")]
+    skipped = [w for w in record if w.category is UnparsedDocWarning]
+    # one warning per component for all its skipped docs
+    assert sorted(str(w.message).split(":")[0] for w in skipped) == ["analysis_snapshot", "syntax_agreement"]
+    assert nlp.get_pipe("analysis_snapshot").skipped_docs == 2
+    assert nlp.get_pipe("syntax_agreement").skipped_docs == 2
+    assert all(doc._.agreement is None and not doc._.analyses for doc in docs)
+    parsed = Doc(nlp.vocab, words=["I", "saw", "him"], heads=[1, 1, 1], deps=["nsubj", "ROOT", "obj"])
+    assert nlp(parsed)._.agreement["gold"]["las"] == 1.0
+
+
+def test_scorer_skips_unparsed_predictions_and_counts_them():
+    nlp = spacy.blank("en")
+    ref = Doc(nlp.vocab, words=["I", "saw", "him"], heads=[1, 1, 1], deps=["nsubj", "ROOT", "obj"])
+    good = Doc(nlp.vocab, words=["I", "saw", "him"], heads=[1, 1, 1], deps=["nsubj", "ROOT", "obj"])
+    bare = Doc(nlp.vocab, words=["I", "saw", "him"])
+    with pytest.warns(UnparsedDocWarning, match="1 of 2 example"):
+        scores = score_syntax([Example(good, ref), Example(bare, ref)])
+    assert scores["dep_examples_unparsed"] == 1 and scores["dep_las"] == 1.0 and scores["dep_la"] == 1.0
+    with_alpha = score_syntax([Example(good, ref)] * 3, alpha="auto")
+    assert with_alpha["dep_alpha_method"] == "exact"

@@ -124,7 +124,7 @@ def test_cli_json_and_text(tmp_path):
     runner = CliRunner()
     out = runner.invoke(app, ["evaluate", str(tmp_path / "g.conllu"), str(tmp_path / "p.conllu"), "--json"])
     assert out.exit_code == 0, out.output
-    values = json.loads(out.output)
+    values = json.loads(out.stdout)
     assert values["clas"] == pytest.approx(2 / 3) and values["mlas"] == values["blex"] == pytest.approx(4 / 9)
     text = runner.invoke(app, ["evaluate", str(tmp_path / "g.conllu"), str(tmp_path / "p.conllu")])
     assert text.exit_code == 0 and "CLAS" in text.output and "MLAS" in text.output and "BLEX" in text.output
@@ -291,5 +291,5 @@ def test_spacy_adapter_and_scorer():
     assert tree.lemmas[2] == "chase" and tree.feats[0] == "Definite=Def" and tree.upos[2] == "VERB"
     # the prediction has no tags or lemmas: the reference's are used, so MLAS = BLEX = CLAS
     pred = Doc(vocab, words=words, heads=[1, 2, 2, 4, 2], deps=["det", "nsubj", "ROOT", "det", "obl"])
-    scores = make_syntax_scorer(with_alpha=False)([Example(pred, ref)])
+    scores = make_syntax_scorer()([Example(pred, ref)])
     assert scores["dep_clas"] == scores["dep_mlas"] == scores["dep_blex"] == pytest.approx(2 / 3)

@@ -16,6 +16,9 @@ an only child (``(S (NP P) (VP V))``) is ambiguous: pass ``leaves="categories"``
 
 The empty outer bracket of Penn Treebank files, ``( (S ...) )``, is not a node of the tree;
 it is remembered (``outer_brackets``) because EVALB counts it as a bracket.
+
+A tree read from a file or text knows the line it starts on (``location.line``), and
+errors name it: ``file:LINE: sentence N: message``.
 """
 from __future__ import annotations
 
@@ -127,17 +130,18 @@ def from_nltk(tree: nltk.Tree, leaves: LeafStyle = "auto", location: Optional[Lo
     )
 
 
-def split_brackets(text: str, name: str = "<string>") -> List[Tuple[str, int]]:
+def split_brackets(text: str, name: str = "<string>", first_line: int = 1) -> List[Tuple[str, int]]:
     """Split text into its top-level bracketed trees, with the line each starts on.
 
     Raises :class:`InvalidTreeError` on unbalanced brackets or text outside brackets,
-    naming the tree number and line.
+    naming the tree number and line. ``first_line`` is the line of the start of ``text`` in
+    its file (for a piece of a file).
     """
     trees: List[Tuple[str, int]] = []
     depth = 0
     start = -1
-    line = 1
-    start_line = 1
+    line = first_line
+    start_line = first_line
     for pos, char in enumerate(text):
         if char == "\n":
             line += 1
@@ -148,18 +152,18 @@ def split_brackets(text: str, name: str = "<string>") -> List[Tuple[str, int]]:
         elif char == ")":
             if depth == 0:
                 # most likely one ')' too many closing the tree just read
-                raise InvalidTreeError(f"unbalanced ')' on line {line}", Location(name, max(len(trees), 1)))
+                raise InvalidTreeError("unbalanced ')'", Location(name, max(len(trees), 1), line=line))
             depth -= 1
             if depth == 0:
                 trees.append((text[start : pos + 1], start_line))
         elif depth == 0 and not char.isspace():
             raise InvalidTreeError(
-                f"text outside brackets on line {line}: {text[pos:pos + 20]!r}", Location(name, len(trees) + 1)
+                f"text outside brackets: {text[pos:pos + 20]!r}", Location(name, len(trees) + 1, line=line)
             )
     if depth:
         raise InvalidTreeError(
-            f"unbalanced '(' opened on line {start_line}: {depth} bracket(s) never closed",
-            Location(name, len(trees) + 1),
+            f"unbalanced '(': {depth} bracket(s) opened in this tree never closed",
+            Location(name, len(trees) + 1, line=start_line),
         )
     return trees
 
@@ -197,7 +201,10 @@ def split_bracket_sentences(text: str, name: str = "<string>") -> List[Optional[
         if not line.strip():
             out.append(None)
             continue
-        chunks = split_brackets(line, name)
+        try:
+            chunks = split_brackets(line, name, number)
+        except InvalidTreeError as exc:  # a line is a sentence: name that one
+            raise InvalidTreeError(exc.message, Location(name, len(out) + 1, line=number)) from None
         if len(chunks) != 1:
             return list(split_brackets(text, name))
         out.append((chunks[0][0], number))
@@ -215,7 +222,7 @@ def _parse_chunk(chunk: str, line: int, name: str, number: int) -> nltk.Tree:
     try:
         return _tree_class().fromstring(chunk)
     except ValueError as exc:
-        raise InvalidTreeError(f"malformed tree starting on line {line}: {exc}", Location(name, number)) from None
+        raise InvalidTreeError(f"malformed tree: {exc}", Location(name, number, line=line)) from None
 
 
 def parse_brackets(text: str, leaves: LeafStyle = "auto", name: str = "<string>",
@@ -231,7 +238,7 @@ def parse_brackets(text: str, leaves: LeafStyle = "auto", name: str = "<string>"
     if not missing:
         chunks = split_brackets(text, name)
         parsed = [_parse_chunk(chunk, line, name, k) for k, (chunk, line) in enumerate(chunks, start=1)]
-        return from_nltk_trees(parsed, leaves, name)
+        return from_nltk_trees(parsed, leaves, name, [line for _, line in chunks])
     sentences = split_bracket_sentences(text, name)
     parsed_or_none: List[Optional[nltk.Tree]] = []
     for k, entry in enumerate(sentences, start=1):
@@ -244,8 +251,8 @@ def parse_brackets(text: str, leaves: LeafStyle = "auto", name: str = "<string>"
     present = [t for t in parsed_or_none if t is not None]
     if leaves == "auto":
         leaves = "words" if all(_is_lexicalised(_strip_outer(t)[0]) for t in present) else "categories"
-    return [None if t is None else from_nltk(t, leaves, Location(name, k))
-            for k, t in enumerate(parsed_or_none, start=1)]
+    return [None if t is None or entry is None else from_nltk(t, leaves, Location(name, k, line=entry[1]))
+            for k, (t, entry) in enumerate(zip(parsed_or_none, sentences), start=1)]
 
 
 def read_brackets(path: PathLike, leaves: LeafStyle = "auto", missing: bool = False) -> List[Optional[ConstituencyTree]]:
@@ -266,12 +273,17 @@ def to_nltk(tree: ConstituencyTree) -> nltk.Tree:
     return built[-1]
 
 
-def from_nltk_trees(trees: Iterable[nltk.Tree], leaves: LeafStyle = "auto", name: str = "<nltk>") -> List[ConstituencyTree]:
-    """Many NLTK trees, ``leaves`` decided once for all of them as for a file."""
+def from_nltk_trees(trees: Iterable[nltk.Tree], leaves: LeafStyle = "auto", name: str = "<nltk>",
+                    lines: Optional[Sequence[int]] = None) -> List[ConstituencyTree]:
+    """Many NLTK trees, ``leaves`` decided once for all of them as for a file; ``lines``,
+    when known, are the file lines the trees start on (for their locations)."""
     trees = list(trees)
     if leaves == "auto":
         leaves = "words" if all(_is_lexicalised(_strip_outer(t)[0]) for t in trees) else "categories"
-    return [from_nltk(t, leaves, Location(name, k)) for k, t in enumerate(trees, start=1)]
+    if lines is None:
+        return [from_nltk(t, leaves, Location(name, k)) for k, t in enumerate(trees, start=1)]
+    return [from_nltk(t, leaves, Location(name, k, line=line))
+            for k, (t, line) in enumerate(zip(trees, lines), start=1)]
 
 
 __all__: Sequence[str] = [

@@ -13,17 +13,21 @@ reader serves both. What is read:
 
 Errors (a head out of range, a line with the wrong number of columns, an empty sentence,
 and with ``cycles="raise"`` a token that is its own head, a sentence without a root or
-another head cycle) name the file, the 1-based sentence number and the token id.
+another head cycle) name the file, the line of the token (or of the sentence's first
+line), the 1-based sentence number with its ``sent_id`` and the token id:
+``file:LINE: sentence N (sent_id X), token M: message``. The file is split into
+sentences here, counting lines, and each line is parsed with ``conllu``.
 """
 from __future__ import annotations
 
 import io
 import os
-from typing import Iterable, Iterator, List, Optional, Union
+import re
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import conllu
 from conllu.exceptions import ParseException
-from conllu.parser import parse_id_value
+from conllu.parser import DEFAULT_FIELD_PARSERS, parse_comment_line, parse_id_value, parse_line
 
 from ..corpus import ReadStats
 from ..errors import InvalidTreeError, Location
@@ -48,6 +52,10 @@ def _parse_id(line: List[str], i: int):
 
 
 _PARSERS = {**_RAW, "id": _parse_id}
+# what conllu.parse_token_and_metadata builds from _PARSERS for every sentence, built once
+_LINE_PARSERS = {**DEFAULT_FIELD_PARSERS, **_PARSERS}
+_COLUMN_SPLIT = re.compile(r"\t| {2,}")  # conllu's column separators
+_GLOBAL_COLUMNS = "# global.columns = "
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -64,14 +72,24 @@ def from_conllu(
     location: Optional[Location] = None,
     single_root: bool = False,
     stats: Optional[ReadStats] = None,
+    lines: Optional[Sequence[int]] = None,
 ) -> DependencyTree:
-    """One ``conllu`` sentence (``TokenList``) as a :class:`DependencyTree`."""
+    """One ``conllu`` sentence (``TokenList``) as a :class:`DependencyTree`.
+
+    ``lines``, when known, are the file lines of the entries of ``sentence`` in order
+    (multiword ranges and empty nodes included): the tree's location then finds the line
+    of every token (:attr:`Location.token_lines`), relative to ``location.line`` (the first
+    of ``lines`` when that is not set)."""
     location = location or Location()
     words = []
-    for token in sentence:
+    word_lines: List[int] = []
+    extra_offsets: List[Tuple[str, int]] = []
+    start = location.line if location.line is not None else lines[0] if lines else 0
+    for k, token in enumerate(sentence):
+        line = lines[k] if lines is not None else None
         if "head" not in token or "deprel" not in token:
             raise InvalidTreeError(
-                f"line has {len(token)} columns, expected 10", location.at_token(token.get("id", "?"))
+                f"line has {len(token)} columns, expected 10", location.at_token(token.get("id", "?"), line)
             )
         tid = token["id"]
         if isinstance(tid, tuple):
@@ -80,16 +98,23 @@ def from_conllu(
                     stats.empty_nodes += 1
                 else:
                     stats.multiword_ranges += 1
+            if line is not None:
+                extra_offsets.append(("".join(map(str, tid)), line - start))
             continue
         if not isinstance(tid, int):
-            raise InvalidTreeError(f"token id {tid!r} is not a number", location.at_token(tid))
+            raise InvalidTreeError(f"token id {tid!r} is not a number", location.at_token(tid, line))
         words.append(token)
+        if line is not None:
+            word_lines.append(line)
     for position, token in enumerate(words, start=1):
         if token["id"] != position:
             raise InvalidTreeError(
                 f"token ids must run 1, 2, 3, ...; found {token['id']} at position {position}",
-                location.at_token(token["id"]),
+                location.at_token(token["id"], word_lines[position - 1] if lines is not None else None),
             )
+    if lines:
+        location = Location(location.source, location.sentence, location.token, start, location.sent_id,
+                            location.token_line, tuple([line - start for line in word_lines]), tuple(extra_offsets))
     return DependencyTree.create(
         heads=[t["head"] for t in words],
         deprels=[t["deprel"] for t in words],
@@ -102,6 +127,21 @@ def from_conllu(
         feats=[_raw_feats(t.get("feats")) for t in words],  # raw text, parsed where used (ud_metrics)
         xpos=[t.get("xpos") for t in words],
     )
+
+
+def _blocks(handle: Iterable[str]) -> Iterator[List[Tuple[int, str]]]:
+    """The sentences of a CoNLL file as lists of (1-based line number, stripped line); blank
+    (or white-space only) lines separate sentences, as in ``conllu.parse_incr``."""
+    block: List[Tuple[int, str]] = []
+    for number, line in enumerate(handle, start=1):
+        line = line.strip()
+        if line:
+            block.append((number, line))
+        elif block:
+            yield block
+            block = []
+    if block:
+        yield block
 
 
 def iter_conll(
@@ -126,24 +166,39 @@ def iter_conll(
         with open(source, encoding="utf-8") as handle:
             yield from iter_conll(handle, name, single_root, stats, cycles)
         return
-    name = name or getattr(source, "name", "<input>")
-    number = 0
-    generator = conllu.parse_incr(source, fields=FIELDS, field_parsers=_PARSERS)
-    while True:
-        try:
-            sentence = next(generator)
-        except StopIteration:
-            return
-        except ParseException as exc:
-            raise InvalidTreeError(f"malformed line: {exc}", Location(str(name), number + 1)) from None
-        except _ColumnCountError as exc:
-            raise InvalidTreeError(
-                f"line has {exc.count} columns, expected {len(FIELDS)}", Location(str(name), number + 1, exc.token)
-            ) from None
-        number += 1
+    name = str(name or getattr(source, "name", "<input>"))
+    fields: Sequence[str] = FIELDS
+    for number, block in enumerate(_blocks(source), start=1):
+        # comments first, then the tokens, as conllu.parse_incr does
+        metadata = conllu.Metadata()
+        token_rows: List[Tuple[int, str]] = []
+        for line_number, line in block:
+            if line[0] != "#":
+                token_rows.append((line_number, line))
+                continue
+            if line.startswith(_GLOBAL_COLUMNS):  # CoNLL-U Plus: columns for the rest of the file
+                fields = [column.lower() for column in line.split("=", 1)[1].strip().split()] or FIELDS
+            for key, value in parse_comment_line(line):
+                metadata[key] = value
+        sent_id = metadata.get("sent_id")
+        sent_id = None if sent_id is None else str(sent_id)
+        tokens = []
+        for line_number, line in token_rows:
+            try:
+                tokens.append(parse_line(line, fields, _LINE_PARSERS))
+            except ParseException as exc:
+                columns = _COLUMN_SPLIT.split(line)
+                token = columns[0] if len(columns) > 1 else None
+                raise InvalidTreeError(f"malformed line: {exc}",
+                                       Location(name, number, token, block[0][0], sent_id, line_number)) from None
+            except _ColumnCountError as exc:
+                raise InvalidTreeError(f"line has {exc.count} columns, expected {len(FIELDS)}",
+                                       Location(name, number, exc.token, block[0][0], sent_id, line_number)) from None
         if stats is not None:
             stats.sentences += 1
-        tree = from_conllu(sentence, Location(str(name), number), single_root, stats)
+        sentence = conllu.TokenList(tokens, metadata, default_fields=fields)
+        tree = from_conllu(sentence, Location(name, number, None, block[0][0], sent_id), single_root, stats,
+                           [line_number for line_number, _ in token_rows])
         if cycles == "raise" and tree.unreachable_tokens().size:
             raise tree.cycle_error()
         yield tree

@@ -27,6 +27,7 @@ Loading a corpus:
 """
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
@@ -176,22 +177,41 @@ def _present(item: Dict[str, Optional[Tree]], stats: Dict[str, ReadStats]) -> Di
     return present
 
 
+def check_distinct(paths: Sequence[PathLike], what: str = "file") -> None:
+    """:class:`BadOptionError` naming the first path given twice (also through another
+    relative path or a symbolic link: paths are compared resolved). The same annotation
+    twice agrees with itself and inflates agreement; callers let it through with
+    ``allow_duplicates``."""
+    seen: Dict[str, str] = {}
+    for path in paths:
+        resolved = os.path.realpath(os.fspath(path))
+        if resolved in seen:
+            same = "" if seen[resolved] == os.fspath(path) else f" (as {seen[resolved]} and {os.fspath(path)})"
+            raise BadOptionError(f"{os.fspath(path)}: the same {what} is given twice{same}; "
+                                 "give each annotator once, or --allow-duplicates")
+        seen[resolved] = os.fspath(path)
+
+
 def load_parallel_files(
     paths: Sequence[PathLike],
     fmt: Optional[Format] = None,
     annotators: Optional[Sequence[str]] = None,
     single_root: bool = False,
     cycles: str = "drop",
+    allow_duplicates: bool = False,
 ) -> Corpus:
     """One annotator per file; every file must have the same number of sentences.
 
     Annotators are named by the file names without their extension unless given. The
     format is read from the content unless given (:func:`guess_format`); ``cycles="raise"``
     makes self-headed tokens, rootless sentences and other head cycles errors
-    (:func:`~spacy_agreement.adapters.conll.iter_conll`).
+    (:func:`~spacy_agreement.adapters.conll.iter_conll`). The same file given twice is an
+    error (:func:`check_distinct`) unless ``allow_duplicates``.
     """
     if len(paths) < 2:
         raise BadOptionError("at least two files are needed to measure agreement")
+    if not allow_duplicates:
+        check_distinct(paths, "file")
     if fmt is None:
         guessed = {guess_format(p) for p in paths}
         if len(guessed) > 1:
@@ -203,6 +223,8 @@ def load_parallel_files(
     names = list(annotators) if annotators else [os.path.splitext(os.path.basename(p))[0] for p in paths]
     if len(set(names)) != len(names):
         names = [os.fspath(p) for p in paths]
+    if len(set(names)) != len(names):  # the same path twice (allow_duplicates): number them
+        names = [f"{name} ({k})" for k, name in enumerate(names, 1)]
     stats = {name: ReadStats() for name in names}
     read: List[Any] = [reader.read(p, single_root=single_root, stats=stats[n], cycles=cycles)
                        for p, n in zip(paths, names)]
@@ -239,30 +261,43 @@ def load_annotator_dirs(
     fmt: Optional[Format] = None,
     single_root: bool = False,
     cycles: str = "drop",
+    allow_duplicates: bool = False,
 ) -> Corpus:
     """A corpus from annotator directories (see the module docstring; ``cycles`` as in
     :func:`load_parallel_files`). The format is the first registered one (``conll``, then
     ``bracket``, ...) with files in the directories, unless given.
 
     Items are ordered by file prefix, then by sentence. Files with the same prefix must
-    hold the same number of sentences (:class:`MismatchedCorpusError` names them).
+    hold the same number of sentences (:class:`MismatchedCorpusError` names them). The same
+    directory given twice (:func:`check_distinct`; unless ``allow_duplicates``) and a
+    directory without a single file of the format are errors naming it.
     """
     dirs = [os.path.normpath(os.fspath(d)) for d in directories]
     if len(dirs) < 2:
         raise BadOptionError("at least two annotator directories are needed")
     for d in dirs:
         if not os.path.isdir(d):
-            raise FileNotFoundError(f"{d}: not a directory")
+            if os.path.exists(d):
+                raise NotADirectoryError(errno.ENOTDIR, "not a directory (--dirs takes annotator directories)", d)
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), d)
+    if not allow_duplicates:
+        check_distinct(dirs, "directory")
     names = [os.path.basename(d) for d in dirs]
     if len(set(names)) != len(names):
-        raise BadOptionError(f"annotator directories must have distinct names, got {names}")
+        if not allow_duplicates:
+            raise BadOptionError(f"annotator directories must have distinct names, got {names}")
+        names = [f"{name} ({k})" for k, name in enumerate(names, 1)]
     if fmt is None:
         fmt = next((n for n, r in READERS.items() if any(_annotator_files(d, r.suffixes) for d in dirs)), "bracket")
     reader = get_reader(fmt)
     files = {name: _annotator_files(d, reader.suffixes) for name, d in zip(names, dirs)}
+    for name, d in zip(names, dirs):
+        if not files[name]:
+            annotator = os.path.basename(d)
+            raise MismatchedCorpusError(
+                f"{d}: no annotations: no {fmt} file named PREFIX + {annotator!r} + "
+                f"{'/'.join(reader.suffixes) or 'a suffix'} (e.g. text1-{annotator}{(*reader.suffixes, '')[0]})")
     prefixes = sorted(set().union(*files.values()))
-    if not prefixes:
-        raise FileNotFoundError(f"no {'/'.join(reader.suffixes)} files named PREFIX + annotator name in {dirs}")
     stats = {name: ReadStats() for name in names}
     items: List[Dict[str, Tree]] = []
     item_names: List[str] = []
@@ -284,7 +319,7 @@ def load_annotator_dirs(
 
 
 __all__ = [
-    "BRACKET_SUFFIXES", "CONLL_SUFFIXES", "READERS", "Format", "Reader", "first_content", "get_reader",
-    "guess_format", "load_annotator_dirs", "load_parallel_files", "read_trees", "reader_names", "register_reader",
-    "unregister_reader",
+    "BRACKET_SUFFIXES", "CONLL_SUFFIXES", "READERS", "Format", "Reader", "check_distinct", "first_content",
+    "get_reader", "guess_format", "load_annotator_dirs", "load_parallel_files", "read_trees", "reader_names",
+    "register_reader", "unregister_reader",
 ]

@@ -44,7 +44,8 @@ HEADS_OUTSIDE = ("raise", "root")
 
 def doc_tree(doc, start: int, end: int, analysis: Optional[Tuple[Any, Sequence[str]]] = None, *,
              location: Optional[Location] = None, heads_outside: str = "raise",
-             single_root: bool = False) -> Tuple[DependencyTree, int]:
+             single_root: bool = False, fallback: Optional[DependencyTree] = None,
+             lowercase: bool = False) -> Tuple[DependencyTree, int]:
     """The one converter from spaCy: the tree of tokens ``start:end`` of a ``Doc`` and the
     number of heads that lay outside them.
 
@@ -53,12 +54,13 @@ def doc_tree(doc, start: int, end: int, analysis: Optional[Tuple[Any, Sequence[s
     by default the doc's current parse. A token that is its own head is a root. A head outside
     ``start:end`` is not a tree: ``heads_outside="raise"`` raises :class:`InvalidTreeError`
     naming the token; ``"root"`` attaches the token to the root instead and counts it in the
-    second value, so the caller can report how many were re-attached.
+    second value, so the caller can report how many were re-attached. ``fallback`` goes to
+    :func:`token_columns`; ``lowercase`` lowers the labels (spaCy's scorer compares them so).
     """
     if heads_outside not in HEADS_OUTSIDE:
         raise BadOptionError(f"heads_outside must be one of {', '.join(HEADS_OUTSIDE)}, got {heads_outside!r}")
     location = location or Location("<doc>")
-    tokens = doc[start:end]
+    tokens = list(doc[start:end])  # spaCy makes a Token object on every access: once
     if analysis is None:
         heads_of: Sequence[int] = [t.head.i for t in tokens]
         deprels = [t.dep_ for t in tokens]
@@ -78,8 +80,10 @@ def doc_tree(doc, start: int, end: int, analysis: Optional[Tuple[Any, Sequence[s
         else:
             heads.append(0)
             outside += 1
+    if lowercase:
+        deprels = [d.lower() for d in deprels]
     tree = DependencyTree.create(heads=heads, deprels=deprels, forms=[t.text for t in tokens], location=location,
-                                 single_root=single_root, **token_columns(tokens))
+                                 single_root=single_root, **token_columns(tokens, fallback))
     return tree, outside
 
 

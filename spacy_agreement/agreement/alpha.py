@@ -80,6 +80,8 @@ class AlphaResult:
     high: Dict[str, float] = field(default_factory=dict)
     confidence: Optional[float] = None
     samples: Optional[int] = None
+    cells: Optional[float] = None  # cost of the exact α in DP cells, where a policy chose (agreement.policy)
+    budget: Optional[float] = None  # the budget that cost was held against
 
     def __getitem__(self, kind: str) -> float:
         return self.alphas[kind]
@@ -120,6 +122,9 @@ class AlphaResult:
         if self.confidence is not None:
             out["confidence"] = self.confidence
             out["samples"] = self.samples
+        if self.cells is not None:
+            out["alpha_cells"] = self.cells
+            out["alpha_budget"] = self.budget
         return out
 
     def worst_items(self, k: int = 10, kind: str = "plain") -> List[Tuple[str, float]]:
@@ -233,7 +238,7 @@ def pairable_trees(data: Union[Corpus, Sequence[Any]], label_cost: Optional[Labe
 
 
 def alpha(
-    data: Union[Corpus, Sequence[Any]],
+    data: Union[Corpus, Sequence[Any], PairableTrees],
     label_cost: Optional[LabelCost] = None,
     cycles: CyclePolicy = "drop",
     size: Literal["annotation", "tree"] = "annotation",
@@ -273,7 +278,7 @@ def alpha(
     names = tuple(deltas) if deltas is not None else delta_names()
     kernel = [name for name in names if get_delta(name).kernel_code is not None]
     other = [name for name in names if get_delta(name).kernel_code is None]
-    converted = pairable_trees(data, label_cost, cycles, size)
+    converted = data if isinstance(data, PairableTrees) else pairable_trees(data, label_cost, cycles, size)
     trees = converted.trees
     forest = Forest.from_trees(trees)
     item_arr = np.asarray(converted.item_of, dtype=np.int64)

@@ -11,9 +11,11 @@ with the square of the corpus (Skjærholt 2014, footnote 8: 7.5 hours for the PC
   the rows of the pair triangle are computed by the Cython kernel with OpenMP threads, one
   DP buffer per thread, no allocation per pair: memory O(trees + threads × n²), never
   O(pairs).
-* **Chunks.** Rows go to the kernel in chunks of about equal work, so a progress bar can
-  follow and Ctrl-C stops between chunks (``KeyboardInterrupt`` is raised at once; the
-  threads of the running chunk finish their rows first, within a fraction of a second).
+* **Chunks.** Rows go to the kernel in chunks of about equal *work* (DP cells estimated
+  from each tree's Zhang–Shasha cost, :func:`row_work`), capped at
+  :data:`CHUNK_CELLS_PER_THREAD` cells per thread (a tenth of a second or so), so a progress
+  bar can follow and Ctrl-C stops between chunks (``KeyboardInterrupt`` is raised once the
+  running chunk is done, well within a second, however big the corpus).
 * **Dask.** ``backend="dask"`` sends the same row chunks as tasks to a ``dask.distributed``
   cluster (a ``LocalCluster`` by default, or a scheduler address), the forest scattered
   once to the workers (optional extra ``dask``).
@@ -29,6 +31,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .. import _core
+from ..errors import BadOptionError
 from ..trees import Forest, OrderedTree
 from .deltas import squared_delta_values
 
@@ -72,6 +75,63 @@ def row_chunks(n: int, chunks: int) -> List[Tuple[int, int]]:
     return [(a, b) for a, b in zip(edges[:-1], edges[1:]) if b > a]
 
 
+#: Estimated DP cells of one chunk of the threads backend, per thread: about a tenth of a
+#: second at the kernel's few hundred million cells a second per core, so that Ctrl-C (seen
+#: between chunks) stops the sums well within a second on any corpus.
+CHUNK_CELLS_PER_THREAD = 3e7
+
+
+def tree_costs(forest: Forest, forest_trees: Optional[Sequence[OrderedTree]] = None,
+               mirror: Optional[Tuple[np.ndarray, ...]] = None) -> np.ndarray:
+    """Each tree's Zhang–Shasha cost (Σ of its keyroot subtree sizes; a pair costs about the
+    product of its two trees' values in DP cells): the cheaper orientation with ``mirror``."""
+    if mirror is not None:
+        return np.minimum(mirror[4], mirror[5]).astype(np.float64)
+    if forest_trees is not None:
+        return np.fromiter((t.keyroot_cost for t in forest_trees), dtype=np.float64, count=len(forest_trees))
+    # from the flat arrays: a keyroot k of tree t covers k - lml[k] + 1 nodes
+    tree_of_kr = np.repeat(np.arange(len(forest)), np.diff(forest.kr_offsets))
+    nodes = forest.offsets[tree_of_kr] + forest.keyroots
+    spans = (forest.keyroots - forest.lml[nodes] + 1).astype(np.float64)
+    return np.bincount(tree_of_kr, weights=spans, minlength=len(forest)).astype(np.float64)
+
+
+def row_work(costs: np.ndarray) -> np.ndarray:
+    """Estimated DP cells of each row ``i`` of the pair triangle (its pairs ``(i, j > i)``)."""
+    costs = np.asarray(costs, dtype=np.float64)
+    after = np.cumsum(costs[::-1])[::-1] - costs  # Σ_{j > i} costs[j]
+    return costs * after
+
+
+def work_chunks(work: np.ndarray, budget: float, min_rows: int = 1) -> List[Tuple[int, int]]:
+    """Row ranges of the pair triangle covering every row once, each of about ``budget``
+    estimated cells (``work``: per row, :func:`row_work`) and at least ``min_rows`` rows (a
+    row is never split: one over the budget is a chunk of ``min_rows`` rows)."""
+    n = len(work)
+    if n < 2:
+        return []
+    budget = max(float(budget), 1.0)
+    min_rows = max(1, int(min_rows))
+    cumulative = np.cumsum(np.asarray(work, dtype=np.float64))
+    ranges: List[Tuple[int, int]] = []
+    start = 0
+    while start < n - 1:  # the last row has no pairs: it joins the chunk before it
+        done = cumulative[start - 1] if start else 0.0
+        end = int(np.searchsorted(cumulative, done + budget, side="right"))
+        end = min(max(end, start + min_rows), n)
+        if end >= n - 1:
+            end = n
+        ranges.append((start, end))
+        start = end
+    return ranges
+
+
+def chunk_pairs(n: int, start: int, end: int) -> int:
+    """How many pairs ``(i, j > i)`` of ``n`` trees the rows ``start <= i < end`` hold."""
+    rows = end - start
+    return rows * (n - 1) - (start + end - 1) * rows // 2
+
+
 def mirror_arrays(trees: Sequence[OrderedTree]) -> Tuple[np.ndarray, ...]:
     """The mirrored forest's arrays and each tree's Zhang–Shasha cost in both orientations,
     so the kernel can take the cheaper one per pair (Pawlik & Augsten's left/right path
@@ -85,31 +145,44 @@ def mirror_arrays(trees: Sequence[OrderedTree]) -> Tuple[np.ndarray, ...]:
 
 def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Optional[np.ndarray] = None,
                   n_threads: Optional[int] = None, progress: bool = False, chunks: int = 64,
-                  forest_trees: Optional[Sequence[OrderedTree]] = None) -> np.ndarray:
+                  forest_trees: Optional[Sequence[OrderedTree]] = None,
+                  chunk_cells: float = CHUNK_CELLS_PER_THREAD) -> np.ndarray:
     """Σ over ordered pairs of distinct pairable annotations of δ², for the built-in δ of the
     Cython kernels (``_core.KERNEL_DELTAS``, in that order).
 
     With ``forest_trees`` (the trees of ``forest``) and unit costs, each pair is computed in
-    whichever orientation (as given, or both trees mirrored) costs fewer DP cells."""
+    whichever orientation (as given, or both trees mirrored) costs fewer DP cells. The rows
+    go to the kernel in at least ``chunks`` chunks of about equal estimated work, none over
+    ``chunk_cells`` cells per thread (:func:`work_chunks`), so that ``KeyboardInterrupt``
+    stops the sums within a fraction of a second. ``progress`` shows a bar counting pairs."""
     n_threads = n_threads or default_threads()
     arrays = forest.arrays()
     mirror = mirror_arrays(forest_trees) if forest_trees is not None and cost is None else None
-    ranges = row_chunks(len(forest), chunks)
+    n = len(forest)
+    work = row_work(tree_costs(forest, forest_trees, mirror))
+    budget = min(float(work.sum()) / max(1, chunks), chunk_cells * n_threads)
+    ranges = work_chunks(work, budget, min_rows=n_threads)
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(forest), desc="alpha pairs", unit="row", leave=False)
+        # pairs, not rows (rows shrink along the triangle); smoothing=0: the ETA from the average rate
+        bar = tqdm(total=n * (n - 1) // 2, desc="alpha", unit="pairs", unit_scale=True, smoothing=0,
+                   leave=False)
     total = np.zeros(len(_core.KERNEL_DELTAS))
     try:
         for start, end in ranges:
             total += _core.expected_sums_rows(*arrays, sizes, counts, start, end, n_threads, cost, mirror)
             if bar is not None:
-                bar.update(end - start)
+                bar.update(chunk_pairs(n, start, end))
     finally:
         if bar is not None:
             bar.close()
     return total
+
+
+#: Seconds to wait for a dask scheduler given by address before giving up.
+SCHEDULER_TIMEOUT = 5.0
 
 
 def expected_sums_dask(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Optional[np.ndarray] = None,
@@ -117,13 +190,18 @@ def expected_sums_dask(forest: Forest, sizes: np.ndarray, counts: np.ndarray, co
                        forest_trees: Optional[Sequence[OrderedTree]] = None) -> np.ndarray:
     """The same sums computed as tasks on a ``dask.distributed`` cluster.
 
-    ``scheduler`` is a ``distributed.Client``, a scheduler address, or ``None`` for a new
-    ``LocalCluster`` (closed afterwards). ``forest_trees`` as for :func:`expected_sums`: each
+    ``scheduler`` is a ``distributed.Client``, a scheduler address (one that cannot be
+    reached within :data:`SCHEDULER_TIMEOUT` seconds is a
+    :class:`~spacy_agreement.errors.BadOptionError`), or ``None`` for a new
+    ``LocalCluster`` (closed afterwards). Without the extra ``dask`` an ``ImportError``
+    naming the missing module is raised. ``forest_trees`` as for :func:`expected_sums`: each
     task then takes the cheaper orientation of every pair, as the threads backend does."""
     try:
         from distributed import Client, LocalCluster
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise RuntimeError("backend='dask' needs dask.distributed: pip install 'spacy-agreement[dask]'") from exc
+    except ImportError as exc:
+        # an ImportError naming the missing module: the CLI answers it with the extra to install
+        raise ImportError(f"backend='dask' needs dask.distributed ({exc}): pip install 'spacy-agreement[dask]'",
+                          name=exc.name or "distributed") from exc
     own_cluster = None
     if isinstance(scheduler, Client):
         client = scheduler
@@ -131,7 +209,11 @@ def expected_sums_dask(forest: Forest, sizes: np.ndarray, counts: np.ndarray, co
         own_cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(own_cluster)
     else:
-        client = Client(scheduler)
+        try:
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+        except (OSError, TimeoutError) as exc:  # refused, unreachable, no scheduler there
+            raise BadOptionError(f"cannot reach the dask scheduler {scheduler} within {SCHEDULER_TIMEOUT:g} s: "
+                                 f"{' '.join(str(exc).split()) or type(exc).__name__}") from exc
     try:
         mirror = mirror_arrays(forest_trees) if forest_trees is not None and cost is None else None
         # hash=False: keys of this call only (equal data scattered by an earlier call on the same

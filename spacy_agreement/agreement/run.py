@@ -9,29 +9,41 @@ from typing import Any, Optional, Tuple
 from ..corpus import Corpus
 from ..errors import BadOptionError
 from .accuracy import AccuracyResult, pairwise_accuracy
-from .alpha import AlphaResult, alpha
-from .estimate import bootstrap_alpha, sampled_alpha
+from .alpha import AlphaResult
+from .estimate import bootstrap_alpha
+from .policy import estimate_alpha, plan_alpha
 from .pqgram import pqgram_alpha
 
 
 def agreement(corpus: Corpus, strict: bool = False, size: str = "annotation", exclude_mismatched: bool = False,
               sample_pairs: Optional[int] = None, bootstrap: Optional[int] = None, pqgram: bool = False,
-              seed: int = 0, **alpha_options: Any) -> Tuple[AlphaResult, AccuracyResult]:
-    """α (exact, or estimated from ``sample_pairs`` random pairs) for every registered δ, with
-    a bootstrap interval over items (``bootstrap`` resamples; exact α only) and α over
-    pq-grams added as δ ``"pqgram"``; and the accuracies of the corpus. ``strict`` makes
-    head cycles and annotations with different tokens errors. ``alpha_options`` go to
+              seed: int = 0, method: str = "auto", budget: Optional[float] = None,
+              **alpha_options: Any) -> Tuple[Optional[AlphaResult], AccuracyResult]:
+    """α for every registered δ by the one policy of :mod:`~spacy_agreement.agreement.policy`
+    (``method``: ``"auto"``, exact within ``budget`` DP cells and sampled from
+    ``sample_pairs`` random pairs beyond; ``"exact"``; ``"sampled"``; ``"off"``: no α, the
+    result is ``None``), with a bootstrap interval over items (``bootstrap`` resamples; exact
+    α only) and α over pq-grams added as δ ``"pqgram"``; and the accuracies of the corpus.
+    ``sample_pairs`` alone asks for the sampled estimate. ``strict`` makes head cycles and
+    annotations with different tokens errors. ``alpha_options`` go to
     :func:`~spacy_agreement.agreement.alpha.alpha` (backend, n_threads, scheduler, progress)."""
     cycles = "raise" if strict else "drop"
     accuracy = pairwise_accuracy(corpus, strict=strict, exclude_mismatched=exclude_mismatched)
-    if sample_pairs:
-        if bootstrap:
-            raise BadOptionError("--bootstrap needs the exact alpha: leave out --sample-pairs")
-        result = sampled_alpha(corpus, pairs=sample_pairs, seed=seed, cycles=cycles, size=size)
-    else:
-        result = alpha(corpus, cycles=cycles, size=size, **alpha_options)
-        if bootstrap:
-            result = bootstrap_alpha(result, samples=bootstrap, seed=seed)
+    if method == "off":
+        if bootstrap or pqgram:
+            raise BadOptionError("--bootstrap and --pqgram need alpha: leave out --alpha off")
+        return None, accuracy
+    if sample_pairs and method == "auto":
+        method = "sampled"
+    plan = plan_alpha(corpus, method, budget, cycles=cycles, size=size)
+    if bootstrap and plan.method != "exact":
+        why = (f"the exact alpha would cost {plan.cells:.3g} DP cells, over the budget of {plan.budget:.3g}: "
+               "add --alpha exact or raise --alpha-budget") if method == "auto" else "leave out --sample-pairs"
+        raise BadOptionError(f"--bootstrap needs the exact alpha; {why}")
+    result = estimate_alpha(plan.trees, plan.method, plan.budget, sample_pairs=sample_pairs, seed=seed,
+                            **alpha_options)
+    if bootstrap:
+        result = bootstrap_alpha(result, samples=bootstrap, seed=seed)
     if pqgram:
         result = result.merged(pqgram_alpha(corpus, n_threads=alpha_options.get("n_threads"), cycles=cycles,
                                             size=size))

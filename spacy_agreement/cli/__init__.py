@@ -5,7 +5,10 @@ One thin command per module (:mod:`.alpha`, :mod:`.evaluate`, :mod:`.judgments`,
 :mod:`.demo`) over :mod:`.options`: the shared options (``--json``, ``--tsv``,
 ``--output``, ``--quiet``, ``--format``, ``--strict``), the one writer of results and the
 one error handler. Bad input ends with exit code 1 and one line
-``file:sentence:token: message`` on stderr; anything else is a bug and shows its traceback.
+``file:LINE: sentence N (sent_id X), token M: message`` on stderr (LINE: the line in the
+file; see :mod:`spacy_agreement.errors`); anything else is a bug and shows its traceback.
+Warnings are one line each (``warning: ...``, each message once); Ctrl-C ends any command
+with the line ``interrupted`` and exit code 130.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from .evalb import evalb_command
 from .evaluate import evaluate_command
 from .judgments import judgments_command
 from .leaf_ancestor import leaf_ancestor_command
+from .options import cli_warnings
 from .report import report_command
 from .synthetic import synthetic_command
 
@@ -57,8 +61,15 @@ def _app(version: bool = typer.Option(False, "--version", callback=_version, is_
 
 
 def main() -> None:
-    """Entry point of the ``spacy-agreement`` console script."""
-    app(prog_name="spacy-agreement")
+    """Entry point of the ``spacy-agreement`` console script: warnings as one line each
+    (``warning: ...``, :func:`~.options.cli_warnings`), Ctrl-C as ``interrupted`` and exit
+    code 130 (in a command: :func:`~.options.handled_errors`)."""
+    try:
+        with cli_warnings():
+            app(prog_name="spacy-agreement")
+    except KeyboardInterrupt:  # before or after a command (in one, handled_errors answers)
+        typer.echo("interrupted", err=True)
+        raise SystemExit(130) from None
 
 
 __all__ = ["COMMANDS", "app", "main"]

@@ -18,34 +18,61 @@ from .options import (InputFormat, Output, cycles, format_option, handled_errors
                       output_option, quiet_option, strict_option, tsv_option)
 
 
+class AlphaChoice(str, Enum):
+    auto = "auto"
+    exact = "exact"
+    sampled = "sampled"
+    off = "off"
+
+
+ALPHA_HELP = ("How to compute alpha: auto (exact when it costs at most --alpha-budget DP cells, else estimated from "
+              "random pairs with a confidence interval), exact, sampled or off. The output says which was computed.")
+BUDGET_HELP = ("DP cells (sum of m*n over pairs of distinct trees of m and n nodes) the exact alpha may cost under "
+               "--alpha auto; 1e9 is a few seconds on two cores.")
+
+
+def alpha_option() -> AlphaChoice:
+    return typer.Option(AlphaChoice.auto, "--alpha", help=ALPHA_HELP)
+
+
+def budget_option() -> Optional[float]:
+    return typer.Option(None, "--alpha-budget", help=BUDGET_HELP, show_default="1e9")
+
+
 class SizeConvention(str, Enum):
     annotation = "annotation"
     tree = "tree"
 
 
 def load_corpus(paths: List[Path], dirs: bool, fmt: Optional[InputFormat], strict: bool,
-                single_root: bool = False) -> Corpus:
-    """The corpus of parallel files, or of annotator directories with ``--dirs``."""
+                single_root: bool = False, allow_duplicates: bool = False) -> Corpus:
+    """The corpus of parallel files, or of annotator directories with ``--dirs`` (the same
+    file or directory twice is an error unless ``allow_duplicates``)."""
     load = load_annotator_dirs if dirs else load_parallel_files
-    return load(paths, fmt or None, single_root=single_root, cycles=cycles(strict))
+    return load(paths, fmt or None, single_root=single_root, cycles=cycles(strict), allow_duplicates=allow_duplicates)
 
 
-def interval_lines(result: AlphaResult) -> Dict[str, str]:
+def allow_duplicates_option() -> bool:
+    return typer.Option(False, "--allow-duplicates",
+                        help="Accept the same file (or directory) given twice: it agrees with itself.")
+
+
+def interval_lines(result: Optional[AlphaResult]) -> Dict[str, str]:
     """One line per δ with an interval (none for an exact α without a bootstrap)."""
-    if not result.low or result.confidence is None:
+    if result is None or not result.low or result.confidence is None:
         return {}
     return {k: f"alpha {k}: {number(result.alphas[k], 4)} ({percent(result.confidence, 0)}% interval "
                f"{number(result.low[k], 4)} .. {number(result.high[k], 4)}, {result.method}, {result.samples})"
             for k in result.low}
 
 
-def text(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult, worst: int) -> str:
+def text(corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyResult, worst: int) -> str:
     """The readable table, with one line per interval where α is an estimate or has a bootstrap interval."""
     intervals = interval_lines(result)
     return text_report(corpus, result, accuracy, worst) + ("\n\n" + "\n".join(intervals.values()) if intervals else "")
 
 
-def write(out: Output, corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult, worst: int) -> None:
+def write(out: Output, corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyResult, worst: int) -> None:
     """The text, or with ``--json`` / ``--tsv`` α (with intervals), accuracies and every count of skips."""
     out.write(lambda: text(corpus, result, accuracy, worst), lambda: summary(corpus, result, accuracy))
 
@@ -53,6 +80,7 @@ def write(out: Output, corpus: Corpus, result: AlphaResult, accuracy: AccuracyRe
 def alpha_command(
     paths: List[Path] = typer.Argument(..., help="Two or more parallel files (one annotator each), or directories with --dirs."),
     dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories holding PREFIX-NAME.conll/.tree files."),
+    allow_duplicates: bool = allow_duplicates_option(),
     fmt: Optional[InputFormat] = format_option("Input format (default: from the content: bracket when a file starts with '(')."),
     as_json: bool = json_option("Print one flat JSON object."),
     tsv: bool = tsv_option("Print key and value, tab-separated."),
@@ -64,7 +92,9 @@ def alpha_command(
     threads: Optional[int] = typer.Option(None, "--threads", help="Threads for the all-pairs sums, pq-gram alpha's too (default: all cores)."),
     backend: str = typer.Option("threads", "--backend", help="threads, serial or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (default: a local cluster)."),
-    sample_pairs: Optional[int] = typer.Option(None, "--sample-pairs", help="Estimate the expected disagreement from this many random pairs, with a confidence interval."),
+    method: AlphaChoice = alpha_option(),
+    budget: Optional[float] = budget_option(),
+    sample_pairs: Optional[int] = typer.Option(None, "--sample-pairs", help="Random pairs behind the sampled estimate (default 20000); alone, asks for it."),
     bootstrap: Optional[int] = typer.Option(None, "--bootstrap", help="Add a bootstrap confidence interval over items with this many resamples."),
     pqgram: bool = typer.Option(False, "--pqgram", help="Add alpha over the pq-gram distance (p=2, q=3), a fast approximation."),
     quiet: bool = quiet_option("No progress bar."),
@@ -73,8 +103,9 @@ def alpha_command(
     """Krippendorff's alpha (delta plain, diff, norm) and LAS/UAS/LA or bracket Jaccard."""
     with handled_errors(*paths):
         out = Output(as_json, tsv, output, quiet)
-        corpus = load_corpus(paths, dirs, fmt, strict, single_root)
+        corpus = load_corpus(paths, dirs, fmt, strict, single_root, allow_duplicates)
         result, accuracy = agreement(corpus, strict=strict, size=size.value, exclude_mismatched=exclude_mismatched,
                                      sample_pairs=sample_pairs, bootstrap=bootstrap, pqgram=pqgram, backend=backend,
+                                     method=method.value, budget=budget,
                                      n_threads=threads, scheduler=scheduler, progress=out.progress)
         write(out, corpus, result, accuracy, worst)

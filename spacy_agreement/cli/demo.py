@@ -13,7 +13,8 @@ from .options import Output, dumps, handled_errors, json_option, output_option, 
 
 
 def demo_command(
-    as_json: bool = json_option("Print two JSON objects, one per corpus."),
+    as_json: bool = json_option("Print two JSON objects, one a line (JSON Lines): the dependency corpus, then the "
+                                "phrase-structure one."),
     tsv: bool = tsv_option("Print key and value, tab-separated (keys prefixed dependency. and phrase.)."),
     quiet: bool = quiet_option(),
     output: Optional[Path] = output_option(),
@@ -28,7 +29,8 @@ def demo_command(
         results = {name: (corpus, *agreement(corpus)) for name, corpus in corpora.items()}
         values = {name: summary(*computed) for name, computed in results.items()}
         if as_json:
-            out.emit("\n".join(dumps(v) for v in values.values()))  # one JSON object per corpus, as in 0.1
+            # one JSON object per corpus, as in 0.1, each on its own line so that every line parses
+            out.emit("\n".join(dumps(v, indent=None) for v in values.values()))
         elif tsv:
             out.emit(tsv_lines(values))
         else:

@@ -22,7 +22,7 @@ def evalb_command(
     output: Optional[Path] = output_option(),
 ) -> None:
     """Bracket scores exactly as EVALB (Sekine & Collins) prints them, diff-able with its output."""
-    with handled_errors(gold, test, params):
+    with handled_errors(gold, test, params, may_be_empty=(params,)):
         out = Output(as_json, tsv, output, quiet)
         settings = EvalbParams.read(params) if params else EvalbParams()
         settings = settings.with_options(max_error=max_error, cutoff_len=cutoff_len)

@@ -8,26 +8,50 @@ import typer
 
 from ..adapters.conll import read_conll
 from ..errors import BadOptionError
+from ..evaluation.label_sets import read_label_map
 from ..evaluation.parser_metrics import EvaluationResult, display_name, evaluate
+from ..integrations.spacy_parse import write_parses
 from ..report.format import percent
 from .options import (CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, Output, cycles,
                       handled_errors, json_option, metric_options, output_option, quiet_option, strict_option,
                       tsv_option)
 
-def format_result(result: EvaluationResult) -> str:
-    """The readable table: counts, one line per metric (percent, ``n/a`` if undefined), what was skipped."""
+def format_result(result: EvaluationResult, worst: int = 10) -> str:
+    """The readable table: counts, one line per metric (percent, ``n/a`` if undefined),
+    attachment per label, the label-set check, predictions with several roots and what
+    was skipped: the figures of the JSON output."""
     values = result.to_dict()
     lines = [f"{values['sentences']} sentences, {values['tokens']} tokens scored, {values['verbs']} verbs"]
     for key, value in result.scores.items():
         lines.append(f"  {display_name(key):<18} {percent(value, width=5)}")
+    check = result.label_check
+    lines.append("")
+    lines.append(f"gold tokens whose label the predictions never use: {percent(check.share)}% "
+                 f"({check.unseen_tokens} of {check.gold_tokens})")
+    for gold, predicted, count in check.pairs[:worst]:
+        lines.append(f"  {gold:<14} -> {predicted:<14} {count:6d}")
+    rows = result.per_label
+    if rows:
+        lines.append("")
+        lines.append("attachment by label (head and label right; P over predicted, R over gold):")
+        lines.append(f"  {'label':<16} {'P':>5} {'R':>5} {'F':>5} {'gold':>7} {'pred':>7}")
+        for label, row in rows.items():
+            lines.append(f"  {label:<16} {percent(row['precision'], width=5)} {percent(row['recall'], width=5)} "
+                         f"{percent(row['f'], width=5)} {row['gold']:7d} {row['predicted']:7d}")
+    if result.multi_root:
+        lines.append("")
+        lines.append(f"{len(result.multi_root)} sentence(s) with several roots in the prediction and one in the gold:")
+        lines.extend(f"  {where}" for where in result.multi_root[:worst])
     if result.skipped:
         lines.append(f"skipped {len(result.skipped)} sentence(s) whose tokens differ:")
-        lines.extend(f"  {where}" for where in result.skipped[:10])
+        lines.extend(f"  {where}" for where in result.skipped[:worst])
     return "\n".join(lines)
 
 
-def parse_with_model(model: str, gold_trees: List[Any], progress: bool) -> List[Any]:
-    """The gold words parsed by a spaCy pipeline (spaCy imported only here)."""
+def parse_with_model(model: str, gold_trees: List[Any], out: Output) -> List[Any]:
+    """The gold words parsed by a spaCy pipeline (spaCy imported only here); says on
+    stderr that the pipeline is loading (it can take seconds)."""
+    out.note(f"loading the spaCy pipeline {model} ...")
     import spacy
 
     from ..integrations.spacy_parse import parse_with_pipeline
@@ -38,7 +62,7 @@ def parse_with_model(model: str, gold_trees: List[Any], progress: bool) -> List[
         raise BadOptionError(f"{model}: cannot load the spaCy pipeline ({exc})") from exc
     if "parser" not in nlp.pipe_names and not any(getattr(p, "moves", None) is not None for _, p in nlp.pipeline):
         raise BadOptionError(f"{model}: the pipeline has no parser")
-    return parse_with_pipeline(nlp, gold_trees, progress=progress)
+    return parse_with_pipeline(nlp, gold_trees, progress=out.progress)
 
 
 def evaluate_command(
@@ -58,21 +82,32 @@ def evaluate_command(
     ignore_forms: bool = typer.Option(False, "--ignore-forms", help=IGNORE_FORMS_HELP),
     strict: bool = strict_option("Tokens that are their own head, sentences without a root and other head cycles are errors (default: scored as they are, a self-head is a wrong attachment)."),
     ted_norm: str = typer.Option("sum", "--ted-norm", help="TED accuracy normaliser: sum, max or gold."),
+    label_map: Optional[Path] = typer.Option(None, "--label-map", help="Map predicted labels to the gold scheme: a file of two columns (predicted gold) or a JSON object."),
+    case_sensitive_root: bool = typer.Option(False, "--case-sensitive-root", help="Compare the root relation as written (ROOT is not root), as conll18_ud_eval.py does; default: case-insensitive."),
+    save_parses: Optional[Path] = typer.Option(None, "--save-parses", help="With --model: write the pipeline's parses to this CoNLL-U file."),
+    worst: int = typer.Option(10, "--worst", help="How many label pairs, multi-root and skipped sentences to list."),
     quiet: bool = quiet_option("No progress bar."),
     output: Optional[Path] = output_option(),
 ) -> None:
     """Every parser metric (LAS, UAS, LA, NED, TED, UCP, LCP, POS-wise and root-weighted LAS,
     and CLAS, MLAS, BLEX of the CoNLL 2018 shared task)."""
-    with handled_errors(gold, pred):
+    with handled_errors(gold, pred, label_map):
         out = Output(as_json, tsv, output, quiet)
         if (pred is None) == (model is None):
             raise BadOptionError("give either a predicted file or --model, not both or neither")
+        if save_parses is not None and model is None:
+            raise BadOptionError("--save-parses keeps the parses of --model: give --model")
         options = metric_options(no_punct, punct, punct_label, verb_tags, content_tags,
-                                 ignore_subtypes=ignore_subtypes, ted_norm=ted_norm, ned=ned)
+                                 ignore_subtypes=ignore_subtypes, ted_norm=ted_norm, ned=ned,
+                                 label_map=read_label_map(label_map) if label_map else None,
+                                 fold_root_case=not case_sensitive_root)
         gold_trees = read_conll(gold, cycles=cycles(strict))
         if model is not None:
-            pred_trees = parse_with_model(model, gold_trees, out.progress)
+            pred_trees = parse_with_model(model, gold_trees, out)
+            if save_parses is not None:
+                save_parses.write_text(write_parses(pred_trees, gold_trees), encoding="utf-8")
+                out.note(f"wrote {len(pred_trees)} parses to {save_parses}")
         else:
             pred_trees = read_conll(pred, cycles=cycles(strict))
         result = evaluate(gold_trees, pred_trees, options, skip_mismatched, check_forms=not ignore_forms)
-        out.write(lambda: format_result(result), result.to_dict)
+        out.write(lambda: format_result(result, worst), result.to_json)

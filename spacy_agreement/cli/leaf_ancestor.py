@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import typer
 
 from ..adapters.brackets import trim_trailing_failures
 from ..adapters.files import guess_format
 from ..evaluation.geig import EvalbParams
-from ..evaluation.leaf_ancestor import LeafAncestorResult, format_sentence, leaf_ancestor
+from ..evaluation.leaf_ancestor import LeafAncestorResult, SentenceResult, format_sentence, leaf_ancestor
 from ..report.format import number
 from .options import (InputFormat, Output, cycles, format_option, handled_errors, json_option,
                       output_option, quiet_option, read_trees, strict_option, tsv_option)
@@ -21,19 +21,46 @@ class CostChoice(str, Enum):
     first_char = "first-char"
 
 
-def format_result(result: LeafAncestorResult, worst: int) -> str:
-    """Every sentence word by word, then the corpus scores, what was skipped and the worst configurations."""
-    blocks = [f"sentence {k} ({sentence.location})\n{format_sentence(sentence)}"
-              for k, sentence in enumerate(result.sentences, start=1)]
-    summary = [f"corpus: LA {number(result.leaf_ancestor)} (mean over sentences), "
-               f"{number(result.leaf_ancestor_words)} (mean over words)"]
+def corpus_figures(result: LeafAncestorResult, gold: Path, candidate: Path, sentences: bool = False) -> Dict[str, Any]:
+    """What text, JSON and TSV all carry: the two files and the corpus scores and counts (and
+    with ``sentences`` every sentence and word, for JSON)."""
+    return {"gold": str(gold), "candidate": str(candidate), "sentences_scored": len(result.sentences),
+            "words_scored": sum(len(s.words) for s in result.sentences), **result.to_dict(sentences=sentences)}
+
+
+def worst_sentences(result: LeafAncestorResult, k: int) -> List[Tuple[int, SentenceResult]]:
+    """The ``k`` sentences with the lowest leaf-ancestor score (1-based rank among the scored
+    sentences), in corpus order."""
+    scored = [(i, s) for i, s in enumerate(result.sentences, start=1) if s.words]
+    lowest = sorted(scored, key=lambda pair: (pair[1].leaf_ancestor, pair[0]))[:max(k, 0)]
+    return sorted(lowest, key=lambda pair: pair[0])
+
+
+def format_result(result: LeafAncestorResult, gold: Path, candidate: Path, worst: int, words: bool = False) -> str:
+    """Which file is gold and which candidate; the ``worst`` lowest-scoring sentences word by
+    word (every sentence with ``words``); then the corpus scores, what was skipped, GEIG and
+    the gold configurations with the lowest mean word score."""
+    figures = corpus_figures(result, gold, candidate)
+    blocks = [f"gold: {gold}  candidate: {candidate}"]
+    chosen = list(enumerate(result.sentences, start=1)) if words else worst_sentences(result, worst)
+    if chosen and not words:
+        blocks.append(f"the {len(chosen)} sentence(s) with the lowest leaf-ancestor score "
+                      "(--words: every sentence word by word):")
+    blocks += [f"{sentence.location or f'sentence {k}'}\n{format_sentence(sentence)}" for k, sentence in chosen]
+    summary = [f"corpus: LA {number(figures['leaf_ancestor'])} (mean over sentences), "
+               f"{number(figures['leaf_ancestor_words'])} (mean over words); "
+               f"{figures['sentences_scored']} sentences and {figures['words_scored']} words scored, "
+               f"{figures['sentences_skipped']} sentences skipped"]
     if result.skipped:
         summary.append(f"skipped {len(result.skipped)} sentence(s): failed parses, or words that differ:")
         summary.extend(f"  {where}" for where in result.skipped[:worst])
+        if len(result.skipped) > worst:
+            summary.append(f"  ... and {len(result.skipped) - worst} more (--worst shows more)")
     if result.brackets is not None:
-        geig = result.brackets.scores()
-        summary.append(f"GEIG unlabelled F {number(geig['geig_unlabelled'])}, "
-                       f"labelled F {number(geig['geig_labelled'])}")
+        summary.append(f"GEIG unlabelled F {number(figures['geig_unlabelled'])}, "
+                       f"labelled F {number(figures['geig_labelled'])} "
+                       f"({figures['error_sentences']} error sentences, {figures['skip_sentences']} skipped, "
+                       "as EVALB counts them)")
     rows = result.error_configurations(k=worst)
     if rows:
         summary.append("gold configurations with the lowest mean word score:")
@@ -48,14 +75,18 @@ def leaf_ancestor_command(
     evalb_params: Optional[Path] = typer.Option(None, "--evalb-params", help="EVALB parameter file (DELETE_LABEL, EQ_LABEL, ...)."),
     fmt: Optional[InputFormat] = format_option("bracket or conll (default: from the content)."),
     as_json: bool = json_option("Print one JSON object with every sentence and word."),
-    worst: int = typer.Option(10, "--worst", help="How many error configurations to list."),
+    worst: int = typer.Option(10, "--worst", help="How many of the lowest-scoring sentences to show word by word, "
+                              "and how many skipped sentences and error configurations to list."),
+    words: bool = typer.Option(False, "--words", help="Show every sentence word by word (text output; "
+                               "--json always has every sentence and word)."),
     strict: bool = strict_option("Errors instead of skipped sentences: words that differ; in CoNLL, tokens that are their own head, sentences without a root and other head cycles."),
     tsv: bool = tsv_option("Print key and value, tab-separated (corpus scores; nested keys as a.b)."),
     quiet: bool = quiet_option(),
     output: Optional[Path] = output_option(),
 ) -> None:
-    """Leaf-ancestor scores word by word and GEIG bracket F (Sampson & Babarczy 2003)."""
-    with handled_errors(gold, candidate, evalb_params):
+    """Leaf-ancestor scores and GEIG bracket F (Sampson & Babarczy 2003): the corpus scores and the
+    worst sentences word by word (every sentence with --words)."""
+    with handled_errors(gold, candidate, evalb_params, may_be_empty=(evalb_params,)):
         out = Output(as_json, tsv, output, quiet)
         params = EvalbParams.read(evalb_params) if evalb_params else None
         kind = fmt or guess_format(gold)  # the gold file's format is the candidate's
@@ -63,4 +94,5 @@ def leaf_ancestor_command(
         gold_trees, cand_trees = trim_trailing_failures(read_trees(gold, kind, **options),
                                                         read_trees(candidate, kind, **options))
         result = leaf_ancestor(gold_trees, cand_trees, cost=costs.value, evalb=params, strict=strict)
-        out.write(lambda: format_result(result, worst), lambda: result.to_dict(sentences=as_json))
+        out.write(lambda: format_result(result, gold, candidate, worst, words),
+                  lambda: corpus_figures(result, gold, candidate, sentences=as_json))

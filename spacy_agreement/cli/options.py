@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sys
+import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 import typer
 
@@ -127,6 +129,8 @@ class Output:
     quiet: bool = False
 
     def __post_init__(self) -> None:
+        if self.quiet:  # nothing on stderr but errors: no warning lines either
+            quiet_warnings()
         if self.as_json and self.tsv:
             raise BadOptionError("--json and --tsv exclude each other: give one")
 
@@ -172,7 +176,141 @@ class Output:
             sys.stdout.buffer.flush()
 
 
+# --------------------------------------------------------------------------- warnings
+
+_UNDEFINED = re.compile(r"^(?P<name>\S+) is undefined: (?P<why>.*)$", re.S)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def warning_lines(messages: List[str]) -> List[str]:
+    """The ``warning: ...`` lines of a run: each distinct message once, in order of first
+    appearance; undefined results for the same reason on one line (``alpha_plain, alpha_diff
+    and alpha_norm are undefined: ...``)."""
+    groups: Dict[str, List[str]] = {}
+    for text in map(_one_line, messages):
+        found = _UNDEFINED.match(text)
+        key, name = (found["why"], found["name"]) if found else ("\0" + text, "")
+        names = groups.setdefault(key, [])
+        if name not in names:
+            names.append(name)
+    lines = []
+    for key, names in groups.items():
+        if key.startswith("\0"):
+            lines.append(f"warning: {key[1:]}")
+        else:
+            subject = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+            lines.append(f"warning: {subject} {'is' if len(names) == 1 else 'are'} undefined: {key}")
+    return lines
+
+
+def _default_printer(impl: Any) -> bool:
+    """Whether ``impl`` (``warnings._showwarnmsg_impl``) is the standard library's printer, not
+    a recorder (``warnings.catch_warnings(record=True)``, as pytest's)."""
+    return getattr(impl, "__module__", None) in ("warnings", "_py_warnings") and \
+        getattr(impl, "__name__", None) == "_showwarnmsg_impl"
+
+
+class _Warnings:
+    """The warnings of one run of the CLI: collected as they are issued (and handed on to a
+    program that records warnings, such as pytest), printed when the run ends."""
+
+    def __init__(self, forward: Optional[Callable[[Any], None]]) -> None:
+        self.messages: List[str] = []
+        self.quiet = False
+        self.forward = forward
+
+    def show(self, message: Any, category: Any, filename: str, lineno: int, file: Any = None,
+             line: Optional[str] = None) -> None:
+        self.messages.append(str(message))
+        if self.forward is not None:
+            self.forward(warnings.WarningMessage(message, category, filename, lineno, file, line))
+
+    def flush(self) -> None:
+        if not self.quiet:
+            for line in warning_lines(self.messages):
+                typer.echo(line, err=True)
+        self.messages.clear()
+
+
+_ACTIVE: List[_Warnings] = []
+
+
+def _succeeded(exc: Optional[BaseException]) -> bool:
+    if exc is None:
+        return True
+    code = getattr(exc, "exit_code", getattr(exc, "code", 1)) if isinstance(exc, (SystemExit, typer.Exit)) else 1
+    return code in (0, None)
+
+
+@contextmanager
+def cli_warnings(quiet: Optional[bool] = None) -> Iterator[None]:
+    """Python warnings during a run of the CLI as ``warning: <message>`` lines on stderr, each
+    distinct message once, without the file, line and source line of Python's default format,
+    printed when the run ends well (not after an error, whose one line stays alone; not with
+    ``quiet``). Re-entrant: :func:`main` and every command's :func:`handled_errors` enter it,
+    the outermost prints. The warning filters (``-W``, ``PYTHONWARNINGS``) still apply."""
+    if _ACTIVE:  # the outer run prints
+        _ACTIVE[-1].quiet = _ACTIVE[-1].quiet or bool(quiet)
+        yield
+        return
+    shown, impl = warnings.showwarning, getattr(warnings, "_showwarnmsg_impl", None)
+    forward: Optional[Callable[[Any], None]] = None
+    if shown is not getattr(warnings, "_showwarning_orig", shown):  # a program's own warning handler
+        def forward(msg: Any) -> None:
+            shown(msg.message, msg.category, msg.filename, msg.lineno, msg.file, msg.line)
+    elif impl is not None and not _default_printer(impl):  # a recorder
+        forward = impl
+    state = _Warnings(forward)
+    state.quiet = bool(quiet)
+    error: Optional[BaseException] = None
+    with warnings.catch_warnings():
+        warnings.showwarning = state.show
+        _ACTIVE.append(state)
+        try:
+            yield
+        except BaseException as exc:
+            error = exc
+            raise
+        finally:
+            _ACTIVE.pop()
+            if _succeeded(error):
+                state.flush()
+
+
+def quiet_warnings() -> None:
+    """No warning lines for the running command (its ``--quiet``: :class:`Output` calls this)."""
+    if _ACTIVE:
+        _ACTIVE[-1].quiet = True
+
+
 # --------------------------------------------------------------------------- errors
+
+#: Optional modules by import name: the option that needs each and the extra that installs it.
+OPTIONAL_EXTRAS: Dict[str, Tuple[str, str]] = {
+    "distributed": ("--backend dask", "dask"),
+    "dask": ("--backend dask", "dask"),
+    "matplotlib": ("--plot", "plot"),
+}
+
+
+def missing_extra(module: str, option: Optional[str] = None) -> str:
+    """The one line for an optional extra that is not installed."""
+    needed_by, extra = OPTIONAL_EXTRAS.get(module.split(".")[0], (module, module))
+    return f"{option or needed_by} needs the optional extra: pip install 'spacy-agreement[{extra}]'"
+
+
+def require_extra(module: str, option: str) -> None:
+    """Fail with one line (:func:`missing_extra`) unless ``module`` can be imported: checked
+    before the work, not after it."""
+    import importlib
+
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        fail(missing_extra(module, option))
 
 
 def fail(message: str) -> None:
@@ -201,21 +339,53 @@ def _not_utf8(paths: tuple, exc: UnicodeDecodeError) -> str:
     return f"input is not UTF-8 text: {exc}"
 
 
+def check_not_empty(paths: Iterator[Union[str, os.PathLike]]) -> None:
+    """Fail with one line naming the first of ``paths`` that is an empty file (0 bytes): no
+    sentence to read is an error, before any work."""
+    for path in paths:
+        try:
+            empty = os.path.isfile(path) and os.path.getsize(path) == 0
+        except OSError:
+            continue  # reading it reports the problem
+        if empty:
+            fail(f"{os.fspath(path)}: empty file")
+
+
 @contextmanager
-def handled_errors(*paths: Optional[Union[str, os.PathLike]]) -> Iterator[None]:
+def handled_errors(*paths: Optional[Union[str, os.PathLike]],
+                   may_be_empty: Tuple[Optional[Union[str, os.PathLike]], ...] = ()) -> Iterator[None]:
     """The one error handler of the CLI. Bad input, that is an :class:`AgreementError` (a
     malformed tree, mismatched files, a bad option value) or an input file that is missing,
-    a directory, unreadable or not UTF-8 (``paths``: the command's input files and folders,
-    searched for the culprit), ends with exit code 1 and one line
-    ``file:sentence:token: message``. Every other exception is a bug and propagates."""
-    try:
-        yield
-    except AgreementError as exc:
-        fail(str(exc))
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
-        fail(f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc))
-    except UnicodeDecodeError as exc:
-        fail(_not_utf8(tuple(p for p in paths if p is not None), exc))
+    a directory, unreadable, empty (except those in ``may_be_empty``) or not UTF-8
+    (``paths``: the command's input files and folders, searched for the culprit), ends
+    with exit code 1 and one line
+    ``file:LINE: sentence N (sent_id X), token M: message`` (LINE: the line in the file;
+    see :mod:`spacy_agreement.errors`); so does an optional extra that is not installed
+    (:data:`OPTIONAL_EXTRAS`). Ctrl-C ends with exit code 130 and the line ``interrupted``.
+    Every other exception is a bug and propagates. Warnings are printed as by
+    :func:`cli_warnings`."""
+    with cli_warnings():
+        try:
+            check_not_empty(p for p in paths if p is not None and p not in may_be_empty)
+            yield
+        except AgreementError as exc:
+            fail(str(exc))
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
+            fail(f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc))
+        except UnicodeDecodeError as exc:
+            fail(_not_utf8(tuple(p for p in paths if p is not None), exc))
+        except ImportError as exc:
+            if (exc.name or "").split(".")[0] not in OPTIONAL_EXTRAS:
+                raise  # a broken installation, not a missing extra
+            fail(missing_extra(exc.name or ""))
+        except KeyboardInterrupt:
+            interrupted()
+
+
+def interrupted() -> None:
+    """Ctrl-C: exit code 130 (128 + SIGINT, as a shell reports it) after the line ``interrupted``."""
+    typer.echo("interrupted", err=True)
+    raise typer.Exit(code=130)
 
 
 # --------------------------------------------------------------------------- options of evaluate and judgments

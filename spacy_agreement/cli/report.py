@@ -7,6 +7,7 @@ from typing import List, Optional
 import typer
 
 from ..agreement.run import agreement
+from ..errors import BadOptionError
 from ..report.html import html_report
 from . import alpha
 from .options import (InputFormat, Output, format_option, handled_errors, json_option, output_option, quiet_option,
@@ -17,6 +18,7 @@ def report_command(
     paths: List[Path] = typer.Argument(..., help="Parallel files (one annotator each), or directories with --dirs."),
     html_path: Path = typer.Option(..., "--html", help="Write the self-contained HTML report here."),
     dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories."),
+    allow_duplicates: bool = alpha.allow_duplicates_option(),
     fmt: Optional[InputFormat] = format_option(),
     items: int = typer.Option(20, "--items", help="How many of the most disagreeing items to show."),
     title: str = typer.Option("Syntactic annotation agreement", "--title", help="Title of the page."),
@@ -25,13 +27,19 @@ def report_command(
     quiet: bool = quiet_option(),
     output: Optional[Path] = output_option("With --json or --tsv: write alpha and the accuracies to this file instead of stdout."),
     strict: bool = strict_option("Tokens that are their own head, sentences without a root and other head cycles are errors instead of being counted."),
+    method: alpha.AlphaChoice = alpha.alpha_option(),
+    budget: Optional[float] = alpha.budget_option(),
 ) -> None:
     """One HTML page: alpha, items ranked by disagreement with the trees side by side, annotators, confusions."""
     with handled_errors(*paths):
         out = Output(as_json, tsv, output, quiet)
-        corpus = alpha.load_corpus(paths, dirs, fmt, strict)
-        computed = agreement(corpus, strict=strict) if out.structured else None  # α once, for page and output
-        html_path.write_text(html_report(corpus, items=items, title=title, computed=computed), encoding="utf-8")
+        corpus = alpha.load_corpus(paths, dirs, fmt, strict, allow_duplicates=allow_duplicates)
+        if method is alpha.AlphaChoice.off:
+            raise BadOptionError("the report ranks items by alpha's disagreements: use --alpha auto, exact or sampled")
+        computed = agreement(corpus, strict=strict, method=method.value, budget=budget,
+                             progress=out.progress)  # α once, for the page and the output
+        html_path.write_text(html_report(corpus, items=items, title=title, computed=computed),  # type: ignore[arg-type]
+                             encoding="utf-8")
         out.note(f"wrote {html_path}")
         if computed is not None:
             alpha.write(out, corpus, *computed, 0)

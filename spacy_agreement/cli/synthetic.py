@@ -8,8 +8,8 @@ import typer
 
 from ..experiments.synthetic import Point, plot_points, points_tsv, run_experiment
 from ..report.format import number
-from .options import (InputFormat, Output, fail, format_option, handled_errors, json_option, output_option,
-                      quiet_option, read_trees, tsv_option)
+from .options import (InputFormat, Output, format_option, handled_errors, json_option, output_option, quiet_option,
+                      read_trees, require_extra, tsv_option)
 
 
 def format_points(points: Sequence[Point]) -> str:
@@ -37,15 +37,13 @@ def synthetic_command(
     """Skjaerholt (2014) section 3: alpha and LAS under label and structural noise (Figures 3-5)."""
     with handled_errors(corpus):
         out = Output(as_json, tsv, output, quiet)
+        if plot is not None:
+            require_extra("matplotlib", "--plot")  # before the work, not after it
         trees = read_trees(corpus, fmt)
         models = ("paper", "uniform") if uniform else ("paper",)
         points = run_experiment(trees, sample=sample, runs=runs, seed=seed, models=models, progress=out.progress)
         if plot is not None:
-            try:
-                written = plot_points(points, plot)
-            except RuntimeError as exc:  # matplotlib is not installed
-                fail(str(exc))
-            for path in written:
+            for path in plot_points(points, plot):
                 out.note(f"wrote {path}")
         out.write(lambda: format_points(points),
                   lambda: {"corpus": str(corpus), "sample": sample, "runs": runs, "seed": seed,

@@ -76,7 +76,7 @@ class DiscourseDocument:
 
     def check_node(self, node: Node, annotator: str, index: int, role: str) -> None:
         sentence, token = node
-        where = Location(self.source, index + 1, f"{annotator}:{role}")
+        where = Location(self.source)  # the message names annotator, relation, role and node
         if not 0 <= sentence < len(self.sentences):
             raise DiscourseError(
                 f"annotator {annotator!r}, relation {index + 1}: {role} node {list(node)} names sentence {sentence}, "
@@ -93,7 +93,7 @@ class DiscourseDocument:
             self.check_node(rel.target, annotator, index, "target")
             if not rel.connective:
                 raise DiscourseError(f"annotator {annotator!r}, relation {index + 1} {rel.describe()} has no connective",
-                                     Location(self.source, index + 1, annotator))
+                                     Location(self.source))
             for node in rel.connective:
                 self.check_node(node, annotator, index, "connective")
         self.annotators[annotator] = list(relations)
@@ -106,7 +106,7 @@ class DiscourseDocument:
 def _node(value: Any, annotator: str, index: int, role: str, source: str) -> Node:
     if not (isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, int) for v in value)):
         raise DiscourseError(f"annotator {annotator!r}, relation {index + 1}: {role} must be [sentence, token], "
-                             f"got {value!r}", Location(source, index + 1, annotator))
+                             f"got {value!r}", Location(source))
     return int(value[0]), int(value[1])
 
 

@@ -122,7 +122,8 @@ def _tree(value: Any, id: str, name: str, location: Location) -> DependencyTree:
         return trees[0]
     if isinstance(value, Mapping) and "heads" in value and "deprels" in value:
         return DependencyTree.create(value["heads"], value["deprels"], value.get("forms"), value.get("upos"),
-                                     location=Location(f"{location.source}[{id}].{name}", location.sentence))
+                                     location=Location(f"{location.source}[{id}].{name}", location.sentence,
+                                                       line=location.line))
     raise JudgmentError(f"item {id!r}: {name!r} must be CoNLL-U text or an object with heads and deprels", location)
 
 
@@ -166,7 +167,7 @@ def load_datapackage(
     items: List[JudgmentItem] = []
     label = os.path.basename(os.path.normpath(base)) or "item"
     for k, row in enumerate(rows):
-        location = Location(table, k + first_line)
+        location = Location(table, k + 1, line=k + first_line)  # row k is sentence k + 1
         judged: Dict[str, str] = {}
         for column, cell in enumerate(row):
             if not cell:
@@ -193,7 +194,7 @@ def load_judgments(path: Union[str, "os.PathLike[str]"], **datapackage_options: 
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
-            location = Location(name, number)
+            location = Location(name, len(items) + 1, line=number)  # item number, file line
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:

@@ -312,10 +312,12 @@ def leaf_ancestor(
 
 
 def format_sentence(sentence: SentenceResult) -> str:
-    """A per-word display like the paper's tables: score, word, gold : candidate lineage."""
+    """A per-word display like the paper's tables under a header naming the columns: score,
+    word, gold lineage : candidate lineage; then the sentence's scores."""
     width = max((len(w.word) for w in sentence.words), default=4) + 2
-    lines = [f"{w.score:.3f}   {w.word:<{width}} {' '.join(w.gold_lineage)} : {' '.join(w.candidate_lineage)}"
-             for w in sentence.words]
+    lines = [f"{'score':<5}   {'word':<{width}} gold lineage : candidate lineage"]
+    lines += [f"{w.score:.3f}   {w.word:<{width}} {' '.join(w.gold_lineage)} : {' '.join(w.candidate_lineage)}"
+              for w in sentence.words]
     summary = f"leaf-ancestor {sentence.leaf_ancestor:.3f}"
     geig = sentence.geig()
     if geig:

@@ -47,6 +47,19 @@ of :attr:`EvaluationResult.sentences` hold ``nan`` where a sentence has nothing 
 without a warning each (a breakdown, not a result: UCP is undefined in every sentence without
 a verb).
 
+**Labels as compared.** A predicted label goes through ``label_map`` (a map from the
+parser's scheme to the gold's, e.g. ClearNLP ``dobj`` → UD ``obj``;
+:func:`~.label_sets.read_label_map`), then the root relation is compared case-insensitively
+(``ROOT``, spaCy's, equals UD's ``root``; ``fold_root_case=False`` compares it as written, as
+``conll18_ud_eval.py`` does), then subtypes are dropped with ``ignore_subtypes``. Every metric
+sees the labels so normalised, TED and CLAS/MLAS/BLEX included. Before scoring,
+:func:`evaluate` checks the label sets (:func:`label_check`): when more than 5% of the gold
+tokens (and at least 20) carry labels the predictions never use, one
+:class:`~.label_sets.LabelSetWarning` names them and the most frequent gold→predicted pairs.
+The result has attachment per label (``per_label``: precision, recall, F, as spaCy's
+``dep_las_per_type``) and lists predictions with several roots where the gold has one
+(``multi_root``: a pipeline that split the sentence).
+
 Part-of-speech sets default to UD tags; for other tag sets (e.g. CDT's ``VA`` verbs) set
 ``verb_upos`` and ``content_upos``. Options apply uniformly to every metric
 (:class:`EvaluationOptions`): punctuation can be
@@ -66,9 +79,10 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from dataclasses import dataclass, field
+import warnings
+from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -76,6 +90,7 @@ from ..agreement.accuracy import ScoresByName, token_mismatch
 from ..agreement.deltas import tree_edit_distance
 from ..errors import BadOptionError, MismatchedCorpusError, undefined
 from ..trees import DependencyTree
+from .label_sets import WARN_SHARE, WARN_TOKENS, LabelSetCheck, LabelSetWarning, LabelTable, check_label_sets
 from .ud_metrics import UDScores, ud_counts
 
 CONTENT_UPOS = frozenset({"ADJ", "NOUN", "PROPN", "VERB"})
@@ -98,6 +113,8 @@ class EvaluationOptions:
     content_upos: FrozenSet[str] = CONTENT_UPOS
     punct_rules: FrozenSet[str] = frozenset({"upos", "label"})  # or a string "upos,label"
     ned: str = "schwartz"
+    label_map: Optional[Mapping[str, str]] = None  # predicted label -> gold scheme label
+    fold_root_case: bool = True  # ROOT, Root and root are one label
 
     def __post_init__(self) -> None:
         if isinstance(self.punct_rules, str):  # "upos,label", as the CLI and scorer configs write it
@@ -109,8 +126,23 @@ class EvaluationOptions:
         if self.ned not in NED_VARIANTS:
             raise BadOptionError(f"unknown NED variant {self.ned!r}: {' or '.join(NED_VARIANTS)}")
 
-    def label(self, label: str) -> str:
+    def label(self, label: str, predicted: bool = False) -> str:
+        """A label as it is compared: a predicted one through ``label_map``, then the root
+        relation in lower case (``fold_root_case``), then without its subtype
+        (``ignore_subtypes``)."""
+        if predicted and self.label_map:
+            label = self.label_map.get(label, label)
+        if self.fold_root_case and label != "root" and label.lower() == "root":
+            label = "root"
         return label.split(":", 1)[0] if self.ignore_subtypes else label
+
+    def normalise(self, tree: DependencyTree, predicted: bool = False) -> DependencyTree:
+        """``tree`` with its labels as they are compared (:meth:`label`); the tree itself
+        when no label changes."""
+        labels = [self.label(x, predicted) for x in tree.deprels]
+        if all(a == b for a, b in zip(labels, tree.deprels)):
+            return tree
+        return replace(tree, deprels=tuple(labels))
 
     def is_punct(self, form: str, upos: str, label: str) -> bool:
         """Whether a gold token is punctuation by any of the ``punct_rules``."""
@@ -185,7 +217,9 @@ class SentenceContext:
     are computed on first use."""
 
     def __init__(self, gold: DependencyTree, pred: DependencyTree, options: EvaluationOptions):
-        self.gold, self.pred, self.options = gold, pred, options
+        #: the trees with their labels as compared (:meth:`EvaluationOptions.normalise`)
+        self.gold, self.pred = options.normalise(gold), options.normalise(pred, predicted=True)
+        self.options = options
         self.n = len(gold)
         #: gold punctuation by the options' rules (whether or not it is excluded)
         self.punct: np.ndarray = _is_punct(gold, options)
@@ -195,8 +229,8 @@ class SentenceContext:
         self.tokens: List[int] = np.flatnonzero(self.scored).tolist()
         self.gold_heads: List[int] = gold.heads.tolist()
         self.pred_heads: List[int] = pred.heads.tolist()
-        self.gold_labels: List[str] = [options.label(x) for x in gold.deprels]
-        self.pred_labels: List[str] = [options.label(x) for x in pred.deprels]
+        self.gold_labels: List[str] = list(self.gold.deprels)
+        self.pred_labels: List[str] = list(self.pred.deprels)
         self.head_ok: List[bool] = [g == p for g, p in zip(self.gold_heads, self.pred_heads)]
         self.label_ok: List[bool] = [g == p for g, p in zip(self.gold_labels, self.pred_labels)]
 
@@ -307,14 +341,11 @@ def _predications(labelled: bool) -> Count:
 
 
 def _ted(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tuple[float, float]:
-    """(TED, normaliser) over the Figure 1 trees, punctuation contracted when excluded."""
+    """(TED, normaliser) over the Figure 1 trees (labels as compared), punctuation contracted when excluded."""
     options = ctx.options
     g_tree, p_tree = gold, pred
     if options.exclude_punct:
         g_tree, p_tree = contract(gold, ctx.scored), contract(pred, ctx.scored)
-    if options.ignore_subtypes:
-        g_tree = _relabelled(g_tree, options)
-        p_tree = _relabelled(p_tree, options)
     ted = tree_edit_distance(g_tree, p_tree)
     size_g, size_p = len(g_tree) + 1, len(p_tree) + 1
     norm = {"sum": size_g + size_p, "max": max(size_g, size_p), "gold": size_g}.get(options.ted_norm)
@@ -448,18 +479,15 @@ def sentence_counts(gold: DependencyTree, pred: DependencyTree, options: Evaluat
     ctx = context or SentenceContext(gold, pred, options)
     counts = Counts()
     for metric in _selected(metrics):
-        counts.add(metric.name, *metric.count(gold, pred, ctx))
+        counts.add(metric.name, *metric.count(ctx.gold, ctx.pred, ctx))
     return counts
-
-
-def _relabelled(tree: DependencyTree, options: EvaluationOptions) -> DependencyTree:
-    return DependencyTree.create(tree.heads.tolist(), [options.label(x) for x in tree.deprels], tree.forms,
-                                 tree.upos, tree.ids, tree.location)
 
 
 @dataclass
 class EvaluationResult(ScoresByName):
-    """Corpus scores (micro-averaged), per-sentence scores and what was skipped."""
+    """Corpus scores (micro-averaged), per-sentence scores, attachment per label, the
+    label-set check and what was skipped or odd (predictions with several roots where the
+    gold has one)."""
 
     scores: Dict[str, float]
     sentences: List[Dict[str, float]]
@@ -468,18 +496,52 @@ class EvaluationResult(ScoresByName):
     ud: UDScores = field(default_factory=UDScores)  # counts behind clas, mlas, blex (precision, recall)
     tokens: int = 0  # scored tokens
     verbs: int = 0  # gold verbs with a dependent (UCP/LCP items)
+    labels: LabelTable = field(default_factory=LabelTable)  # attachment per label (scored tokens)
+    label_check: LabelSetCheck = field(default_factory=LabelSetCheck)
+    multi_root: List[str] = field(default_factory=list)  # predictions with several roots, gold with one
+
+    @property
+    def per_label(self) -> Dict[str, Dict[str, float]]:
+        """Precision, recall and F of attachment for each label (:class:`~.label_sets.LabelTable`)."""
+        return self.labels.rows()
 
     def to_dict(self) -> Dict[str, float]:
+        """The flat scores and counts (what spaCy-style consumers read)."""
         out: Dict[str, float] = dict(self.scores)
         out["tokens"] = self.tokens
         out["verbs"] = self.verbs
         out["sentences"] = len(self.sentences)
         out["sentences_skipped"] = len(self.skipped)
+        out["sentences_multi_root"] = len(self.multi_root)
+        out["unseen_gold_label_share"] = self.label_check.share
+        return out
+
+    def to_json(self) -> Dict[str, object]:
+        """:meth:`to_dict` with the details: per-label attachment, the label-set check, the
+        sentences skipped and those whose prediction has several roots."""
+        out: Dict[str, object] = dict(self.to_dict())
+        out.update(self.label_check.to_dict())
+        out["per_label"] = self.per_label
+        out["multi_root"] = list(self.multi_root)
+        out["skipped"] = list(self.skipped)
         return out
 
     def table(self) -> List[Tuple[str, str, float]]:
         """(key, display name, score) of every metric, in table order: what a text report shows."""
         return [(key, display_name(key), value) for key, value in self.scores.items()]
+
+
+def label_check(gold: Sequence[DependencyTree], pred: Sequence[DependencyTree], options: EvaluationOptions,
+                warn_share: float = WARN_SHARE) -> LabelSetCheck:
+    """How well the predicted labels cover the gold ones (labels as compared, every token);
+    a :class:`~.label_sets.LabelSetWarning` (one line) when the share of gold tokens whose
+    label the predictions never use is above ``warn_share`` (and at least
+    :data:`~.label_sets.WARN_TOKENS` tokens)."""
+    check = check_label_sets(([options.label(x) for x in g.deprels], [options.label(x, True) for x in p.deprels])
+                             for g, p in zip(gold, pred))
+    if check.share > warn_share and check.unseen_tokens >= WARN_TOKENS:
+        warnings.warn(check.message(), LabelSetWarning, stacklevel=3)
+    return check
 
 
 def evaluate(
@@ -504,11 +566,13 @@ def evaluate(
         raise MismatchedCorpusError(
             f"{len(gold)} gold sentences ({source(gold)}) but {len(pred)} predicted ({source(pred)})"
         )
-    total, ud = Counts(), UDScores()
+    checked = label_check(gold, pred, options)
+    total, ud, labels = Counts(), UDScores(), LabelTable()
     for m in chosen:
         total.add(m, 0.0, 0.0)
     per_sentence: List[Dict[str, float]] = []
     skipped: List[str] = []
+    multi_root: List[str] = []
     tokens = verbs = 0
     for number, (g, p) in enumerate(zip(gold, pred), start=1):
         problem = _token_problem(g, p, check_forms)
@@ -520,12 +584,19 @@ def evaluate(
         ctx = SentenceContext(g, p, options)
         counts = sentence_counts(g, p, options, chosen, ctx)
         total.merge(counts)
+        for k in ctx.tokens:
+            labels.add(ctx.gold_labels[k], ctx.pred_labels[k], ctx.attached(k))
+        pred_roots = ctx.pred_heads.count(0)
+        if pred_roots > 1 and ctx.gold_heads.count(0) == 1:
+            where = p.location if p.location.sentence is not None else f"sentence {number}"
+            multi_root.append(f"{where}: {pred_roots} roots in the prediction, 1 in the gold")
         tokens += len(ctx.tokens)
         verbs += len(ctx.verbs)
         if with_ud:
             ud = ud + ctx.ud
         per_sentence.append(counts.scores(warn=False))
-    return EvaluationResult(total.scores(), per_sentence, total, skipped, ud, tokens, verbs)
+    return EvaluationResult(total.scores(), per_sentence, total, skipped, ud, tokens, verbs, labels, checked,
+                            multi_root)
 
 
 def _token_problem(gold: DependencyTree, pred: DependencyTree, check_forms: bool) -> Optional[str]:

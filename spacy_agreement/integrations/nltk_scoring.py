@@ -2,12 +2,12 @@
 the adapters, then runs the metrics)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Sequence, Union
+from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Union
 
 from ..adapters.brackets import from_nltk_trees
 from ..adapters.nltk_graph import from_dependency_graph
 from ..agreement.accuracy import pairwise_accuracy
-from ..agreement.alpha import alpha
+from ..agreement.policy import estimate_alpha
 from ..corpus import Corpus
 from ..errors import Location
 from ..evaluation.leaf_ancestor import leaf_ancestor
@@ -19,13 +19,20 @@ if TYPE_CHECKING:
 
 
 def score_nltk_trees(gold: Sequence[Union[nltk.Tree, DependencyGraph]],
-                     predicted: Sequence[Union[nltk.Tree, DependencyGraph]], **options: Any) -> Dict[str, Any]:
+                     predicted: Sequence[Union[nltk.Tree, DependencyGraph]], alpha: str = "auto",
+                     alpha_budget: Optional[float] = None, **options: Any) -> Dict[str, Any]:
     """Every metric for NLTK-parsed trees against gold trees, in one call.
 
     Phrase trees (``nltk.Tree``): leaf-ancestor (``leaf_ancestor``, ``leaf_ancestor_words``), GEIG labelled and
     unlabelled F, α between gold and parse, bracket Jaccard. Dependency graphs: the parser
-    metrics of :mod:`spacy_agreement.evaluation.parser_metrics` and α. ``options`` go to the
-    leaf-ancestor scorer (``cost``, ``evalb``) or to ``EvaluationOptions``.
+    metrics of :mod:`spacy_agreement.evaluation.parser_metrics` (``label_map``,
+    ``ignore_subtypes`` and the other ``EvaluationOptions`` apply) and α. ``options`` go to
+    the leaf-ancestor scorer (``cost``, ``evalb``) or to ``EvaluationOptions``.
+
+    α follows the package's policy (:mod:`~spacy_agreement.agreement.policy`): ``alpha="auto"``
+    computes it exactly when that costs at most ``alpha_budget`` DP cells and estimates it
+    from random pairs otherwise (``alpha_method`` says which, with ``alpha_<δ>_low``/``_high``
+    when sampled); ``"exact"``, ``"sampled"`` or ``"off"`` choose.
     """
     from nltk.parse import DependencyGraph  # lazy: import time
 
@@ -45,6 +52,11 @@ def score_nltk_trees(gold: Sequence[Union[nltk.Tree, DependencyGraph]],
         g = from_nltk_trees(gold, name="gold")
         p = from_nltk_trees(predicted, name="parsed")
         out["jaccard"] = pairwise_accuracy(Corpus.from_items([[a, b] for a, b in zip(g, p)])).scores["jaccard"]
-    result = alpha([[a, b] for a, b in zip(g, p)])  # undefined α: nan and a warning, as everywhere
-    out.update({f"alpha_{k}": v for k, v in result.alphas.items()})
+    if alpha == "off":
+        out["alpha_method"] = "off"
+        return out
+    # undefined α: nan and a warning, as everywhere
+    result = estimate_alpha([[a, b] for a, b in zip(g, p)], method=alpha, budget=alpha_budget)
+    values = result.to_dict()
+    out.update({k: v for k, v in values.items() if k.startswith("alpha_")})
     return out

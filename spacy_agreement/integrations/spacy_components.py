@@ -44,7 +44,7 @@ compared as one tree, so spaCy's heads, always inside the doc, give 0).
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+import warnings
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -53,8 +53,9 @@ from spacy.pipeline.dep_parser import parser_score
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 
-from ..adapters.spacy import doc_tree, token_columns
+from ..adapters.spacy import doc_tree
 from ..agreement.alpha import AlphaResult, alpha
+from ..agreement.policy import ALPHA_METHODS, estimate_alpha
 from ..corpus import Corpus
 from ..errors import BadOptionError, Location, undefined
 from ..evaluation.leaf_ancestor import leaf_ancestor
@@ -67,6 +68,19 @@ DEFAULT_METRICS = ("las", "uas", "la", "ted_distance", "leaf_ancestor", "heads_o
 COMPONENT_METRICS = ("ted_distance", "leaf_ancestor", "heads_outside_sentence")
 SPACY_OWN = ("las", "uas")  # spaCy's parser_score reports dep_las and dep_uas itself
 SPACY_PUNCT = frozenset({"p", "punct"})
+
+
+class UnparsedDocWarning(UserWarning):
+    """Docs without a dependency parse (``doc.has_annotation("DEP")`` false) or without the
+    stored analysis to compare with were skipped: their scores would be made up."""
+
+
+def _skip_once(component: Any, what: str) -> None:
+    """Count a skipped doc on ``component`` and warn the first time only."""
+    component.skipped_docs += 1
+    if component.skipped_docs == 1:
+        warnings.warn(f"{component.name}: {what}; skipped (this and later such docs are counted in "
+                      "skipped_docs)", UnparsedDocWarning, stacklevel=3)
 
 
 def component_metric_choices() -> Tuple[str, ...]:
@@ -90,14 +104,20 @@ def doc_analysis(doc) -> Tuple[np.ndarray, Tuple[str, ...]]:
 
 
 class AnalysisSnapshot:
-    """Store the current heads and labels of every token under ``name``."""
+    """Store the current heads and labels of every token under ``name``. A doc without a
+    dependency parse stores nothing: it is counted in ``skipped_docs`` (one
+    :class:`UnparsedDocWarning` for the first)."""
 
     def __init__(self, nlp, name: str = "analysis_snapshot", key: str = "snapshot"):
         _register_extensions()
         self.name = name
         self.key = key
+        self.skipped_docs = 0
 
     def __call__(self, doc):
+        if len(doc) and not doc.has_annotation("DEP"):
+            _skip_once(self, "a doc without a dependency parse has no analysis to store")
+            return doc
         if doc._.analyses is None:
             doc._.analyses = {}
         doc._.analyses[self.key] = doc_analysis(doc)
@@ -118,9 +138,18 @@ class SyntaxAgreement:
         self.compare_with = list(compare_with)
         self.metrics = list(metrics)
         self.options = EvaluationOptions(exclude_punct=exclude_punct)
+        self.skipped_docs = 0
 
     def __call__(self, doc):
         stored = doc._.analyses or {}
+        if len(doc) and not doc.has_annotation("DEP"):
+            _skip_once(self, "a doc without a dependency parse has no analysis to compare")
+            return doc
+        absent = [key for key in self.compare_with if key not in stored]
+        if absent:
+            _skip_once(self, f"no stored analysis {absent[0]!r} on a doc (stored: {sorted(stored)}); add an "
+                       "analysis_snapshot with that key earlier in the pipeline, over parsed docs")
+            return doc
         current = doc_analysis(doc)
         doc_scores: Dict[str, Dict[str, float]] = {}
         sents = list(doc.sents) if doc.has_annotation("DEP") or doc.has_annotation("SENT_START") else [doc[:]]
@@ -128,9 +157,6 @@ class SyntaxAgreement:
             if sent._.agreement is None:
                 sent._.agreement = {}
         for key in self.compare_with:
-            if key not in stored:
-                raise KeyError(f"no stored analysis {key!r} on the doc (stored: {sorted(stored)}); "
-                               "add an analysis_snapshot with that key earlier in the pipeline")
             golds, preds, outside = [], [], []
             for number, sent in enumerate(sents, start=1):
                 # a head outside the sentence is re-attached to the root and counted (in either analysis)
@@ -225,22 +251,69 @@ def _aligned_label_accuracy(example, options: EvaluationOptions) -> Tuple[float,
     return (correct / total if total else math.nan), unaligned
 
 
+def _dep_getter(predicted_docs: set, options: EvaluationOptions) -> Callable[[Any, str], str]:
+    """spaCy's label getter for ``parser_score`` (lower case, as spaCy's own) with the
+    ``label_map`` and ``ignore_subtypes`` of ``options`` applied to predicted labels, so that
+    spaCy's ``dep_las`` compares labels as ours do."""
+    def getter(token, attr: str) -> str:
+        value = getattr(token, attr)
+        label = (value if isinstance(value, str) else token.vocab.strings[value]).lower()
+        if id(token.doc) in predicted_docs:
+            return options.label(label, predicted=True)
+        return options.label(label)
+    return getter
+
+
+def _spacy_parser_scores(examples: List[Any], options: EvaluationOptions, **kwargs: Any) -> Dict[str, Any]:
+    """spaCy's own parser scores; with a label map or ``ignore_subtypes``, spaCy's
+    ``score_deps`` with a getter that applies them (what ``parser_score`` does otherwise)."""
+    if not (options.label_map or options.ignore_subtypes):
+        return dict(parser_score(examples, **kwargs))
+    from spacy.scorer import Scorer  # lazy, as the rest of spaCy here
+
+    scores = dict(Scorer.score_spans(examples, "sents", has_annotation=lambda doc: doc.has_annotation("SENT_START"),
+                                     **kwargs))
+    scores.pop("sents_per_type", None)
+    kwargs.setdefault("getter", _dep_getter({id(eg.predicted) for eg in examples}, options))
+    kwargs.setdefault("ignore_labels", tuple(SPACY_PUNCT))
+    scores.update(Scorer.score_deps(examples, "dep", **kwargs))
+    return scores
+
+
 def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPACY_PUNCT),
-                 with_alpha: bool = True, punct: str = "label", verb_tags: Optional[Sequence[str]] = None,
-                 content_tags: Optional[Sequence[str]] = None, **kwargs) -> Dict[str, Any]:
+                 alpha: str = "off", alpha_budget: Optional[float] = None, punct: str = "label",
+                 verb_tags: Optional[Sequence[str]] = None, content_tags: Optional[Sequence[str]] = None,
+                 label_map: Optional[Dict[str, str]] = None, ignore_subtypes: bool = False,
+                 **kwargs) -> Dict[str, Any]:
     """spaCy's parser scores plus every metric of this package (see the module docstring).
     ``punct`` chooses the punctuation rule(s), comma-separated: ``label`` (the default, a
     label in ``punct_labels``), ``upos`` (UPOS ``PUNCT``), ``form`` (the CoNLL-07 rule of
     Plank et al. 2015: the token text is Unicode punctuation only); ``verb_tags`` and
-    ``content_tags`` are the UPOS tags of verbs (UCP/LCP) and content words (POS-wise LAS)."""
+    ``content_tags`` are the UPOS tags of verbs (UCP/LCP) and content words (POS-wise LAS).
+    ``label_map`` (predicted → gold label, compared in lower case) and ``ignore_subtypes``
+    apply to spaCy's ``dep_las``/``dep_uas``/``dep_las_per_type`` too.
+
+    ``alpha`` (``"off"`` by default, so that evaluation at every step of ``spacy train``
+    costs nothing extra) turns on ``dep_alpha_plain``/``_diff``/``_norm`` with the package's
+    policy: ``"auto"`` is exact within ``alpha_budget`` DP cells and sampled beyond,
+    ``"exact"`` and ``"sampled"`` force either; ``dep_alpha_method`` says which was computed.
+    Examples whose predicted doc has no dependency annotation are skipped, counted in
+    ``dep_examples_unparsed`` and warned about once."""
     examples = list(examples)
-    scores: Dict[str, Any] = dict(parser_score(examples, **kwargs))
     base = EvaluationOptions()
     options = EvaluationOptions(
         exclude_punct=True, punct_labels=frozenset(punct_labels),
         punct_rules=punct,
         verb_upos=frozenset(verb_tags) if verb_tags else base.verb_upos,
-        content_upos=frozenset(content_tags) if content_tags else base.content_upos)
+        content_upos=frozenset(content_tags) if content_tags else base.content_upos,
+        label_map={k.lower(): v.lower() for k, v in label_map.items()} if label_map else None,
+        ignore_subtypes=ignore_subtypes)
+    unparsed = [eg for eg in examples if len(eg.predicted) and not eg.predicted.has_annotation("DEP")]
+    if unparsed:
+        warnings.warn(f"{len(unparsed)} of {len(examples)} example(s) have no dependency parse in the prediction; "
+                      "skipped (dep_examples_unparsed)", UnparsedDocWarning, stacklevel=2)
+        examples = [eg for eg in examples if not (len(eg.predicted) and not eg.predicted.has_annotation("DEP"))]
+    scores: Dict[str, Any] = _spacy_parser_scores(examples, options, **kwargs)
     golds, preds, misaligned, unaligned, outside = [], [], 0, 0, 0
     partial_la = []
     for k, eg in enumerate(examples, start=1):
@@ -252,13 +325,13 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
             partial_la.append(value)
             continue
         # each doc is one tree; a head outside it is re-attached to the root and counted
-        gold_tree, out_gold = doc_tree(ref, 0, len(ref), _lowered(ref), location=Location("example", k),
-                                       heads_outside="root")
-        pred_tree, out_pred = doc_tree(pred, 0, len(pred), _lowered(pred), location=Location("example", k),
-                                       heads_outside="root")
+        # labels lowered as spaCy compares them; lemmas and features for MLAS/BLEX: what the
+        # pipeline does not predict is the reference's
+        gold_tree, out_gold = doc_tree(ref, 0, len(ref), location=Location("example", k), heads_outside="root",
+                                       lowercase=True)
+        pred_tree, out_pred = doc_tree(pred, 0, len(pred), location=Location("example", k), heads_outside="root",
+                                       lowercase=True, fallback=gold_tree)
         outside += out_gold + out_pred
-        # lemmas and features for MLAS/BLEX; what the pipeline does not predict is the reference's
-        pred_tree = replace(pred_tree, **token_columns(pred, fallback=gold_tree))
         golds.append(gold_tree)
         preds.append(pred_tree)
     if golds:
@@ -267,10 +340,14 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
             if key not in SPACY_OWN:
                 scores[f"dep_{key}"] = value
         scores["dep_leaf_ancestor"] = leaf_ancestor(golds, preds).leaf_ancestor_words
-        if with_alpha:
-            agreement: AlphaResult = alpha([[g, p] for g, p in zip(golds, preds)])  # nan + warning if undefined
-            scores.update({f"dep_alpha_{k}": v for k, v in agreement.alphas.items()})
+        scores["dep_sentences_multi_root"] = len(result.multi_root)
+        if alpha != "off":
+            # labels as compared, so that α sees the label map too; nan + warning if undefined
+            agreement = estimate_alpha([[options.normalise(g), options.normalise(p, predicted=True)]
+                                        for g, p in zip(golds, preds)], method=alpha, budget=alpha_budget)
+            scores.update({f"dep_{k}": v for k, v in agreement.to_dict().items() if k.startswith("alpha_")})
     scores["dep_examples_misaligned"] = misaligned
+    scores["dep_examples_unparsed"] = len(unparsed)
     scores["dep_unaligned_tokens"] = unaligned
     scores["dep_heads_outside_sentence"] = outside
     if misaligned and not golds:
@@ -280,21 +357,21 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
     return scores
 
 
-def _lowered(doc) -> Tuple[np.ndarray, Tuple[str, ...]]:
-    heads, deps = doc_analysis(doc)
-    return heads, tuple(d.lower() for d in deps)
-
-
 @registry.scorers("spacy_agreement.syntax_scorer.v1")
-def make_syntax_scorer(punct_labels: Sequence[str] = tuple(sorted(SPACY_PUNCT)), with_alpha: bool = True,
-                       punct: str = "label", verb_tags: Optional[List[str]] = None,
-                       content_tags: Optional[List[str]] = None) -> Callable[..., Dict[str, Any]]:
+def make_syntax_scorer(punct_labels: Sequence[str] = tuple(sorted(SPACY_PUNCT)), alpha: str = "off",
+                       alpha_budget: Optional[float] = None, punct: str = "label",
+                       verb_tags: Optional[List[str]] = None, content_tags: Optional[List[str]] = None,
+                       label_map: Optional[Dict[str, str]] = None, ignore_subtypes: bool = False,
+                       ) -> Callable[..., Dict[str, Any]]:
     """The registered scorer ``spacy_agreement.syntax_scorer.v1`` (options: :func:`score_syntax`)."""
     EvaluationOptions(punct_rules=punct)  # check the rules early
+    if alpha not in ("off", *ALPHA_METHODS):
+        raise BadOptionError(f"unknown alpha method {alpha!r}: off, {', '.join(ALPHA_METHODS)}")
 
     def scorer(examples: Iterable, **kwargs) -> Dict[str, Any]:
-        return score_syntax(examples, punct_labels=punct_labels, with_alpha=with_alpha, punct=punct,
-                            verb_tags=verb_tags, content_tags=content_tags, **kwargs)
+        return score_syntax(examples, punct_labels=punct_labels, alpha=alpha, alpha_budget=alpha_budget,
+                            punct=punct, verb_tags=verb_tags, content_tags=content_tags, label_map=label_map,
+                            ignore_subtypes=ignore_subtypes, **kwargs)
 
     return scorer
 

@@ -34,3 +34,23 @@ def parse_with_pipeline(nlp, gold: Sequence[DependencyTree], batch_size: int = 6
         # tags where it predicts them (MLAS, BLEX), otherwise the gold's (as if given gold tags)
         out.append(replace(predicted, ids=tree.ids, **token_columns(doc, fallback=tree)))
     return out
+
+
+def write_parses(parses: Sequence[DependencyTree], gold: Sequence[DependencyTree]) -> str:
+    """CoNLL-U text of the pipeline's parses (``evaluate --model --save-parses``): every
+    column the pipeline filled (lemma, UPOS, XPOS, features, head, relation), ``_`` where a
+    value is unknown, and the gold sentence's ``sent_id`` where it had one, so that the file
+    can be scored again (``evaluate gold.conllu parses.conllu``) or read by other tools."""
+    blocks = []
+    for number, (tree, reference) in enumerate(zip(parses, gold), start=1):
+        sent_id = getattr(reference.location, "sent_id", None) or str(number)
+        lines = [f"# sent_id = {sent_id}", f"# text = {' '.join(tree.forms)}"]
+        n = len(tree)
+        column = lambda values: values if len(values) == n else ("_",) * n  # noqa: E731
+        for k, (form, lemma, upos, xpos, feats, head, deprel) in enumerate(zip(
+                tree.forms, column(tree.lemmas), column(tree.upos), column(tree.xpos), column(tree.feats),
+                tree.heads.tolist(), tree.deprels), start=1):
+            cells = [str(k), form, lemma, upos, xpos, feats, str(head), deprel, "_", "_"]
+            lines.append("\t".join(cell if cell else "_" for cell in cells))
+        blocks.append("\n".join(lines) + "\n")
+    return "\n".join(blocks)

@@ -31,7 +31,9 @@ import numpy as np
 
 from ..adapters.brackets import from_nltk, to_nltk
 from ..agreement.accuracy import AccuracyResult, attachment_counts, bracket_jaccard, pairwise_accuracy, token_mismatch
-from ..agreement.alpha import AlphaResult, alpha
+from ..agreement.alpha import AlphaResult
+from ..agreement.policy import estimate_alpha
+from .text import alpha_method_line
 from ..corpus import Corpus
 from ..agreement.deltas import delta
 from ..errors import UndefinedMetricWarning
@@ -53,9 +55,10 @@ th{background:#f4f4f4} td.name,th.name{text-align:left}
 
 
 def _quiet_alpha(corpus: Corpus) -> AlphaResult:
+    """α by the package's policy (exact within the budget, else sampled), warnings silenced."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        return alpha(corpus)
+        return estimate_alpha(corpus)
 
 
 def _dep_svg(tree: DependencyTree, differs: Sequence[bool]) -> str:
@@ -216,7 +219,8 @@ def html_report(corpus: Corpus, items: int = 20, title: str = "Syntactic annotat
     rows += [(k.upper() if k != "jaccard" else "Jaccard", v) for k, v in accuracy.scores.items()]
     out.append('<section id="summary"><h2>Summary</h2>')
     out.append(f"<p>{len(corpus.annotators)} annotators ({html.escape(', '.join(corpus.annotators))}); "
-               f"{result.items} items with {result.annotations} annotations ({corpus.family} trees).</p><table>")
+               f"{result.items} items with {result.annotations} annotations ({corpus.family} trees).</p>"
+               f"<p class='muted'>{html.escape(alpha_method_line(result))}</p><table>")
     out.extend(f"<tr><td class='name'>{html.escape(n)}</td><td>{_percent(v)}</td></tr>" for n, v in rows)
     out.append("</table><ul>")
     out.append(f"<li>{result.items_unpairable} item(s) with fewer than two annotations not pairable</li>")

@@ -1,7 +1,7 @@
 """Readable text reports of agreement results (the CLI's output without ``--json``)."""
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from ..agreement.accuracy import AccuracyResult
 from ..agreement.alpha import AlphaResult
@@ -14,10 +14,28 @@ def percent(value: float) -> str:
     return _percent(value, width=5)
 
 
-def summary(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult) -> Dict[str, Any]:
-    """The flat dict of the CLI's ``--json`` output: α, accuracies and every count of skips."""
+def alpha_method_line(result: Optional[AlphaResult]) -> str:
+    """One line saying how α was computed (exact, sampled and why, or not at all)."""
+    if result is None:
+        return "alpha: not computed (--alpha off)"
+    cost = ""
+    if result.cells is not None:
+        over = result.budget is not None and result.cells > result.budget
+        cost = (f"; the exact alpha would cost {result.cells:.3g} DP cells, over the budget of {result.budget:.3g} "
+                "(--alpha exact computes it)" if over and result.method != "exact"
+                else f", {result.cells:.3g} DP cells")
+    if result.method == "exact":
+        return f"alpha: exact, over all pairs of annotations{cost}"
+    if result.method == "sampled pairs":
+        return f"alpha: sampled, expected disagreement from {result.samples:,} random pairs{cost}"
+    return f"alpha: {result.method}{cost}"
+
+
+def summary(corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyResult) -> Dict[str, Any]:
+    """The flat dict of the CLI's ``--json`` output: α (with ``alpha_method``; ``"off"`` when
+    not computed), accuracies and every count of skips."""
     out: Dict[str, Any] = {"tree_family": corpus.family, "annotators": len(corpus.annotators)}
-    out.update(result.to_dict())
+    out.update(result.to_dict() if result is not None else {"alpha_method": "off"})
     out.update(accuracy.to_dict())
     out["items_unpairable_accuracy"] = accuracy.items_unpairable
     out["multiword_ranges"] = sum(s.multiword_ranges for s in corpus.read_stats.values())
@@ -26,25 +44,30 @@ def summary(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult) -> Di
     return out
 
 
-def text_report(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult, worst: int = 5) -> str:
+def text_report(corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyResult, worst: int = 5) -> str:
     """A short table: α for each δ, the uncorrected scores, what was skipped and where
     annotators disagree most."""
     lines: List[str] = [
         f"{len(corpus.annotators)} annotators ({', '.join(corpus.annotators)}), "
-        f"{result.items} items with {result.annotations} annotations ({corpus.family} trees)",
+        + (f"{result.items} items with {result.annotations} annotations" if result is not None else
+         f"{len(corpus.items)} items, {sum(len(item) for item in corpus.items)} annotations") + f" ({corpus.family} trees)",
+        alpha_method_line(result),
         "",
         "  metric        %",
         "  ----------  -----",
     ]
-    lines.extend(f"  {'alpha ' + kind:<11} {percent(value)}" for kind, value in result.alphas.items())
+    if result is not None:
+        lines.extend(f"  {'alpha ' + kind:<11} {percent(value)}" for kind, value in result.alphas.items())
     names = {"las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
     for key, value in accuracy.scores.items():
         lines.append(f"  {names.get(key, key):<11} {percent(value)}")
     lines.append("")
-    skipped = [
+    skipped = [] if result is None else [
         f"{result.items_unpairable} item(s) with fewer than two annotations"
         f" ({result.annotations_unpairable} annotation(s)) not pairable",
         f"{result.cycle_tokens} token(s) in head cycles left out of the TED trees ({len(result.cycle_trees)} tree(s))",
+    ]
+    skipped += [
         f"{accuracy.items_mismatched} item(s) with different tokens "
         + ("scored (Jaccard is defined for them)" if accuracy.mismatched_scored else "left out of the accuracies"),
     ]
@@ -53,11 +76,11 @@ def text_report(corpus: Corpus, result: AlphaResult, accuracy: AccuracyResult, w
         skipped.append(f"{failed} failed parse(s) (blank lines or trees without words) read as missing annotations")
     lines.append("skipped:")
     lines.extend(f"  {what}" for what in skipped)
-    for where in result.cycle_trees[:worst]:
+    for where in (result.cycle_trees if result is not None else [])[:worst]:
         lines.append(f"  cycle: {where}")
     for where in accuracy.mismatched[:worst]:
         lines.append(f"  tokens differ: {where}")
-    worst_items = result.worst_items(worst)
+    worst_items = result.worst_items(worst) if result is not None else []
     if worst_items:
         lines.append("")
         lines.append("most disagreement (mean squared TED between annotations):")

@@ -1,0 +1,143 @@
+"""The one α policy (issue 15): exact within a budget of DP cells, sampled beyond, and every
+output says which was computed."""
+import json
+import random
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import spacy_agreement as sa
+from spacy_agreement.agreement.alpha import pairable_trees
+from spacy_agreement.agreement.policy import DEFAULT_ALPHA_BUDGET, exact_cells, plan_alpha
+from spacy_agreement.cli import app
+
+runner = CliRunner()
+
+
+def random_tree(rng, n):
+    heads = [0] + [rng.randint(1, k) for k in range(1, n)]
+    order = list(range(1, n + 1))
+    rng.shuffle(order)  # a random tree over shuffled positions
+    position = {old: new for new, old in enumerate(order, start=1)}
+    new_heads = [0] * n
+    for old, head in enumerate(heads, start=1):
+        new_heads[position[old] - 1] = 0 if head == 0 else position[head]
+    return sa.DependencyTree.create(new_heads, [rng.choice(["nsubj", "obj", "det", "amod"]) if h else "root"
+                                                for h in new_heads])
+
+
+def corpus(items=60, seed=0):
+    rng = random.Random(seed)
+    out = []
+    for _ in range(items):
+        gold = random_tree(rng, rng.randint(3, 12))
+        other = random_tree(rng, len(gold)) if rng.random() < 0.5 else gold
+        out.append([gold, other])
+    return out
+
+
+def test_exact_cells_counts_distinct_pairs_against_a_slow_reference():
+    data = corpus()
+    trees = pairable_trees(data)
+    distinct = {}
+    for t in trees.trees:  # identical trees (labels and shape) are compared once
+        distinct[(t.labels.tobytes(), t.parent.tobytes())] = t.size
+    sizes = list(distinct.values())
+    reference = sum(sizes[i] * sizes[j] for i in range(len(sizes)) for j in range(i + 1, len(sizes)))
+    assert exact_cells(trees) == reference
+
+
+def test_auto_is_exact_within_the_budget_and_sampled_beyond():
+    data = corpus()
+    cells = exact_cells(pairable_trees(data))
+    assert plan_alpha(data).method == "exact" and cells < DEFAULT_ALPHA_BUDGET
+    assert plan_alpha(data, budget=cells).method == "exact"
+    assert plan_alpha(data, budget=cells - 1).method == "sampled"
+    assert plan_alpha(data, "exact", budget=1).method == "exact"
+    exact = sa.alpha(data)
+    auto = sa.estimate_alpha(data)
+    assert auto.method == "exact" and auto.alphas == exact.alphas and auto.cells == cells
+    sampled = sa.estimate_alpha(data, budget=cells - 1, sample_pairs=20_000)
+    assert sampled.method == "sampled pairs" and sampled.cells == cells
+    for kind in ("plain", "diff", "norm"):
+        assert sampled.low[kind] <= sampled.alphas[kind] <= sampled.high[kind]
+        assert abs(sampled.alphas[kind] - exact.alphas[kind]) < 0.02
+    assert sampled.observed == pytest.approx(exact.observed)  # Do is always exact
+
+
+def test_bad_method_and_budget_are_one_line_errors():
+    with pytest.raises(sa.errors.BadOptionError, match="unknown alpha method"):
+        sa.estimate_alpha(corpus(), method="fast")
+    with pytest.raises(sa.errors.BadOptionError, match="positive number of cells"):
+        sa.estimate_alpha(corpus(), budget=0)
+
+
+@pytest.fixture()
+def files(tmp_path):
+    from spacy_agreement.adapters import write_conll
+
+    data = corpus(items=40, seed=3)
+    paths = []
+    for k in range(2):
+        path = tmp_path / f"annotator{k}.conllu"
+        path.write_text(write_conll([item[k] for item in data]), encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def test_cli_states_how_alpha_was_computed(files):
+    exact = json.loads(runner.invoke(app, ["alpha", *files, "--json"]).stdout)
+    assert exact["alpha_method"] == "exact" and exact["alpha_cells"] <= exact["alpha_budget"]
+    forced = json.loads(runner.invoke(app, ["alpha", *files, "--json", "--alpha", "exact", "--alpha-budget", "1"]).stdout)
+    assert forced["alpha_plain"] == exact["alpha_plain"] and forced["alpha_method"] == "exact"
+    sampled = runner.invoke(app, ["alpha", *files, "--json", "--alpha-budget", "10"])
+    values = json.loads(sampled.stdout)
+    assert values["alpha_method"] == "sampled pairs" and values["samples"] == 20_000
+    assert values["alpha_plain_low"] <= values["alpha_plain"] <= values["alpha_plain_high"]
+    text = runner.invoke(app, ["alpha", *files, "--alpha-budget", "10"]).stdout
+    assert "alpha: sampled" in text and "over the budget of 10" in text and "interval" in text
+    off = json.loads(runner.invoke(app, ["alpha", *files, "--json", "--alpha", "off"]).stdout)
+    assert off["alpha_method"] == "off" and "alpha_plain" not in off and "las" in off
+    assert "alpha: not computed" in runner.invoke(app, ["alpha", *files, "--alpha", "off"]).stdout
+
+
+def test_bootstrap_over_the_budget_asks_for_the_exact_alpha(files):
+    result = runner.invoke(app, ["alpha", *files, "--alpha-budget", "10", "--bootstrap", "50"])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "--bootstrap needs the exact alpha" in lines[0] and "--alpha exact" in lines[0]
+    ok = runner.invoke(app, ["alpha", *files, "--alpha", "exact", "--alpha-budget", "10", "--bootstrap", "50", "--json"])
+    assert json.loads(ok.stdout)["alpha_method"].startswith("bootstrap")
+
+
+def test_report_and_score_nltk_trees_follow_the_policy(files, tmp_path):
+    page = tmp_path / "r.html"
+    result = runner.invoke(app, ["report", *files, "--html", str(page), "--alpha-budget", "10", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["alpha_method"] == "sampled pairs"
+    assert "alpha: sampled" in page.read_text(encoding="utf-8")
+    nltk = pytest.importorskip("nltk")
+    gold = [nltk.Tree.fromstring("(S (NP (DT the) (NN dog)) (VP (VBZ barks)))")] * 3
+    parsed = [nltk.Tree.fromstring("(S (NP (DT the) (NN dog)) (VP (VBZ barks)))"),
+              nltk.Tree.fromstring("(S (NP (DT the)) (NP (NN dog)) (VP (VBZ barks)))"),
+              nltk.Tree.fromstring("(S (NP (DT the) (NN dog) (VBZ barks)))")]
+    auto = sa.score_nltk_trees(gold, parsed)
+    assert auto["alpha_method"] == "exact"
+    sampled = sa.score_nltk_trees(gold, parsed, alpha_budget=1)
+    assert sampled["alpha_method"] == "sampled pairs" and "alpha_plain_low" in sampled
+    assert "alpha_plain" not in sa.score_nltk_trees(gold, parsed, alpha="off")
+
+
+def test_a_parser_against_4000_ptb_sized_trees_is_sampled_by_default():
+    """The case that took 617 s exactly: 4,000 trees of ~50 nodes, gold against a parse."""
+    rng = np.random.default_rng(0)
+    items = []
+    for _ in range(4000):
+        n = int(rng.integers(15, 35))
+        heads = [0] + [int(rng.integers(1, k + 1)) for k in range(1, n)]
+        gold = sa.DependencyTree.create(heads, ["x"] * n)
+        parse = sa.DependencyTree.create(heads[:-1] + [1], ["x"] * n)
+        items.append([gold, parse])
+    plan = plan_alpha(items)
+    assert plan.method == "sampled" and plan.cells > 10 * DEFAULT_ALPHA_BUDGET
