@@ -116,6 +116,12 @@ class MismatchedCorpusError(AgreementError):
     """Annotations that must be parallel are not: different sentence counts or tokens."""
 
 
+class ResourceLimitError(AgreementError):
+    """The input needs more memory or time than the limits allow (a tree edit distance of two
+    100,000-node trees, a leaf-ancestor sentence of a 100,000-token chain); the message says
+    how much and which limit (:mod:`spacy_agreement.limits`)."""
+
+
 class BadOptionError(AgreementError):
     """An option or argument value the function (or the CLI) cannot use: an unknown metric,
     rule or backend name, a malformed list, a combination of options that exclude each other."""

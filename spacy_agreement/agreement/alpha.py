@@ -49,7 +49,8 @@ from ..errors import BadOptionError, undefined
 from ..trees import CyclePolicy, Forest, OrderedTree
 from ..vocab import LabelCost, LabelVocab
 from .deltas import delta_names, get_delta
-from .engine import deduplicate, expected_sums, expected_sums_dask, expected_sums_pairs, observed_sums
+from ..limits import check_forest
+from .engine import default_threads, deduplicate, expected_sums, expected_sums_dask, expected_sums_pairs, observed_sums
 
 
 @dataclass
@@ -190,6 +191,12 @@ class PairableTrees:
     unpairable_annotations: int = 0
     cycle_tokens: int = 0
     cycle_trees: List[str] = field(default_factory=list)
+    locations: List[Any] = field(default_factory=list, repr=False)  # where each tree came from
+
+    def check_memory(self, threads: int = 1) -> None:
+        """The all-pairs tables for the largest tree within :func:`~spacy_agreement.limits.max_memory`
+        (else :class:`~spacy_agreement.errors.ResourceLimitError` naming that tree)."""
+        check_forest([t.size for t in self.trees], self.locations, threads)
 
     def result(self, observed_sums: Sequence[float], expected_sums: Sequence[float], names: Sequence[str],
                per_item: Optional[np.ndarray] = None, stacklevel: int = 4) -> AlphaResult:
@@ -229,6 +236,7 @@ def pairable_trees(data: Union[Corpus, Sequence[Any]], label_cost: Optional[Labe
                 out.cycle_tokens += dropped
                 out.cycle_trees.append(f"{tree.location} ({annotator}): {dropped} token(s) in head cycles")
             out.trees.append(ordered)
+            out.locations.append(tree.location)
             out.sizes.append(tree.annotation_size if size == "annotation" else ordered.size)
             out.item_of.append(len(out.counts))
         out.counts.append(len(item))
@@ -279,6 +287,7 @@ def alpha(
     kernel = [name for name in names if get_delta(name).kernel_code is not None]
     other = [name for name in names if get_delta(name).kernel_code is None]
     converted = data if isinstance(data, PairableTrees) else pairable_trees(data, label_cost, cycles, size)
+    converted.check_memory(1 if backend != "threads" else (n_threads or default_threads()))
     trees = converted.trees
     forest = Forest.from_trees(trees)
     item_arr = np.asarray(converted.item_of, dtype=np.int64)

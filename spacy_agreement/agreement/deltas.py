@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import _core
 from ..errors import BadOptionError
+from ..limits import check_forest, check_ted
 from ..trees import ConstituencyTree, CyclePolicy, DependencyTree, Forest, OrderedTree
 from ..vocab import LabelCost, LabelVocab
 
@@ -115,12 +116,15 @@ def _ted_and_sizes(a: Tree, b: Tree, label_cost: Optional[LabelCost], cycles: Cy
     vocab = LabelVocab()
     x, _ = a.to_ordered(vocab, cycles)
     y, _ = b.to_ordered(vocab, cycles)
+    check_ted(x.size, y.size, a.location, kernels=1)  # before the tables are allocated
     ted = ordered_tree_edit_distance(x, y, vocab.cost_matrix(label_cost))
     return ted, a.annotation_size, b.annotation_size
 
 
 def ordered_tree_edit_distance(x: OrderedTree, y: OrderedTree, cost: Optional[np.ndarray] = None) -> float:
-    """TED of two :class:`OrderedTree`s built with the same vocabulary."""
+    """TED of two :class:`OrderedTree`s built with the same vocabulary (tables bounded by
+    :func:`~spacy_agreement.limits.max_memory`)."""
+    check_ted(x.size, y.size, kernels=1)
     return float(_core.tree_edit_distance(x.labels, x.lml, x.keyroots, y.labels, y.lml, y.keyroots, cost))
 
 
@@ -150,6 +154,7 @@ def distance_matrix(trees: Sequence[Tree], label_cost: Optional[LabelCost] = Non
     """The symmetric matrix of TEDs between all pairs of ``trees`` (computed once per pair)."""
     vocab = LabelVocab()
     ordered = [t.to_ordered(vocab, cycles)[0] for t in trees]
+    check_forest([t.size for t in ordered], [t.location for t in trees])
     forest = Forest.from_trees(ordered)
     n = len(ordered)
     left, right = np.triu_indices(n, k=1)

@@ -60,6 +60,7 @@ def sampled_alpha(data: Union[Corpus, Sequence, PairableTrees], pairs: int = DEF
 
     converted = data if isinstance(data, PairableTrees) else pairable_trees(data, **convert_options)
     n = len(converted.trees)
+    converted.check_memory(max(1, min(n_threads or default_threads(), pairs // 1000 or 1)))
     if n < 2:
         raise AgreementError("fewer than two pairable annotations")
     names = delta_names()

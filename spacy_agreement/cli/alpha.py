@@ -14,7 +14,8 @@ from ..agreement.run import agreement
 from ..corpus import Corpus
 from ..report.format import number, percent
 from ..report.text import summary, text_report
-from .options import (InputFormat, Output, cycles, format_option, handled_errors, json_option,
+from ..limits import memory_limit
+from .options import (max_memory_option, InputFormat, Output, cycles, format_option, handled_errors, json_option,
                       output_option, quiet_option, strict_option, tsv_option)
 
 
@@ -99,9 +100,10 @@ def alpha_command(
     pqgram: bool = typer.Option(False, "--pqgram", help="Add alpha over the pq-gram distance (p=2, q=3), a fast approximation."),
     quiet: bool = quiet_option("No progress bar."),
     output: Optional[Path] = output_option(),
+    max_memory: Optional[float] = max_memory_option(),
 ) -> None:
     """Krippendorff's alpha (delta plain, diff, norm) and LAS/UAS/LA or bracket Jaccard."""
-    with handled_errors(*paths):
+    with handled_errors(*paths), memory_limit(max_memory):
         out = Output(as_json, tsv, output, quiet)
         corpus = load_corpus(paths, dirs, fmt, strict, single_root, allow_duplicates)
         result, accuracy = agreement(corpus, strict=strict, size=size.value, exclude_mismatched=exclude_mismatched,

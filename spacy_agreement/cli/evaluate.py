@@ -12,7 +12,8 @@ from ..evaluation.label_sets import read_label_map
 from ..evaluation.parser_metrics import EvaluationResult, display_name, evaluate
 from ..integrations.spacy_parse import write_parses
 from ..report.format import percent
-from .options import (CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, Output, cycles,
+from ..limits import memory_limit
+from .options import (max_memory_option, CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, Output, cycles,
                       handled_errors, json_option, metric_options, output_option, quiet_option, strict_option,
                       tsv_option)
 
@@ -42,6 +43,9 @@ def format_result(result: EvaluationResult, worst: int = 10) -> str:
         lines.append("")
         lines.append(f"{len(result.multi_root)} sentence(s) with several roots in the prediction and one in the gold:")
         lines.extend(f"  {where}" for where in result.multi_root[:worst])
+    if result.over_limits:
+        lines.append(f"{len(result.over_limits)} sentence(s) left out of a metric, too large for it:")
+        lines.extend(f"  {where}" for where in result.over_limits[:worst])
     if result.skipped:
         lines.append(f"skipped {len(result.skipped)} sentence(s) whose tokens differ:")
         lines.extend(f"  {where}" for where in result.skipped[:worst])
@@ -88,10 +92,11 @@ def evaluate_command(
     worst: int = typer.Option(10, "--worst", help="How many label pairs, multi-root and skipped sentences to list."),
     quiet: bool = quiet_option("No progress bar."),
     output: Optional[Path] = output_option(),
+    max_memory: Optional[float] = max_memory_option(),
 ) -> None:
     """Every parser metric (LAS, UAS, LA, NED, TED, UCP, LCP, POS-wise and root-weighted LAS,
     and CLAS, MLAS, BLEX of the CoNLL 2018 shared task)."""
-    with handled_errors(gold, pred, label_map):
+    with handled_errors(gold, pred, label_map), memory_limit(max_memory):
         out = Output(as_json, tsv, output, quiet)
         if (pred is None) == (model is None):
             raise BadOptionError("give either a predicted file or --model, not both or neither")

@@ -51,6 +51,12 @@ def quiet_option(help: str = "No progress bar, nothing on stderr but errors.") -
     return typer.Option(False, "--quiet", "-q", help=help)
 
 
+def max_memory_option() -> Any:
+    return typer.Option(None, "--max-memory", min=0.001, help=(
+        "GiB the tree edit distance tables may take; a sentence needing more is one error line (alpha, report) "
+        "or left out of TED and listed (evaluate). Default 8, or SPACY_AGREEMENT_MAX_MEMORY."))
+
+
 def format_option(help: str = "Input format: conll, bracket or a registered reader (default: from the content).") -> Any:
     return typer.Option(None, "--format", help=help, callback=_registered_format,
                         autocompletion=lambda: list(reader_names()))

@@ -10,7 +10,8 @@ from ..agreement.run import agreement
 from ..errors import BadOptionError
 from ..report.html import html_report
 from . import alpha
-from .options import (InputFormat, Output, format_option, handled_errors, json_option, output_option, quiet_option,
+from ..limits import memory_limit
+from .options import (max_memory_option, InputFormat, Output, format_option, handled_errors, json_option, output_option, quiet_option,
                       strict_option, tsv_option)
 
 
@@ -29,9 +30,10 @@ def report_command(
     strict: bool = strict_option("Tokens that are their own head, sentences without a root and other head cycles are errors instead of being counted."),
     method: alpha.AlphaChoice = alpha.alpha_option(),
     budget: Optional[float] = alpha.budget_option(),
+    max_memory: Optional[float] = max_memory_option(),
 ) -> None:
     """One HTML page: alpha, items ranked by disagreement with the trees side by side, annotators, confusions."""
-    with handled_errors(*paths):
+    with handled_errors(*paths), memory_limit(max_memory):
         out = Output(as_json, tsv, output, quiet)
         corpus = alpha.load_corpus(paths, dirs, fmt, strict, allow_duplicates=allow_duplicates)
         if method is alpha.AlphaChoice.off:

@@ -36,7 +36,9 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Uni
 import numpy as np
 
 from .. import _core
-from ..errors import BadOptionError, InvalidTreeError, MismatchedCorpusError, undefined
+from ..errors import BadOptionError, InvalidTreeError, MismatchedCorpusError, ResourceLimitError, undefined
+from .. import limits
+from ..limits import depths, lineage_cost
 from .geig import BracketCounts, EvalbParams, bracket_counts
 from .lineage import LEFT, RIGHT, Lineages, Preterminals, dependency_lineages, phrase_lineages
 from ..trees import ConstituencyTree, DependencyTree, children_lists
@@ -167,6 +169,7 @@ class LeafAncestorResult:
             out["error_sentences"] = self.brackets.errors  # EVALB's counts of the two kinds of skipped sentence
             out["skip_sentences"] = self.brackets.skipped
         if sentences:
+            out["skipped"] = list(self.skipped)  # where and why, as the text lists them
             out["sentences"] = [s.to_dict() for s in self.sentences]
         return out
 
@@ -244,6 +247,33 @@ def _evalb_words(tree: Union[ConstituencyTree, DependencyTree], params: Optional
     return tree.without_leaves(drop) if any(drop) else tree
 
 
+def _word_depths(tree: Union[ConstituencyTree, DependencyTree]) -> List[int]:
+    """The length of each word's lineage (its depth), in linear time."""
+    if isinstance(tree, DependencyTree):
+        return depths([h - 1 for h in tree.heads.tolist()])
+    parent = tree.parent.tolist()
+    has_child = [False] * len(parent)
+    for p in parent:
+        if p >= 0:
+            has_child[p] = True
+    node_depth = depths(parent)
+    return [node_depth[k] for k in range(len(parent)) if not has_child[k]]
+
+
+def _lineage_limit(gold: Union[ConstituencyTree, DependencyTree],
+                   candidate: Union[ConstituencyTree, DependencyTree]) -> Optional[str]:
+    """Why a sentence is too large for leaf-ancestor scoring (its lineages or their
+    Levenshtein tables over :data:`~spacy_agreement.limits.MAX_LINEAGE_SYMBOLS` /
+    :data:`~spacy_agreement.limits.MAX_LINEAGE_CELLS`), or ``None``. Estimated from the
+    depths alone, before any lineage is built."""
+    symbols, cells = lineage_cost(_word_depths(gold), _word_depths(candidate))
+    if symbols > limits.MAX_LINEAGE_SYMBOLS or cells > limits.MAX_LINEAGE_CELLS:
+        return (f"too deep for leaf-ancestor scoring: its lineages hold {symbols:,.0f} labels and their comparison "
+                f"{cells:,.0f} cells, over the limits of {limits.MAX_LINEAGE_SYMBOLS:,} and "
+                f"{limits.MAX_LINEAGE_CELLS:,}")
+    return None
+
+
 def leaf_ancestor(
     gold: Sequence[Optional[Union[ConstituencyTree, DependencyTree]]],
     candidate: Sequence[Optional[Union[ConstituencyTree, DependencyTree]]],
@@ -265,7 +295,9 @@ def leaf_ancestor(
     parse: ``read_brackets(..., missing=True)``) a skip; both are left out, listed in
     ``skipped`` and counted in GEIG's ``errors`` and ``skipped``. ``strict=True`` raises
     :class:`~spacy_agreement.errors.MismatchedCorpusError` on the first sentence whose words
-    differ, naming the sentence and position.
+    differ, naming the sentence and position. A sentence too deep to score (a chain of
+    100,000 tokens: 5·10⁹ lineage labels) is skipped with the reason, or with ``strict``
+    a :class:`~spacy_agreement.errors.ResourceLimitError` (:mod:`spacy_agreement.limits`).
     """
     if len(gold) != len(candidate):
         raise MismatchedCorpusError(f"{len(gold)} gold sentences but {len(candidate)} candidate sentences")
@@ -282,6 +314,13 @@ def leaf_ancestor(
             g_kept, c_kept = _evalb_words(g, evalb), _evalb_words(c, evalb)
         except InvalidTreeError:  # nothing left but deleted words: EVALB's skip
             skipped.append(f"{c.location}: no word left after DELETE_LABEL")
+            failed += 1
+            continue
+        too_large = _lineage_limit(g_kept, c_kept)
+        if too_large:
+            if strict:
+                raise ResourceLimitError(too_large, c.location)
+            skipped.append(f"{c.location}: {too_large}")
             failed += 1
             continue
         if isinstance(g, DependencyTree):

@@ -88,7 +88,8 @@ import numpy as np
 
 from ..agreement.accuracy import ScoresByName, token_mismatch
 from ..agreement.deltas import tree_edit_distance
-from ..errors import BadOptionError, MismatchedCorpusError, undefined
+from ..errors import BadOptionError, MismatchedCorpusError, ResourceLimitError, undefined
+from ..limits import depths
 from ..trees import DependencyTree
 from .label_sets import WARN_SHARE, WARN_TOKENS, LabelSetCheck, LabelSetWarning, LabelTable, check_label_sets
 from .ud_metrics import UDScores, ud_counts
@@ -176,17 +177,12 @@ def _is_punct(tree: DependencyTree, options: EvaluationOptions) -> np.ndarray:
 
 
 def gold_depths(tree: DependencyTree) -> np.ndarray:
-    """Depth of each token in the tree (1 = attached to the root); ``len(tree)`` in a cycle."""
-    n = len(tree)
-    heads = tree.heads.tolist()
-    depth = [0] * n
-    for k in range(n):
-        node, steps = k + 1, 0
-        while node != 0 and steps <= n:
-            node = heads[node - 1]
-            steps += 1
-        depth[k] = steps if node == 0 else n
-    return np.asarray(depth, dtype=np.int64)
+    """Depth of each token in the tree (1 = attached to the root); ``len(tree)`` in a cycle.
+    Linear time (:func:`~spacy_agreement.limits.depths`), so a 100,000-token chain is no harder
+    than 100,000 short sentences."""
+    depth = np.asarray(depths([h - 1 for h in tree.heads.tolist()]), dtype=np.int64)
+    depth[depth == 0] = len(tree)
+    return depth
 
 
 def contract(tree: DependencyTree, keep: np.ndarray) -> DependencyTree:
@@ -233,6 +229,8 @@ class SentenceContext:
         self.pred_labels: List[str] = list(self.pred.deprels)
         self.head_ok: List[bool] = [g == p for g, p in zip(self.gold_heads, self.pred_heads)]
         self.label_ok: List[bool] = [g == p for g, p in zip(self.gold_labels, self.pred_labels)]
+        #: metrics this sentence was left out of because it is too large for them (resource limits)
+        self.limits: List[str] = []
 
     def attached(self, k: int) -> bool:
         """Token ``k`` (0-based) has the right head and label (LAS)."""
@@ -247,18 +245,25 @@ class SentenceContext:
     def verbs(self) -> List[int]:
         """The scored gold verbs (1-based) with at least one non-punctuation gold dependent:
         the items of UCP and LCP."""
-        out = []
-        for v in range(1, self.n + 1):
-            if self.gold.upos[v - 1] in self.options.verb_upos and self.scored[v - 1] and any(
-                    h == v and not self.punct[c] for c, h in enumerate(self.gold_heads)):
-                out.append(v)
+        with_dependent = {h for c, h in enumerate(self.gold_heads) if not self.punct[c]}
+        return [v for v in range(1, self.n + 1)
+                if v in with_dependent and self.gold.upos[v - 1] in self.options.verb_upos and self.scored[v - 1]]
+
+    @cached_property
+    def _dependents(self) -> Tuple[Dict[int, set], Dict[int, set]]:
+        """(position, label) of the non-punctuation dependents of every head, gold and
+        predicted, in one linear pass."""
+        out: Tuple[Dict[int, set], Dict[int, set]] = ({}, {})
+        for side, heads, labels in ((0, self.gold_heads, self.gold_labels), (1, self.pred_heads, self.pred_labels)):
+            for c, h in enumerate(heads):
+                if not self.punct[c]:
+                    out[side].setdefault(h, set()).add((c + 1, labels[c]))
         return out
 
     def children(self, v: int, gold: bool = True) -> set:
         """(position, label) of the non-punctuation dependents of ``v`` in the gold tree or
         the prediction."""
-        heads, labels = (self.gold_heads, self.gold_labels) if gold else (self.pred_heads, self.pred_labels)
-        return {(c + 1, labels[c]) for c in range(self.n) if heads[c] == v and not self.punct[c]}
+        return self._dependents[0 if gold else 1].get(v, set())
 
     @cached_property
     def ud(self) -> UDScores:
@@ -346,8 +351,12 @@ def _ted(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tu
     g_tree, p_tree = gold, pred
     if options.exclude_punct:
         g_tree, p_tree = contract(gold, ctx.scored), contract(pred, ctx.scored)
-    ted = tree_edit_distance(g_tree, p_tree)
     size_g, size_p = len(g_tree) + 1, len(p_tree) + 1
+    try:
+        ted = tree_edit_distance(g_tree, p_tree)
+    except ResourceLimitError as exc:  # left out of TED and counted, the other metrics stand
+        ctx.limits.append(f"ted: {exc.message}")
+        return 0.0, 0.0
     norm = {"sum": size_g + size_p, "max": max(size_g, size_p), "gold": size_g}.get(options.ted_norm)
     if norm is None:
         raise BadOptionError(f"unknown TED normalisation {options.ted_norm!r}: 'sum', 'max' or 'gold'")
@@ -418,7 +427,9 @@ for _name, _display, _count, _score, _description, _undefined in (
      "neutral edge direction (Schwartz et al. 2011): the right head, or the edge reversed, or the "
      "gold grandparent (not with ned='undirected')", None),
     ("ted", "TED", _ted, lambda error, norm: 1.0 - error / norm,
-     "TED accuracy 1 − ΣTED/Σnorm over the Figure 1 trees (Tsarfaty et al. 2011)", None),
+     "TED accuracy 1 − ΣTED/Σnorm over the Figure 1 trees (Tsarfaty et al. 2011); sentences too large for "
+     "the tree edit distance tables (spacy_agreement.limits) are left out and listed in over_limits",
+     "no sentence within the tree edit distance limits"),
     ("ucp", "UCP", _predications(False), None,
      "unlabelled complete predications: gold verbs whose dependents are all right",
      "no scored gold verb with a non-punctuation dependent"),
@@ -499,6 +510,7 @@ class EvaluationResult(ScoresByName):
     labels: LabelTable = field(default_factory=LabelTable)  # attachment per label (scored tokens)
     label_check: LabelSetCheck = field(default_factory=LabelSetCheck)
     multi_root: List[str] = field(default_factory=list)  # predictions with several roots, gold with one
+    over_limits: List[str] = field(default_factory=list)  # sentences too large for a metric (TED), left out of it
 
     @property
     def per_label(self) -> Dict[str, Dict[str, float]]:
@@ -513,6 +525,7 @@ class EvaluationResult(ScoresByName):
         out["sentences"] = len(self.sentences)
         out["sentences_skipped"] = len(self.skipped)
         out["sentences_multi_root"] = len(self.multi_root)
+        out["sentences_over_limits"] = len(self.over_limits)
         out["unseen_gold_label_share"] = self.label_check.share
         return out
 
@@ -523,6 +536,7 @@ class EvaluationResult(ScoresByName):
         out.update(self.label_check.to_dict())
         out["per_label"] = self.per_label
         out["multi_root"] = list(self.multi_root)
+        out["over_limits"] = list(self.over_limits)
         out["skipped"] = list(self.skipped)
         return out
 
@@ -573,6 +587,7 @@ def evaluate(
     per_sentence: List[Dict[str, float]] = []
     skipped: List[str] = []
     multi_root: List[str] = []
+    over_limits: List[str] = []
     tokens = verbs = 0
     for number, (g, p) in enumerate(zip(gold, pred), start=1):
         problem = _token_problem(g, p, check_forms)
@@ -586,6 +601,8 @@ def evaluate(
         total.merge(counts)
         for k in ctx.tokens:
             labels.add(ctx.gold_labels[k], ctx.pred_labels[k], ctx.attached(k))
+        over_limits.extend(f"{g.location if g.location.sentence is not None else f'sentence {number}'}: {note}"
+                           for note in ctx.limits)
         pred_roots = ctx.pred_heads.count(0)
         if pred_roots > 1 and ctx.gold_heads.count(0) == 1:
             where = p.location if p.location.sentence is not None else f"sentence {number}"
@@ -596,7 +613,7 @@ def evaluate(
             ud = ud + ctx.ud
         per_sentence.append(counts.scores(warn=False))
     return EvaluationResult(total.scores(), per_sentence, total, skipped, ud, tokens, verbs, labels, checked,
-                            multi_root)
+                            multi_root, over_limits)
 
 
 def _token_problem(gold: DependencyTree, pred: DependencyTree, check_forms: bool) -> Optional[str]:
