@@ -152,3 +152,23 @@ def ratio(numerator: float, denominator: float, name: str, why: str = "nothing t
     if denominator:
         return numerator / denominator
     return undefined(name, why, stacklevel + 1)
+
+
+def not_utf8(path: object, error: Optional[UnicodeDecodeError] = None) -> InvalidTreeError:
+    """The error for a file that is not UTF-8 text: it names the file and the line and byte
+    of the first invalid sequence (found by decoding the file's bytes again, so the position
+    is in the file, not in a read buffer)."""
+    import os
+
+    name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else str(path)
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read()
+        data.decode("utf-8")
+    except UnicodeDecodeError as found:
+        line = data.count(b"\n", 0, found.start) + 1
+        return InvalidTreeError(f"not UTF-8 text ({found.reason}: byte 0x{data[found.start]:02x} at byte "
+                                f"{found.start} of the file)", Location(name, line=line))
+    except OSError:
+        pass
+    return InvalidTreeError(f"not UTF-8 text ({error.reason})" if error else "not UTF-8 text", Location(name))

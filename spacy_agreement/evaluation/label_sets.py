@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Sequence, Tuple, Union
 
-from ..errors import AgreementError, Location
+from ..errors import AgreementError, Location, not_utf8
 
 #: Share of gold tokens with a label the predictions never use above which evaluation warns
 #: (when at least :data:`WARN_TOKENS` tokens are concerned, so that a few sentences don't).
@@ -40,7 +40,10 @@ def read_label_map(path: Union[str, Path]) -> Dict[str, str]:
     """A map from predicted to gold labels: a JSON object, or lines ``predicted gold``
     (whitespace-separated; blank lines and ``#`` comments ignored). Errors name file and line."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise not_utf8(path, exc) from None
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)

@@ -78,133 +78,22 @@ otherwise :class:`~spacy_agreement.errors.MismatchedCorpusError` names the sente
 from __future__ import annotations
 
 import math
-import unicodedata
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..agreement.accuracy import ScoresByName, token_mismatch
 from ..agreement.deltas import tree_edit_distance
 from ..errors import BadOptionError, MismatchedCorpusError, ResourceLimitError, undefined
-from ..limits import depths
 from ..trees import DependencyTree
 from .label_sets import WARN_SHARE, WARN_TOKENS, LabelSetCheck, LabelSetWarning, LabelTable, check_label_sets
+# the options live beside the metrics; imported here under their old names too
+from .metric_options import (CONTENT_UPOS, NED_VARIANTS, PUNCT_RULES, EvaluationOptions, Weight,  # noqa: F401
+                             contract, gold_depths, is_punct_form, punct_mask)
 from .ud_metrics import UDScores, ud_counts
-
-CONTENT_UPOS = frozenset({"ADJ", "NOUN", "PROPN", "VERB"})
-PUNCT_RULES = ("upos", "label", "form")
-NED_VARIANTS = ("schwartz", "undirected")
-Weight = Union[str, Callable[[int], float]]
-
-
-@dataclass(frozen=True)
-class EvaluationOptions:
-    """Options applied the same way to every metric (see the module docstring)."""
-
-    exclude_punct: bool = False
-    punct_upos: FrozenSet[str] = frozenset({"PUNCT"})
-    punct_labels: FrozenSet[str] = frozenset({"punct"})
-    ignore_subtypes: bool = False
-    ted_norm: str = "sum"
-    root_weight: Weight = "inverse-log"
-    verb_upos: FrozenSet[str] = frozenset({"VERB"})
-    content_upos: FrozenSet[str] = CONTENT_UPOS
-    punct_rules: FrozenSet[str] = frozenset({"upos", "label"})  # or a string "upos,label"
-    ned: str = "schwartz"
-    label_map: Optional[Mapping[str, str]] = None  # predicted label -> gold scheme label
-    fold_root_case: bool = True  # ROOT, Root and root are one label
-
-    def __post_init__(self) -> None:
-        if isinstance(self.punct_rules, str):  # "upos,label", as the CLI and scorer configs write it
-            rules = frozenset(r.strip().lower() for r in self.punct_rules.split(",") if r.strip())
-            object.__setattr__(self, "punct_rules", rules)
-        unknown = set(self.punct_rules) - set(PUNCT_RULES)
-        if unknown:
-            raise BadOptionError(f"unknown punctuation rule(s) {sorted(unknown)}: choose from {', '.join(PUNCT_RULES)}")
-        if self.ned not in NED_VARIANTS:
-            raise BadOptionError(f"unknown NED variant {self.ned!r}: {' or '.join(NED_VARIANTS)}")
-
-    def label(self, label: str, predicted: bool = False) -> str:
-        """A label as it is compared: a predicted one through ``label_map``, then the root
-        relation in lower case (``fold_root_case``), then without its subtype
-        (``ignore_subtypes``)."""
-        if predicted and self.label_map:
-            label = self.label_map.get(label, label)
-        if self.fold_root_case and label != "root" and label.lower() == "root":
-            label = "root"
-        return label.split(":", 1)[0] if self.ignore_subtypes else label
-
-    def normalise(self, tree: DependencyTree, predicted: bool = False) -> DependencyTree:
-        """``tree`` with its labels as they are compared (:meth:`label`); the tree itself
-        when no label changes."""
-        labels = [self.label(x, predicted) for x in tree.deprels]
-        if all(a == b for a, b in zip(labels, tree.deprels)):
-            return tree
-        return replace(tree, deprels=tuple(labels))
-
-    def is_punct(self, form: str, upos: str, label: str) -> bool:
-        """Whether a gold token is punctuation by any of the ``punct_rules``."""
-        rules = self.punct_rules
-        return (("upos" in rules and upos in self.punct_upos) or ("label" in rules and label in self.punct_labels)
-                or ("form" in rules and is_punct_form(form)))
-
-    def weight(self, depth: int) -> float:
-        if callable(self.root_weight):
-            return float(self.root_weight(depth))
-        if self.root_weight == "inverse-log":
-            return 1.0 / math.log2(1 + depth)
-        if self.root_weight == "log":
-            return math.log2(1 + depth)
-        if self.root_weight == "uniform":
-            return 1.0
-        raise BadOptionError(f"unknown root weight {self.root_weight!r}: 'inverse-log', 'log', 'uniform' or a function")
-
-
-def is_punct_form(form: str) -> bool:
-    """The CoNLL-07 ``eval.pl`` rule: a form of Unicode punctuation characters only (every
-    character's general category starts with ``P``: « » — … ¿ count, $ + do not)."""
-    return bool(form) and all(unicodedata.category(ch).startswith("P") for ch in form)
-
-
-def _is_punct(tree: DependencyTree, options: EvaluationOptions) -> np.ndarray:
-    if "form" in options.punct_rules and all(f == "_" for f in tree.forms):
-        raise BadOptionError(f"{tree.location}: the 'form' punctuation rule needs word forms, and this sentence has none")
-    return np.fromiter((options.is_punct(f, u, d) for f, u, d in zip(tree.forms, tree.upos, tree.deprels)),
-                       dtype=bool, count=len(tree))
-
-
-def gold_depths(tree: DependencyTree) -> np.ndarray:
-    """Depth of each token in the tree (1 = attached to the root); ``len(tree)`` in a cycle.
-    Linear time (:func:`~spacy_agreement.limits.depths`), so a 100,000-token chain is no harder
-    than 100,000 short sentences."""
-    depth = np.asarray(depths([h - 1 for h in tree.heads.tolist()]), dtype=np.int64)
-    depth[depth == 0] = len(tree)
-    return depth
-
-
-def contract(tree: DependencyTree, keep: np.ndarray) -> DependencyTree:
-    """The tree without the tokens where ``keep`` is False: their dependents move up to the
-    nearest kept ancestor (or the root), as a tree edit distance "delete" does."""
-    heads = tree.heads.tolist()
-    index = np.cumsum(keep).tolist()  # new 1-based position of kept token k is index[k-1]
-    new_heads = []
-    for k in np.flatnonzero(keep).tolist():
-        head, steps = heads[k], 0
-        while head != 0 and not keep[head - 1] and steps <= len(heads):
-            head = heads[head - 1]
-            steps += 1
-        new_heads.append(0 if head == 0 or not keep[head - 1] else index[head - 1])
-    pick = np.flatnonzero(keep).tolist()
-    if not pick:
-        return tree
-    return DependencyTree.create(
-        new_heads, [tree.deprels[k] for k in pick], [tree.forms[k] for k in pick],
-        [tree.upos[k] for k in pick], [tree.ids[k] for k in pick], tree.location,
-    )
-
 
 class SentenceContext:
     """What the metrics of one sentence share, computed once: built by :func:`sentence_counts`
@@ -218,7 +107,7 @@ class SentenceContext:
         self.options = options
         self.n = len(gold)
         #: gold punctuation by the options' rules (whether or not it is excluded)
-        self.punct: np.ndarray = _is_punct(gold, options)
+        self.punct: np.ndarray = punct_mask(gold, options)
         #: the tokens that count: all, or all but punctuation with ``exclude_punct``
         self.scored: np.ndarray = ~self.punct if options.exclude_punct else np.ones(self.n, dtype=bool)
         #: 0-based positions of the scored tokens, in order

@@ -1,0 +1,129 @@
+"""The options of the parser metrics (:class:`EvaluationOptions`: punctuation rules, labels as
+compared, tag sets, TED normaliser, root weights, NED variant) and what they do to a tree:
+which tokens are punctuation, gold depths, contraction of excluded tokens. The metrics
+themselves are in :mod:`spacy_agreement.evaluation.parser_metrics`, whose docstring explains
+every option."""
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass, replace
+from typing import Callable, FrozenSet, Mapping, Optional, Union
+
+import numpy as np
+
+from ..errors import BadOptionError
+from ..limits import depths
+from ..trees import DependencyTree
+
+CONTENT_UPOS = frozenset({"ADJ", "NOUN", "PROPN", "VERB"})
+PUNCT_RULES = ("upos", "label", "form")
+NED_VARIANTS = ("schwartz", "undirected")
+Weight = Union[str, Callable[[int], float]]
+
+
+@dataclass(frozen=True)
+class EvaluationOptions:
+    """Options applied the same way to every metric (see the module docstring)."""
+
+    exclude_punct: bool = False
+    punct_upos: FrozenSet[str] = frozenset({"PUNCT"})
+    punct_labels: FrozenSet[str] = frozenset({"punct"})
+    ignore_subtypes: bool = False
+    ted_norm: str = "sum"
+    root_weight: Weight = "inverse-log"
+    verb_upos: FrozenSet[str] = frozenset({"VERB"})
+    content_upos: FrozenSet[str] = CONTENT_UPOS
+    punct_rules: FrozenSet[str] = frozenset({"upos", "label"})  # or a string "upos,label"
+    ned: str = "schwartz"
+    label_map: Optional[Mapping[str, str]] = None  # predicted label -> gold scheme label
+    fold_root_case: bool = True  # ROOT, Root and root are one label
+
+    def __post_init__(self) -> None:
+        if isinstance(self.punct_rules, str):  # "upos,label", as the CLI and scorer configs write it
+            rules = frozenset(r.strip().lower() for r in self.punct_rules.split(",") if r.strip())
+            object.__setattr__(self, "punct_rules", rules)
+        unknown = set(self.punct_rules) - set(PUNCT_RULES)
+        if unknown:
+            raise BadOptionError(f"unknown punctuation rule(s) {sorted(unknown)}: choose from {', '.join(PUNCT_RULES)}")
+        if self.ned not in NED_VARIANTS:
+            raise BadOptionError(f"unknown NED variant {self.ned!r}: {' or '.join(NED_VARIANTS)}")
+
+    def label(self, label: str, predicted: bool = False) -> str:
+        """A label as it is compared: a predicted one through ``label_map``, then the root
+        relation in lower case (``fold_root_case``), then without its subtype
+        (``ignore_subtypes``)."""
+        if predicted and self.label_map:
+            label = self.label_map.get(label, label)
+        if self.fold_root_case and label != "root" and label.lower() == "root":
+            label = "root"
+        return label.split(":", 1)[0] if self.ignore_subtypes else label
+
+    def normalise(self, tree: DependencyTree, predicted: bool = False) -> DependencyTree:
+        """``tree`` with its labels as they are compared (:meth:`label`); the tree itself
+        when no label changes."""
+        labels = [self.label(x, predicted) for x in tree.deprels]
+        if all(a == b for a, b in zip(labels, tree.deprels)):
+            return tree
+        return replace(tree, deprels=tuple(labels))
+
+    def is_punct(self, form: str, upos: str, label: str) -> bool:
+        """Whether a gold token is punctuation by any of the ``punct_rules``."""
+        rules = self.punct_rules
+        return (("upos" in rules and upos in self.punct_upos) or ("label" in rules and label in self.punct_labels)
+                or ("form" in rules and is_punct_form(form)))
+
+    def weight(self, depth: int) -> float:
+        if callable(self.root_weight):
+            return float(self.root_weight(depth))
+        if self.root_weight == "inverse-log":
+            return 1.0 / math.log2(1 + depth)
+        if self.root_weight == "log":
+            return math.log2(1 + depth)
+        if self.root_weight == "uniform":
+            return 1.0
+        raise BadOptionError(f"unknown root weight {self.root_weight!r}: 'inverse-log', 'log', 'uniform' or a function")
+
+
+def is_punct_form(form: str) -> bool:
+    """The CoNLL-07 ``eval.pl`` rule: a form of Unicode punctuation characters only (every
+    character's general category starts with ``P``: « » — … ¿ count, $ + do not)."""
+    return bool(form) and all(unicodedata.category(ch).startswith("P") for ch in form)
+
+
+def punct_mask(tree: DependencyTree, options: EvaluationOptions) -> np.ndarray:
+    """Which gold tokens are punctuation by the options' rules."""
+    if "form" in options.punct_rules and all(f == "_" for f in tree.forms):
+        raise BadOptionError(f"{tree.location}: the 'form' punctuation rule needs word forms, and this sentence has none")
+    return np.fromiter((options.is_punct(f, u, d) for f, u, d in zip(tree.forms, tree.upos, tree.deprels)),
+                       dtype=bool, count=len(tree))
+
+
+def gold_depths(tree: DependencyTree) -> np.ndarray:
+    """Depth of each token in the tree (1 = attached to the root); ``len(tree)`` in a cycle.
+    Linear time (:func:`~spacy_agreement.limits.depths`), so a 100,000-token chain is no harder
+    than 100,000 short sentences."""
+    depth = np.asarray(depths([h - 1 for h in tree.heads.tolist()]), dtype=np.int64)
+    depth[depth == 0] = len(tree)
+    return depth
+
+
+def contract(tree: DependencyTree, keep: np.ndarray) -> DependencyTree:
+    """The tree without the tokens where ``keep`` is False: their dependents move up to the
+    nearest kept ancestor (or the root), as a tree edit distance "delete" does."""
+    heads = tree.heads.tolist()
+    index = np.cumsum(keep).tolist()  # new 1-based position of kept token k is index[k-1]
+    new_heads = []
+    for k in np.flatnonzero(keep).tolist():
+        head, steps = heads[k], 0
+        while head != 0 and not keep[head - 1] and steps <= len(heads):
+            head = heads[head - 1]
+            steps += 1
+        new_heads.append(0 if head == 0 or not keep[head - 1] else index[head - 1])
+    pick = np.flatnonzero(keep).tolist()
+    if not pick:
+        return tree
+    return DependencyTree.create(
+        new_heads, [tree.deprels[k] for k in pick], [tree.forms[k] for k in pick],
+        [tree.upos[k] for k in pick], [tree.ids[k] for k in pick], tree.location,
+    )
