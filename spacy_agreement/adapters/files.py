@@ -12,8 +12,10 @@ A format is a :class:`Reader` registered under a name in :data:`READERS`:
 
 Registering one (:func:`register_reader`) is the one change a new format needs: the loaders
 (:func:`load_parallel_files`, :func:`load_annotator_dirs`), :func:`read_trees` and every
-command's ``--format`` pick it up. Built in: ``conll`` (CoNLL-U and CoNLL-X) and ``bracket``
-(one bracketed tree a line, or Penn Treebank ``.mrg`` trees over several lines).
+command's ``--format`` pick it up. Built in: ``conll`` (CoNLL-U and CoNLL-X), ``bracket``
+(one bracketed tree a line, or Penn Treebank ``.mrg`` trees over several lines) and ``spacy``
+(``DocBin`` files, ``.spacy``: :mod:`~spacy_agreement.adapters.docbin`, which also loads one
+file holding several stored analyses per doc).
 
 Loading a corpus:
 
@@ -36,6 +38,7 @@ from ..corpus import Corpus, ReadStats, Tree, family_of
 from ..errors import BadOptionError, MismatchedCorpusError
 from .brackets import read_brackets, trim_trailing_failures
 from .conll import read_conll
+from .docbin import DOCBIN_SUFFIXES, read_docbin, sniff_docbin
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: A reader's name, a key of :data:`READERS` (``"conll"``, ``"bracket"``, or a registered one).
@@ -99,6 +102,8 @@ def _read_bracket(path: PathLike, *, leaves: str = "auto", missing: bool = True,
 READERS: Dict[str, Reader] = {
     "conll": Reader(CONLL_SUFFIXES, _sniff_conll, _read_conll, "dependency", "CoNLL"),
     "bracket": Reader(BRACKET_SUFFIXES, _sniff_bracket, _read_bracket, "constituency", "bracketed trees"),
+    # spaCy DocBin: the docs' current parses, sentence by sentence (spaCy imported on reading only)
+    "spacy": Reader(DOCBIN_SUFFIXES, sniff_docbin, read_docbin, "dependency", "spaCy DocBin"),
 }
 _BUILT_IN = frozenset(READERS)
 

@@ -7,7 +7,8 @@ from typing import Dict, List, Optional
 
 import typer
 
-from ..adapters.files import load_annotator_dirs, load_parallel_files
+from ..adapters.docbin import load_docbin
+from ..adapters.files import guess_format, load_annotator_dirs, load_parallel_files
 from ..agreement.accuracy import AccuracyResult
 from ..agreement.alpha import AlphaResult
 from ..agreement.run import agreement
@@ -48,7 +49,11 @@ class SizeConvention(str, Enum):
 def load_corpus(paths: List[Path], dirs: bool, fmt: Optional[InputFormat], strict: bool,
                 single_root: bool = False, allow_duplicates: bool = False) -> Corpus:
     """The corpus of parallel files, or of annotator directories with ``--dirs`` (the same
-    file or directory twice is an error unless ``allow_duplicates``)."""
+    file or directory twice is an error unless ``allow_duplicates``). spaCy ``.spacy`` files
+    go to :func:`~spacy_agreement.adapters.docbin.load_docbin`: one file holding several
+    stored analyses per doc, or one file per annotator."""
+    if not dirs and paths and all((fmt or guess_format(p)) == "spacy" for p in paths):
+        return load_docbin(paths, single_root=single_root, cycles=cycles(strict), allow_duplicates=allow_duplicates)
     load = load_annotator_dirs if dirs else load_parallel_files
     return load(paths, fmt or None, single_root=single_root, cycles=cycles(strict), allow_duplicates=allow_duplicates)
 
