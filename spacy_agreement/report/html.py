@@ -14,12 +14,13 @@ Sections (each an element with an ``id`` so tools can find it):
 * ``plots`` (when matplotlib is installed): histograms of the within-item distances per δ and
   the pairwise matrix, embedded as PNG.
 
-Everything is inline (SVG, CSS, base64 images): one file to send around.
+Everything is inline (SVG, CSS, base64 images): one file to send around. Every string from
+the input (words, tags, labels, item, file and annotator names, the title) reaches the page
+through :func:`~spacy_agreement.report.escape.text`: markup in the input shows as text.
 """
 from __future__ import annotations
 
 import base64
-import html
 import io
 import math
 import warnings
@@ -33,6 +34,7 @@ from ..adapters.brackets import from_nltk, to_nltk
 from ..agreement.accuracy import AccuracyResult, attachment_counts, bracket_jaccard, pairwise_accuracy, token_mismatch
 from ..agreement.alpha import AlphaResult
 from ..agreement.policy import estimate_alpha
+from .escape import close_bidi, text as esc
 from .text import alpha_method_line
 from ..corpus import Corpus
 from ..agreement.deltas import delta
@@ -62,15 +64,18 @@ def _quiet_alpha(corpus: Corpus) -> AlphaResult:
 
 
 def _dep_svg(tree: DependencyTree, differs: Sequence[bool]) -> str:
+    """displaCy's SVG of the tree, the arcs in ``differs`` red. displaCy escapes the words
+    (``render_word``) but writes tags, lemmas and arc labels as they are: those go in escaped
+    here, the words not (escaped twice, ``a&b`` would show as ``a&amp;b``)."""
     from spacy import displacy  # lazy: import time
 
-    words = [{"text": f, "tag": u if u != "_" else ""} for f, u in zip(tree.forms, tree.upos)]
+    words = [{"text": close_bidi(f), "tag": esc(u) if u != "_" else ""} for f, u in zip(tree.forms, tree.upos)]
     arcs, marked = [], []
     for k, (head, rel) in enumerate(zip(tree.heads.tolist(), tree.deprels)):
         if head == 0 or head == k + 1:  # no arc to draw: the root, or a token headed by itself
             continue
         start, end = sorted((k, head - 1))
-        arcs.append({"start": start, "end": end, "label": rel, "dir": "left" if head - 1 > k else "right"})
+        arcs.append({"start": start, "end": end, "label": esc(rel), "dir": "left" if head - 1 > k else "right"})
         marked.append(differs[k])
     svg = displacy.render({"words": words, "arcs": arcs}, style="dep", manual=True, jupyter=False,
                           options={"compact": True, "distance": 90})
@@ -79,12 +84,12 @@ def _dep_svg(tree: DependencyTree, differs: Sequence[bool]) -> str:
         if flag and i < len(parts):
             parts[i] = parts[i].replace('stroke="currentColor"', 'stroke="#d62728"').replace(
                 'fill="currentColor"', 'fill="#d62728"')
-    roots = [f"{tree.forms[k]} ({tree.deprels[k]})" for k, h in enumerate(tree.heads.tolist()) if h == 0]
-    own = [f"{tree.forms[k]} ({tree.deprels[k]})" for k, h in enumerate(tree.heads.tolist()) if h == k + 1]
+    roots = [f"{esc(tree.forms[k])} ({esc(tree.deprels[k])})" for k, h in enumerate(tree.heads.tolist()) if h == 0]
+    own = [f"{esc(tree.forms[k])} ({esc(tree.deprels[k])})" for k, h in enumerate(tree.heads.tolist()) if h == k + 1]
     note = f"root: {', '.join(roots) or 'none (the whole sentence is a head cycle)'}"
     if own:
         note += f"; its own head: {', '.join(own)}"
-    return '<g class="displacy-arrow">'.join(parts) + f'<div class="muted">{html.escape(note)}</div>'
+    return '<g class="displacy-arrow">'.join(parts) + f'<div class="muted">{note}</div>'
 
 
 def _word_colour(score: float) -> str:
@@ -101,14 +106,14 @@ def _bracket_text(tree: ConstituencyTree) -> str:
 def _phrase_html(tree: ConstituencyTree, reference: Optional[ConstituencyTree]) -> str:
     """Brackets with the words; under another annotator's tree, every word coloured by its
     leaf-ancestor score against the reference (hover: both lineages)."""
-    text = f"<code>{html.escape(_bracket_text(tree))}</code>"
+    text = f"<code>{esc(_bracket_text(tree))}</code>"
     if reference is None or tree.words is None or tree.words != reference.words:
         return text
     scores = score_lineages([phrase_lineages(_with_words(reference), "drop")],
                             [phrase_lineages(_with_words(tree), "drop")])[0]
     spans = " ".join(f'<span class="word" style="background:{_word_colour(w.score)}" '
-                     f'title="{html.escape(" ".join(w.gold_lineage))} : {html.escape(" ".join(w.candidate_lineage))}'
-                     f' ({w.score:.3f})">{html.escape(w.word)}</span>' for w in scores)
+                     f'title="{esc(" ".join(w.gold_lineage))} : {esc(" ".join(w.candidate_lineage))}'
+                     f' ({w.score:.3f})">{esc(w.word)}</span>' for w in scores)
     return f"<div>leaf-ancestor: {spans}</div>{text}"
 
 
@@ -194,13 +199,18 @@ def _plots(corpus: Corpus, names: List[str], matrix: np.ndarray) -> str:
         ax.hist(values, bins=20, color="#4c72b0")
         ax.set_title(f"δ{kind} within items")
     image = axes[3].imshow(matrix, vmin=0, vmax=1, cmap="viridis")
-    axes[3].set_xticks(range(len(names)), names, rotation=45, fontsize=7)
-    axes[3].set_yticks(range(len(names)), names, fontsize=7)
+    # annotator names are drawn into the PNG as they are (no markup there); parse_math=False:
+    # a name with dollar signs is not TeX; a long name is shortened to keep the plot readable
+    ticks = [n if len(n) <= 40 else n[:39] + "…" for n in names]
+    axes[3].set_xticks(range(len(names)), ticks, rotation=45, fontsize=7, parse_math=False)
+    axes[3].set_yticks(range(len(names)), ticks, fontsize=7, parse_math=False)
     axes[3].set_title("pairwise agreement")
     fig.colorbar(image, ax=axes[3])
-    fig.tight_layout()
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=90)
+    with warnings.catch_warnings():  # a name in a script the font lacks: boxes in the plot, the tables show it
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font")
+        fig.tight_layout()
+        fig.savefig(buffer, format="png", dpi=90)
     plt.close(fig)
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
     return f'<img alt="distance histograms and pairwise matrix" src="data:image/png;base64,{data}"/>'
@@ -212,16 +222,16 @@ def html_report(corpus: Corpus, items: int = 20, title: str = "Syntactic annotat
     when the caller has them already (else they are computed here)."""
     result, accuracy = computed if computed is not None else (_quiet_alpha(corpus), pairwise_accuracy(corpus))
     names, matrix = pairwise_matrix(corpus)
-    out: List[str] = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-                      f"<style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>"]
+    out: List[str] = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{esc(title)}</title>"
+                      f"<style>{STYLE}</style></head><body><h1>{esc(title)}</h1>"]
     # summary
     rows = [("α plain", result.alpha_plain), ("α diff", result.alpha_diff), ("α norm", result.alpha_norm)]
     rows += [(k.upper() if k != "jaccard" else "Jaccard", v) for k, v in accuracy.scores.items()]
     out.append('<section id="summary"><h2>Summary</h2>')
-    out.append(f"<p>{len(corpus.annotators)} annotators ({html.escape(', '.join(corpus.annotators))}); "
-               f"{result.items} items with {result.annotations} annotations ({corpus.family} trees).</p>"
-               f"<p class='muted'>{html.escape(alpha_method_line(result))}</p><table>")
-    out.extend(f"<tr><td class='name'>{html.escape(n)}</td><td>{_percent(v)}</td></tr>" for n, v in rows)
+    out.append(f"<p>{len(corpus.annotators)} annotators ({', '.join(esc(a) for a in corpus.annotators)}); "
+               f"{result.items} items with {result.annotations} annotations ({esc(corpus.family)} trees).</p>"
+               f"<p class='muted'>{esc(alpha_method_line(result))}</p><table>")
+    out.extend(f"<tr><td class='name'>{esc(n)}</td><td>{_percent(v)}</td></tr>" for n, v in rows)
     out.append("</table><ul>")
     out.append(f"<li>{result.items_unpairable} item(s) with fewer than two annotations not pairable</li>")
     out.append(f"<li>{result.cycle_tokens} token(s) in head cycles left out of the TED trees</li>")
@@ -240,11 +250,11 @@ def html_report(corpus: Corpus, items: int = 20, title: str = "Syntactic annotat
         item = name_to_item[name]
         present = [n for n in corpus.annotators if n in item]
         reference = item[present[0]]
-        out.append(f'<div class="item" data-item="{html.escape(name)}"><h3>{rank}. {html.escape(name)} '
+        out.append(f'<div class="item" data-item="{esc(name)}"><h3>{rank}. {esc(name)} '
                    f'<span class="muted">mean δplain² {result.item_disagreement[index, 0]:.2f}</span></h3>')
         for annotator in present:
             tree = item[annotator]
-            out.append(f'<div class="annotator">{html.escape(annotator)}</div><div class="annotation">')
+            out.append(f'<div class="annotator">{esc(annotator)}</div><div class="annotation">')
             if isinstance(tree, DependencyTree):
                 out.append(_dep_svg(tree, _differs(tree, reference)))
             else:
@@ -261,21 +271,21 @@ def html_report(corpus: Corpus, items: int = 20, title: str = "Syntactic annotat
                          corpus.names, corpus.family)
         left_out = _quiet_alpha(reduced).alpha_plain if len(others) >= 2 else math.nan
         count = sum(annotator in it for it in corpus.items)
-        out.append(f"<tr><td class='name'>{html.escape(annotator)}</td><td>{_percent(left_out)}</td>"
+        out.append(f"<tr><td class='name'>{esc(annotator)}</td><td>{_percent(left_out)}</td>"
                    f"<td>{count}</td></tr>")
     metric = "LAS" if corpus.family == "dependency" else "Jaccard"
     out.append(f"</table><h3>Pairwise {metric}</h3><table><tr><th></th>")
-    out.extend(f"<th>{html.escape(n)}</th>" for n in names)
+    out.extend(f"<th>{esc(n)}</th>" for n in names)
     out.append("</tr>")
     for n, row in zip(names, matrix):
-        out.append(f"<tr><th class='name'>{html.escape(n)}</th>" + "".join(f"<td>{_percent(v)}</td>" for v in row)
+        out.append(f"<tr><th class='name'>{esc(n)}</th>" + "".join(f"<td>{_percent(v)}</td>" for v in row)
                    + "</tr>")
     out.append("</table></section>")
     # confusions
     out.append('<section id="confusions"><h2>Labels annotators confuse most</h2><table>'
                "<tr><th class='name'>label</th><th class='name'>confused with</th><th>times</th></tr>")
     for x, y, n in confusions(corpus):
-        out.append(f"<tr><td class='name'>{html.escape(x)}</td><td class='name'>{html.escape(y)}</td><td>{n}</td></tr>")
+        out.append(f"<tr><td class='name'>{esc(x)}</td><td class='name'>{esc(y)}</td><td>{n}</td></tr>")
     out.append("</table></section>")
     out.append(f'<section id="plots"><h2>Plots</h2>{_plots(corpus, names, matrix)}</section>')
     out.append("</body></html>")
