@@ -453,4 +453,4 @@ def test_json_tsv_output_and_text_agree(command, tmp_path, files):
     _same_figures(command, runner.invoke(app, [command, *args]).stdout, data)
     if command == "report":  # and the page's α is the JSON's
         html = (tmp_path / "r.html").read_text(encoding="utf-8")
-        assert _number(html, r"α plain</td><td[^>]*>(-?[\d.]+)") == [round(data["alpha_plain"] * 100, 1)]
+        assert _number(html, r"α plain</td><td[^>]*>([+-]?[\d.]+)") == [round(data["alpha_plain"], 3)]

@@ -8,9 +8,9 @@ import typer
 
 from ..agreement.run import agreement
 from ..errors import BadOptionError
-from ..report.html import html_report
+from ..report.html import build_report
 from . import alpha
-from ..limits import memory_limit
+from ..limits import memory_limit, size_text
 from .options import (max_memory_option, InputFormat, Output, format_option, handled_errors, json_option, output_option, quiet_option,
                       strict_option, tsv_option)
 
@@ -21,7 +21,8 @@ def report_command(
     dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories."),
     allow_duplicates: bool = alpha.allow_duplicates_option(),
     fmt: Optional[InputFormat] = format_option(),
-    items: int = typer.Option(20, "--items", help="How many of the most disagreeing items to show."),
+    items: int = typer.Option(50, "--items", help="How many of the most disagreeing items to draw (the page's filters work on these)."),
+    rank_by: str = typer.Option("norm", "--rank-by", help="The delta whose mean squared value over an item's annotations ranks the items: norm (default: long sentences do not come first for their length alone), plain, diff or a registered one."),
     title: str = typer.Option("Syntactic annotation agreement", "--title", help="Title of the page."),
     as_json: bool = json_option("Also print alpha and the accuracies as one JSON object."),
     tsv: bool = tsv_option("Also print alpha and the accuracies as key and value, tab-separated."),
@@ -32,7 +33,8 @@ def report_command(
     budget: Optional[float] = alpha.budget_option(),
     max_memory: Optional[float] = max_memory_option(),
 ) -> None:
-    """One HTML page: alpha, items ranked by disagreement with the trees side by side, annotators, confusions."""
+    """One HTML page to adjudicate from: alpha, the items ranked by disagreement with all analyses of each in one
+    aligned picture, filters by annotator pair and by confused labels, pairwise scores, confusions, plots."""
     with handled_errors(*paths), memory_limit(max_memory):
         out = Output(as_json, tsv, output, quiet)
         corpus = alpha.load_corpus(paths, dirs, fmt, strict, allow_duplicates=allow_duplicates)
@@ -40,8 +42,9 @@ def report_command(
             raise BadOptionError("the report ranks items by alpha's disagreements: use --alpha auto, exact or sampled")
         computed = agreement(corpus, strict=strict, method=method.value, budget=budget,
                              progress=out.progress)  # α once, for the page and the output
-        html_path.write_text(html_report(corpus, items=items, title=title, computed=computed),  # type: ignore[arg-type]
-                             encoding="utf-8")
-        out.note(f"wrote {html_path}")
+        page = build_report(corpus, items=items, title=title, computed=computed, rank_by=rank_by)  # type: ignore[arg-type]
+        html_path.write_text(page.html, encoding="utf-8")
+        out.note(f"wrote {html_path}: {page.items_shown} items drawn (of {page.items_disagreeing} with any "
+                 f"disagreement), {size_text(page.size)}")
         if computed is not None:
             alpha.write(out, corpus, *computed, 0)
