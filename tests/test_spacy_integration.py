@@ -39,7 +39,8 @@ def trained(tmp_path_factory):
     trees, files = demo_trees()
     nlp = spacy.blank("en")
     nlp.add_pipe("parser", config={"min_action_freq": 1,  # a tiny training set: keep every action
-                                   "scorer": {"@scorers": "spacy_agreement.syntax_scorer.v1", "alpha": "auto"}})
+                                   "scorer": {"@scorers": "spacy_agreement.syntax_scorer.v1", "alpha": "auto",
+                                              "leaf_ancestor": True}})
     examples = [Example(Doc(nlp.vocab, words=list(t.forms)), doc_of(nlp.vocab, t)) for t in trees]
     optimizer = nlp.initialize(lambda: examples)
     for _ in range(25):

@@ -266,6 +266,8 @@ def _lineage_limit(gold: Union[ConstituencyTree, DependencyTree],
     Levenshtein tables over :data:`~spacy_agreement.limits.MAX_LINEAGE_SYMBOLS` /
     :data:`~spacy_agreement.limits.MAX_LINEAGE_CELLS`), or ``None``. Estimated from the
     depths alone, before any lineage is built."""
+    if max(len(gold), len(candidate)) <= 500:  # nodes: at most 5·10⁵ labels and 1.25·10⁸ cells, within the limits
+        return None
     symbols, cells = lineage_cost(_word_depths(gold), _word_depths(candidate))
     if symbols > limits.MAX_LINEAGE_SYMBOLS or cells > limits.MAX_LINEAGE_CELLS:
         return (f"too deep for leaf-ancestor scoring: its lineages hold {symbols:,.0f} labels and their comparison "

@@ -27,7 +27,7 @@ and UAS (spaCy's own; a registered metric appears too): ``dep_la``, ``dep_ned``,
 (TED accuracy), ``dep_ucp``, ``dep_lcp``,
 ``dep_las_content``, ``dep_las_function``, ``dep_las_root_weighted``, ``dep_clas``, ``dep_mlas``,
 ``dep_blex`` (CoNLL 2018, :mod:`~spacy_agreement.evaluation.ud_metrics`; UPOS, features and lemmas the
-pipeline does not predict are the reference's), ``dep_leaf_ancestor``,
+pipeline does not predict are the reference's), ``dep_leaf_ancestor`` (with ``leaf_ancestor = true``),
 ``dep_alpha_plain``, ``dep_alpha_diff``, ``dep_alpha_norm``. Like spaCy's own scores, ours
 ignore punctuation (labels ``p`` and ``punct``) and compare labels lowercased; but where
 spaCy's ``dep_las``/``dep_uas`` are F-scores over arcs (punctuation left out on each side by
@@ -58,7 +58,7 @@ from ..agreement.alpha import AlphaResult, alpha
 from ..agreement.policy import ALPHA_METHODS, estimate_alpha
 from ..corpus import Corpus
 from ..errors import BadOptionError, Location, undefined
-from ..evaluation.leaf_ancestor import leaf_ancestor
+from ..evaluation.leaf_ancestor import leaf_ancestor as leaf_ancestor_scores
 from ..agreement.deltas import tree_edit_distance
 from ..evaluation.parser_metrics import PARSER_METRICS, Counts, EvaluationOptions, evaluate, sentence_counts
 from ..trees import DependencyTree
@@ -203,13 +203,13 @@ class SyntaxAgreement:
                 row["ted_distance"] = float(ted)
             out["ted_distance"] = float(sum(teds))
         if "leaf_ancestor" in self.metrics:
-            result = leaf_ancestor(golds, preds)
+            result = leaf_ancestor_scores(golds, preds)
             if len(result.sentences) == len(golds):
                 for row, sentence in zip(rows, result.sentences):
                     row["leaf_ancestor"] = sentence.leaf_ancestor
             else:  # a sentence was skipped: score each on its own
                 for row, g, p in zip(rows, golds, preds):
-                    row["leaf_ancestor"] = leaf_ancestor([g], [p]).leaf_ancestor_words
+                    row["leaf_ancestor"] = leaf_ancestor_scores([g], [p]).leaf_ancestor_words
             out["leaf_ancestor"] = result.leaf_ancestor_words
         return rows, out
 
@@ -281,7 +281,8 @@ def _spacy_parser_scores(examples: List[Any], options: EvaluationOptions, **kwar
 
 
 def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPACY_PUNCT),
-                 alpha: str = "off", alpha_budget: Optional[float] = None, punct: str = "label",
+                 alpha: str = "off", alpha_budget: Optional[float] = None, leaf_ancestor: bool = False,
+                 punct: str = "label",
                  verb_tags: Optional[Sequence[str]] = None, content_tags: Optional[Sequence[str]] = None,
                  label_map: Optional[Dict[str, str]] = None, ignore_subtypes: bool = False,
                  **kwargs) -> Dict[str, Any]:
@@ -293,6 +294,8 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
     ``label_map`` (predicted → gold label, compared in lower case) and ``ignore_subtypes``
     apply to spaCy's ``dep_las``/``dep_uas``/``dep_las_per_type`` too.
 
+    ``leaf_ancestor=True`` adds ``dep_leaf_ancestor`` (off by default, with α, to keep
+    ``spacy evaluate`` within 20% of its time with spaCy's own scorer; benchmarks/README.md).
     ``alpha`` (``"off"`` by default, so that evaluation at every step of ``spacy train``
     costs nothing extra) turns on ``dep_alpha_plain``/``_diff``/``_norm`` with the package's
     policy: ``"auto"`` is exact within ``alpha_budget`` DP cells and sampled beyond,
@@ -339,7 +342,8 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
         for key, value in result.scores.items():
             if key not in SPACY_OWN:
                 scores[f"dep_{key}"] = value
-        scores["dep_leaf_ancestor"] = leaf_ancestor(golds, preds).leaf_ancestor_words
+        if leaf_ancestor:
+            scores["dep_leaf_ancestor"] = leaf_ancestor_scores(golds, preds).leaf_ancestor_words
         scores["dep_sentences_multi_root"] = len(result.multi_root)
         if alpha != "off":
             # labels as compared, so that α sees the label map too; nan + warning if undefined
@@ -359,7 +363,7 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
 
 @registry.scorers("spacy_agreement.syntax_scorer.v1")
 def make_syntax_scorer(punct_labels: Sequence[str] = tuple(sorted(SPACY_PUNCT)), alpha: str = "off",
-                       alpha_budget: Optional[float] = None, punct: str = "label",
+                       alpha_budget: Optional[float] = None, leaf_ancestor: bool = False, punct: str = "label",
                        verb_tags: Optional[List[str]] = None, content_tags: Optional[List[str]] = None,
                        label_map: Optional[Dict[str, str]] = None, ignore_subtypes: bool = False,
                        ) -> Callable[..., Dict[str, Any]]:
@@ -370,7 +374,7 @@ def make_syntax_scorer(punct_labels: Sequence[str] = tuple(sorted(SPACY_PUNCT)),
 
     def scorer(examples: Iterable, **kwargs) -> Dict[str, Any]:
         return score_syntax(examples, punct_labels=punct_labels, alpha=alpha, alpha_budget=alpha_budget,
-                            punct=punct, verb_tags=verb_tags, content_tags=content_tags, label_map=label_map,
+                            leaf_ancestor=leaf_ancestor, punct=punct, verb_tags=verb_tags, content_tags=content_tags, label_map=label_map,
                             ignore_subtypes=ignore_subtypes, **kwargs)
 
     return scorer
