@@ -43,9 +43,10 @@ cdef _check_bags(const int64_t[::1] grams, const int64_t[::1] offsets):
     cdef Py_ssize_t n = offsets.shape[0] - 1, s, k
     if offsets.shape[0] < 1 or offsets[0] != 0 or offsets[n] != grams.shape[0]:
         raise ValueError("offsets must run from 0 to the number of pq-grams")
-    for s in range(n):
+    for s in range(n):  # all offsets first: with both ends checked, every one is in range
         if offsets[s + 1] < offsets[s]:
             raise ValueError(f"profile {s}: offsets are not increasing")
+    for s in range(n):
         for k in range(offsets[s] + 1, offsets[s + 1]):
             if grams[k] < grams[k - 1]:
                 raise ValueError(f"profile {s} is not sorted")

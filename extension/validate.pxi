@@ -19,13 +19,14 @@ def validate_forest(const int32_t[::1] labels, const int32_t[::1] lml, const int
         raise ValueError("labels, lml and offsets disagree on the number of nodes")
     if kr_offsets[n_trees] != keyroots.shape[0]:
         raise ValueError("keyroots and kr_offsets disagree on the number of keyroots")
+    for t in range(n_trees):  # all offsets first: with both ends checked, every one is in range
+        if offsets[t + 1] < offsets[t] or kr_offsets[t + 1] < kr_offsets[t]:
+            raise ValueError(f"tree {t}: offsets are not increasing")
     for t in range(n_trees):
         lo = offsets[t]
         hi = offsets[t + 1]
         klo = kr_offsets[t]
         khi = kr_offsets[t + 1]
-        if hi < lo or khi < klo:
-            raise ValueError(f"tree {t}: offsets are not increasing")
         if (hi > lo) != (khi > klo):
             raise ValueError(f"tree {t}: a non-empty tree needs keyroots and an empty one none")
         for i in range(hi - lo):

@@ -87,7 +87,7 @@ def from_conllu(
     start = location.line if location.line is not None else lines[0] if lines else 0
     for k, token in enumerate(sentence):
         line = lines[k] if lines is not None else None
-        if "head" not in token or "deprel" not in token:
+        if "id" not in token or "head" not in token or "deprel" not in token:  # id: a global.columns without ID
             raise InvalidTreeError(
                 f"line has {len(token)} columns, expected 10", location.at_token(token.get("id", "?"), line)
             )

@@ -110,15 +110,29 @@ def _node(value: Any, annotator: str, index: int, role: str, source: str) -> Nod
     return int(value[0]), int(value[1])
 
 
+def _json_list(value: Any, what: str, source: str, sentence: Optional[int] = None) -> Sequence[Any]:
+    """``value`` when it is a JSON array (or a Python list or tuple), else a :class:`DiscourseError`
+    naming ``what``."""
+    if not isinstance(value, (list, tuple)):
+        raise DiscourseError(f"{what} must be a JSON array, got {type(value).__name__} {value!r:.40}",
+                             Location(source, sentence))
+    return value
+
+
 def relations_from_json(records: Sequence[Mapping[str, Any]], annotator: str, source: str = "<json>") -> List[Relation]:
     """Relations from JSON objects ``{"start", "target", "connective", "type"}`` (node shapes checked here;
     that the nodes exist and the connective is not empty, by :meth:`DiscourseDocument.add`)."""
     out = []
-    for index, rec in enumerate(records):
+    for index, rec in enumerate(_json_list(records, f"the relations of annotator {annotator!r}", source)):
+        if not isinstance(rec, Mapping):
+            raise DiscourseError(f"annotator {annotator!r}, relation {index + 1} must be a JSON object, got "
+                                 f"{type(rec).__name__} {rec!r:.40}", Location(source))
         start = _node(rec.get("start"), annotator, index, "start", source)
         target = _node(rec.get("target"), annotator, index, "target", source)
         # an empty connective is rejected by DiscourseDocument.add, for JSON and Python input alike
-        nodes = frozenset(_node(c, annotator, index, "connective", source) for c in rec.get("connective") or [])
+        connective = _json_list(rec.get("connective") or [], f"annotator {annotator!r}, relation {index + 1}: "
+                                "connective", source)
+        nodes = frozenset(_node(c, annotator, index, "connective", source) for c in connective)
         out.append(Relation(start, target, nodes, str(rec.get("type", ""))))
     return out
 
@@ -131,19 +145,36 @@ def load_discourse(path) -> DiscourseDocument:
             data = json.load(handle)
         except json.JSONDecodeError as exc:
             raise DiscourseError(f"not JSON: {exc.msg} (line {exc.lineno})", Location(name)) from None
+        except UnicodeDecodeError:
+            raise  # not UTF-8: the caller (the CLI) names the file
+        except (ValueError, RecursionError) as exc:  # a number of over 4300 digits, arrays nested too deep
+            raise DiscourseError(f"not JSON that can be read: {exc}", Location(name)) from None
+    if not isinstance(data, dict):
+        raise DiscourseError(f"the document must be a JSON object, got {type(data).__name__}", Location(name))
     if "conllu" in data:
-        sentences = read_conll(os.path.join(os.path.dirname(name), data["conllu"]))
+        reference = data["conllu"]
+        if not isinstance(reference, str) or not reference or "\0" in reference:
+            raise DiscourseError(f'"conllu" must name a CoNLL-U file, got {reference!r:.40}', Location(name))
+        sentences = read_conll(os.path.join(os.path.dirname(name), reference))
     else:
         sentences = []
-        for k, sent in enumerate(data.get("sentences", [])):
+        for k, sent in enumerate(_json_list(data.get("sentences", []), '"sentences"', name)):
+            if not isinstance(sent, dict):
+                raise DiscourseError(f"a sentence must be a JSON object, got {type(sent).__name__} {sent!r:.40}",
+                                     Location(name, k + 1))
             heads = sent.get("heads")
             if heads is None:
                 raise DiscourseError(f"sentence {k} has no heads", Location(name, k + 1))
+            heads = _json_list(heads, "heads", name, k + 1)
             tokens = sent.get("tokens")
-            deprels = sent.get("deprels") or ["_"] * len(heads)
+            tokens = None if tokens is None else _json_list(tokens, "tokens", name, k + 1)
+            deprels = _json_list(sent.get("deprels") or ["_"] * len(heads), "deprels", name, k + 1)
             sentences.append(DependencyTree.create(heads, deprels, tokens, location=Location(name, k + 1)))
     document = DiscourseDocument(sentences, {}, name)
-    for annotator, records in (data.get("annotators") or {}).items():
+    annotators = data.get("annotators") or {}
+    if not isinstance(annotators, dict):
+        raise DiscourseError(f'"annotators" must be a JSON object, got {type(annotators).__name__}', Location(name))
+    for annotator, records in annotators.items():
         document.add(annotator, relations_from_json(records, annotator, name))
     return document
 

@@ -45,6 +45,11 @@ __all__ = ["EvalbParams", "EvalbReport", "Evaluator", "SentenceResult", "Totals"
 _TERMINATORS = BLANK + "()"
 _QUOTE_WORDS = ("'", '"', "/")
 OK, ERROR, SKIP = 0, 1, 2
+#: How often "Reading sentence" is reported for one line at most. EVALB reports it again
+#: and again until ``MAX_ERROR`` ends the run; with a ``MAX_ERROR`` over this (EVALB has no
+#: bound: a billion would take hours and the memory of a billion messages) the run ends
+#: after this many, with a message saying so.
+READING_SENTENCE_REPEATS = 1000
 
 
 class EvalbAbort(Exception):
@@ -125,8 +130,10 @@ class SentenceBuilder:
 
 def read_sentence(line: str, params: EvalbParams, error=None) -> _Sentence:
     """One line read as EVALB's ``read_line`` does. ``error(message)`` is called for each
-    problem; text outside ``(label word)`` is an error EVALB repeats until it gives up, so
-    it raises :class:`EvalbAbort` when ``error`` does not."""
+    problem; text outside ``(label word)`` is an error EVALB repeats until ``MAX_ERROR``
+    ends the run: it is reported ``MAX_ERROR + 2`` times at most (at least once, at most
+    :data:`READING_SENTENCE_REPEATS` times), then :class:`EvalbAbort` is raised if ``error``
+    has not raised it."""
     builder = SentenceBuilder(params, error)
     report = error or (lambda message: None)
     text, p = line.split("\0")[0], 0
@@ -158,10 +165,11 @@ def read_sentence(line: str, params: EvalbParams, error=None) -> _Sentence:
             builder.close(p)
             p += 1
         else:
-            while True:  # EVALB loops on this error until MAX_ERROR stops it
+            # EVALB loops on this error until MAX_ERROR stops it: its Error() exits once more
+            # than MAX_ERROR + 1 errors were seen, so MAX_ERROR + 2 reports are always enough
+            for _ in range(max(1, min(params.max_error + 2, READING_SENTENCE_REPEATS))):
                 report("Reading sentence")
-                if error is None:
-                    raise EvalbAbort("Reading sentence")
+            raise EvalbAbort("Reading sentence")
     return builder.finish()
 
 
@@ -440,12 +448,12 @@ class Evaluator:
             status[0] = ERROR
             self._error(message)
 
-        gold = read_sentence(gold_line, self.params, error)
+        gold = self._read(gold_line, error)
         if test_line is None:
             self._ended = True
             self._error("Number of lines unmatch (too many lines in gold file)")
             return None
-        test = read_sentence(test_line, self.params, error)
+        test = self._read(test_line, error)
         result = score_sentence(gold, test, self.params, self._line, status[0], self._error)
         if self.params.debug >= 1:
             result.debug = _debug_listing(gold, test)
@@ -454,6 +462,17 @@ class Evaluator:
         if result.length <= self.params.cutoff_len:
             self.report.cutoff.add(result)
         return result
+
+    def _read(self, line: str, error) -> _Sentence:
+        try:
+            return read_sentence(line, self.params, error)
+        except EvalbAbort:
+            if not self.report.aborted:  # "Reading sentence" cut short of a MAX_ERROR over the repeats
+                self.report.messages.append(
+                    f"{self._line} : Reading sentence: reported {READING_SENTENCE_REPEATS} times; EVALB repeats it "
+                    f"until MAX_ERROR ({self.params.max_error}) ends the run")
+                self.report.aborted = True
+            raise
 
     def finish(self, test_left: bool = False) -> EvalbReport:
         """``test_left``: the test file has more lines (an error, as in EVALB)."""

@@ -121,6 +121,11 @@ def _tree(value: Any, id: str, name: str, location: Location) -> DependencyTree:
             raise JudgmentError(f"item {id!r}: {name!r} must hold one sentence, found {len(trees)}", location)
         return trees[0]
     if isinstance(value, Mapping) and "heads" in value and "deprels" in value:
+        for column in ("heads", "deprels", "forms", "upos"):  # forms and upos may be left out
+            found = value.get(column)
+            if not isinstance(found, (list, tuple)) and (found is not None or column in ("heads", "deprels")):
+                raise JudgmentError(f"item {id!r}: {name!r} {column} must be a JSON array, got "
+                                    f"{type(found).__name__} {found!r:.40}", location)
         return DependencyTree.create(value["heads"], value["deprels"], value.get("forms"), value.get("upos"),
                                      location=Location(f"{location.source}[{id}].{name}", location.sentence,
                                                        line=location.line))
@@ -199,6 +204,8 @@ def load_judgments(path: Union[str, "os.PathLike[str]"], **datapackage_options: 
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise JudgmentError(f"not JSON: {exc.msg}", location) from None
+            except (ValueError, RecursionError) as exc:  # a number of over 4300 digits, arrays nested too deep
+                raise JudgmentError(f"not JSON that can be read: {exc}", location) from None
             if not isinstance(record, dict):
                 raise JudgmentError("each line must be a JSON object", location)
             id = str(record.get("id", f"line {number}"))
