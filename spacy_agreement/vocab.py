@@ -56,7 +56,10 @@ class LabelVocab:
         pairs to costs; pairs missing from a mapping cost 0 when the labels are equal and
         1 otherwise (unit cost), and pairs of labels no tree uses are ignored. ``None`` means unit costs (no matrix). The matrix is
         computed once per computation, never per pair. Every cost is checked
-        (:func:`check_label_cost`): 0 for identical labels, finite and non-negative otherwise.
+        (:func:`check_label_cost`): 0 for identical labels, finite and non-negative otherwise;
+        and the costs must be symmetric (α's δ is a distance: the all-pairs kernels visit each
+        pair in one orientation): a mapping's ``(a, b)`` also sets ``(b, a)`` unless that is
+        given too (then they must agree), a function must give ``cost(a, b) == cost(b, a)``.
         """
         if cost is None:
             return None
@@ -70,8 +73,18 @@ class LabelVocab:
         else:
             for (a, b), value in cost.items():
                 value = check_label_cost(a, b, value)  # every given pair, used or not
+                reverse = cost.get((b, a))
+                if reverse is not None and check_label_cost(b, a, reverse) != value:
+                    raise BadOptionError(f"label_cost({a!r}, {b!r}) is {value} but label_cost({b!r}, {a!r}) is "
+                                         f"{float(reverse)}: alpha needs a symmetric distance")
                 if a in self._ids and b in self._ids:  # labels no tree uses cannot matter
-                    matrix[self._ids[a], self._ids[b]] = value
+                    matrix[self._ids[a], self._ids[b]] = matrix[self._ids[b], self._ids[a]] = value
+        asymmetric = np.argwhere(matrix != matrix.T)
+        if len(asymmetric):
+            i, j = (int(x) for x in asymmetric[0])
+            a, b = self._labels[i], self._labels[j]
+            raise BadOptionError(f"label_cost({a!r}, {b!r}) is {matrix[i, j]} but label_cost({b!r}, {a!r}) is "
+                                 f"{matrix[j, i]}: alpha needs a symmetric distance")
         return matrix
 
 

@@ -248,3 +248,16 @@ def test_evaluate_model_and_spacy_evaluate_agree_with_a_label_map(clearnlp_pipel
     again = json.loads(runner.invoke(app, ["evaluate", str(root / "gold.conllu"), str(root / "parses.conllu"),
                                            "--json", "--label-map", str(root / "map.tsv")]).stdout)
     assert again["las"] == mapped["las"] and again["uas"] == mapped["uas"]
+
+
+def test_label_costs_must_be_symmetric():
+    """α's δ is a distance: the kernels visit each pair in one orientation (a fuzz finding)."""
+    a, b = tree([2, 0], ["nsubj", "root"]), tree([2, 0], ["obj", "root"])
+    one_way = {("nsubj", "obj"): 0.5}  # a mapping's pair sets its reverse too
+    assert sa.tree_edit_distance(a, b, label_cost=one_way) == sa.tree_edit_distance(b, a, label_cost=one_way) == 0.5
+    items = [[a, b], [b, a], [a, a]]
+    assert sa.alpha(items, one_way, backend="serial").alphas == pytest.approx(sa.alpha(items, one_way).alphas)
+    with pytest.raises(BadOptionError, match=r"label_cost\('nsubj', 'obj'\) is 0.5 but label_cost\('obj', 'nsubj'\) is 1.0"):
+        sa.alpha(items, label_cost={("nsubj", "obj"): 0.5, ("obj", "nsubj"): 1.0})
+    with pytest.raises(BadOptionError, match="symmetric"):
+        sa.alpha(items, label_cost=lambda x, y: 0.0 if x == y else (0.5 if x < y else 1.0))
