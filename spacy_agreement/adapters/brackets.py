@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Iterable, List, Literal, Optional, Sequence, T
 
 import numpy as np
 
-from ..errors import InvalidTreeError, Location
+from ..errors import InvalidTreeError, Location, not_utf8
 from ..trees import ConstituencyTree
 
 if TYPE_CHECKING:
@@ -258,8 +258,12 @@ def parse_brackets(text: str, leaves: LeafStyle = "auto", name: str = "<string>"
 def read_brackets(path: PathLike, leaves: LeafStyle = "auto", missing: bool = False) -> List[Optional[ConstituencyTree]]:
     """All trees of a bracketed file; ``leaves`` is decided once for the whole file;
     ``missing`` as in :func:`parse_brackets`."""
-    with open(path, encoding="utf-8") as handle:
-        return parse_brackets(handle.read(), leaves, os.fspath(path), missing)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except UnicodeDecodeError as exc:  # the file named, and the line of the bad byte
+        raise not_utf8(path, exc) from None
+    return parse_brackets(text, leaves, os.fspath(path), missing)
 
 
 def to_nltk(tree: ConstituencyTree) -> nltk.Tree:

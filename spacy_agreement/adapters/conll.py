@@ -30,7 +30,7 @@ from conllu.exceptions import ParseException
 from conllu.parser import DEFAULT_FIELD_PARSERS, parse_comment_line, parse_id_value, parse_line
 
 from ..corpus import ReadStats
-from ..errors import InvalidTreeError, Location
+from ..errors import InvalidTreeError, Location, not_utf8
 from ..trees import DependencyTree
 
 FIELDS = ("id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc")
@@ -164,7 +164,10 @@ def iter_conll(
     if isinstance(source, (str, os.PathLike)):
         name = name or os.fspath(source)
         with open(source, encoding="utf-8") as handle:
-            yield from iter_conll(handle, name, single_root, stats, cycles)
+            try:
+                yield from iter_conll(handle, name, single_root, stats, cycles)
+            except UnicodeDecodeError as exc:  # the file named, and the line of the bad byte
+                raise not_utf8(source, exc) from None
         return
     name = str(name or getattr(source, "name", "<input>"))
     fields: Sequence[str] = FIELDS

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..adapters.conll import read_conll
 from ..adapters.spacy import from_doc
-from ..errors import AgreementError, Location, ratio
+from ..errors import AgreementError, Location, not_utf8, ratio
 from ..agreement.kappa import cohen_kappa
 from ..report.format import number
 from ..trees import DependencyTree
@@ -143,6 +143,8 @@ def load_discourse(path) -> DiscourseDocument:
     with open(path, encoding="utf-8") as handle:
         try:
             data = json.load(handle)
+        except UnicodeDecodeError as exc:  # the file named, and the line of the bad byte
+            raise not_utf8(path, exc) from None
         except json.JSONDecodeError as exc:
             raise DiscourseError(f"not JSON: {exc.msg} (line {exc.lineno})", Location(name)) from None
         except UnicodeDecodeError:

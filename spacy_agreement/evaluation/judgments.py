@@ -62,7 +62,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..adapters.conll import parse_conll, read_conll
-from ..errors import AgreementError, BadOptionError, Location, UndefinedMetricWarning, undefined
+from ..errors import AgreementError, BadOptionError, Location, UndefinedMetricWarning, not_utf8, undefined
 from ..agreement.kappa import cohen_kappa, fleiss_kappa
 from ..report.format import number as format_number
 from .mace import MaceResult, mace
@@ -74,6 +74,14 @@ PREFERENCES = ("A", "B")
 #: ``--metric``; any name of the parser-metric table (:func:`judgment_metric_choices`) can be chosen.
 DEFAULT_METRICS = ("las", "uas", "la", "ned", "ted", "lcp", "ucp")
 
+
+
+def _utf8_lines(handle, path):
+    """The lines of an open text file; a byte that is not UTF-8 is an error naming the file and line."""
+    try:
+        yield from handle
+    except UnicodeDecodeError as exc:
+        raise not_utf8(path, exc) from None
 
 def judgment_metric_choices() -> Tuple[str, ...]:
     """The metrics ``analyse_judgments`` (and ``judgments --metric``) accept: every metric of
@@ -155,8 +163,11 @@ def load_datapackage(
     base = os.fspath(folder)
     trees = {name: read_conll(os.path.join(base, f"{name}.conll")) for name in (gold, *parses)}
     table = os.path.join(base, judgments_file)
-    with open(table, encoding="utf-8", newline="") as handle:
-        rows = [[cell.strip() for cell in row] for row in csv.reader(handle)]
+    try:
+        with open(table, encoding="utf-8", newline="") as handle:
+            rows = [[cell.strip() for cell in row] for row in csv.reader(handle)]
+    except UnicodeDecodeError as exc:  # the file named, and the line of the bad byte
+        raise not_utf8(table, exc) from None
     while rows and not any(rows[-1]):
         rows.pop()
     judges = [f"judge{k}" for k in range(1, max((len(r) for r in rows), default=0) + 1)]
@@ -196,7 +207,7 @@ def load_judgments(path: Union[str, "os.PathLike[str]"], **datapackage_options: 
     items: List[JudgmentItem] = []
     name = os.fspath(path)
     with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
+        for number, line in enumerate(_utf8_lines(handle, path), start=1):
             if not line.strip():
                 continue
             location = Location(name, len(items) + 1, line=number)  # item number, file line
