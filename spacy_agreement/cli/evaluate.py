@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import typer
 
@@ -10,14 +10,14 @@ from ..adapters.conll import read_conll
 from ..errors import BadOptionError
 from ..evaluation.label_sets import read_label_map
 from ..evaluation.parser_metrics import EvaluationResult, display_name, evaluate
-from ..integrations.spacy_parse import write_parses
+from ..integrations.spacy_parse import spacy_convention_scores, write_parses
 from ..report.format import percent
 from ..limits import memory_limit
 from .options import (max_memory_option, CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, Output, cycles,
                       handled_errors, json_option, metric_options, output_option, quiet_option, strict_option,
                       tsv_option)
 
-def format_result(result: EvaluationResult, worst: int = 10) -> str:
+def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optional[Dict[str, float]] = None) -> str:
     """The readable table: counts, one line per metric (percent, ``n/a`` if undefined),
     attachment per label, the label-set check, predictions with several roots and what
     was skipped: the figures of the JSON output."""
@@ -25,6 +25,10 @@ def format_result(result: EvaluationResult, worst: int = 10) -> str:
     lines = [f"{values['sentences']} sentences, {values['tokens']} tokens scored, {values['verbs']} verbs"]
     for key, value in result.scores.items():
         lines.append(f"  {display_name(key):<18} {percent(value, width=5)}")
+    if spacy_scores:
+        lines.append(f"  spaCy's scorer on these parses (as spacy evaluate: F over arcs, punctuation left out by "
+                     f"each side's label): LAS {percent(spacy_scores['spacy_las'])}, UAS "
+                     f"{percent(spacy_scores['spacy_uas'])}")
     check = result.label_check
     lines.append("")
     lines.append(f"gold tokens whose label the predictions never use: {percent(check.share)}% "
@@ -52,9 +56,9 @@ def format_result(result: EvaluationResult, worst: int = 10) -> str:
     return "\n".join(lines)
 
 
-def parse_with_model(model: str, gold_trees: List[Any], out: Output) -> List[Any]:
-    """The gold words parsed by a spaCy pipeline (spaCy imported only here); says on
-    stderr that the pipeline is loading (it can take seconds)."""
+def parse_with_model(model: str, gold_trees: List[Any], out: Output) -> Tuple[List[Any], Any, List[Any]]:
+    """The gold words parsed by a spaCy pipeline (spaCy imported only here): the trees, the
+    pipeline and the docs. Says on stderr that the pipeline is loading (it can take seconds)."""
     out.note(f"loading the spaCy pipeline {model} ...")
     import spacy
 
@@ -66,7 +70,9 @@ def parse_with_model(model: str, gold_trees: List[Any], out: Output) -> List[Any
         raise BadOptionError(f"{model}: cannot load the spaCy pipeline ({exc})") from exc
     if "parser" not in nlp.pipe_names and not any(getattr(p, "moves", None) is not None for _, p in nlp.pipeline):
         raise BadOptionError(f"{model}: the pipeline has no parser")
-    return parse_with_pipeline(nlp, gold_trees, progress=out.progress)
+    docs: List[Any] = []
+    trees = parse_with_pipeline(nlp, gold_trees, progress=out.progress, docs_out=docs)
+    return trees, nlp, docs
 
 
 def evaluate_command(
@@ -107,12 +113,14 @@ def evaluate_command(
                                  label_map=read_label_map(label_map) if label_map else None,
                                  fold_root_case=not case_sensitive_root)
         gold_trees = read_conll(gold, cycles=cycles(strict))
+        spacy_scores: Dict[str, float] = {}
         if model is not None:
-            pred_trees = parse_with_model(model, gold_trees, out)
+            pred_trees, nlp, docs = parse_with_model(model, gold_trees, out)
+            spacy_scores = spacy_convention_scores(nlp, docs, gold_trees, options)
             if save_parses is not None:
                 save_parses.write_text(write_parses(pred_trees, gold_trees), encoding="utf-8")
                 out.note(f"wrote {len(pred_trees)} parses to {save_parses}")
         else:
             pred_trees = read_conll(pred, cycles=cycles(strict))
         result = evaluate(gold_trees, pred_trees, options, skip_mismatched, check_forms=not ignore_forms)
-        out.write(lambda: format_result(result, worst), result.to_json)
+        out.write(lambda: format_result(result, worst, spacy_scores), lambda: {**result.to_json(), **spacy_scores})

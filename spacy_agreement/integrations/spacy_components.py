@@ -264,7 +264,7 @@ def _dep_getter(predicted_docs: set, options: EvaluationOptions) -> Callable[[An
     return getter
 
 
-def _spacy_parser_scores(examples: List[Any], options: EvaluationOptions, **kwargs: Any) -> Dict[str, Any]:
+def spacy_parser_scores(examples: List[Any], options: EvaluationOptions, **kwargs: Any) -> Dict[str, Any]:
     """spaCy's own parser scores; with a label map or ``ignore_subtypes``, spaCy's
     ``score_deps`` with a getter that applies them (what ``parser_score`` does otherwise)."""
     if not (options.label_map or options.ignore_subtypes):
@@ -316,7 +316,7 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
         warnings.warn(f"{len(unparsed)} of {len(examples)} example(s) have no dependency parse in the prediction; "
                       "skipped (dep_examples_unparsed)", UnparsedDocWarning, stacklevel=2)
         examples = [eg for eg in examples if not (len(eg.predicted) and not eg.predicted.has_annotation("DEP"))]
-    scores: Dict[str, Any] = _spacy_parser_scores(examples, options, **kwargs)
+    scores: Dict[str, Any] = spacy_parser_scores(examples, options, **kwargs)
     golds, preds, misaligned, unaligned, outside = [], [], 0, 0, 0
     partial_la = []
     for k, eg in enumerate(examples, start=1):

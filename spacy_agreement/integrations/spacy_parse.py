@@ -5,7 +5,7 @@ sentence in two, both roots attach to the artificial root."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import List, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from ..adapters.spacy import doc_tree, token_columns
 from ..errors import Location
@@ -13,11 +13,12 @@ from ..trees import DependencyTree
 
 
 def parse_with_pipeline(nlp, gold: Sequence[DependencyTree], batch_size: int = 64,
-                        progress: bool = False) -> List[DependencyTree]:
+                        progress: bool = False, docs_out: Optional[List[Any]] = None) -> List[DependencyTree]:
     """The pipeline's analysis of every gold sentence, as trees over the gold tokens.
 
     UPOS, lemmas, features and fine tags are the pipeline's where it annotates them, and
-    the gold's where it does not (a parser-only pipeline is scored as if given gold tags)."""
+    the gold's where it does not (a parser-only pipeline is scored as if given gold tags).
+    ``docs_out`` (a list) receives the parsed docs."""
     from spacy.tokens import Doc  # lazy: import time
 
     docs = (Doc(nlp.vocab, words=list(tree.forms)) for tree in gold)
@@ -33,7 +34,30 @@ def parse_with_pipeline(nlp, gold: Sequence[DependencyTree], batch_size: int = 6
         # same tokens as the gold: keep its token ids; the pipeline's UPOS, lemmas, features and
         # tags where it predicts them (MLAS, BLEX), otherwise the gold's (as if given gold tags)
         out.append(replace(predicted, ids=tree.ids, **token_columns(doc, fallback=tree)))
+        if docs_out is not None:
+            docs_out.append(doc)
     return out
+
+
+def spacy_convention_scores(nlp, docs: Sequence[Any], gold: Sequence[DependencyTree], options: Any) -> Dict[str, float]:
+    """spaCy's own ``dep_las`` and ``dep_uas`` of the parsed ``docs`` against the gold trees,
+    as ``spacy evaluate`` computes them with our scorer (F over arcs, punctuation left out by
+    each side's own label, labels lowercased, ``label_map``/``ignore_subtypes`` of
+    ``options`` applied): the figures to compare with spaCy's table."""
+    from spacy.tokens import Doc  # lazy: import time
+    from spacy.training import Example
+
+    from .spacy_components import spacy_parser_scores
+
+    examples = []
+    for tree, doc in zip(gold, docs):
+        heads = [h - 1 if h else k for k, h in enumerate(tree.heads.tolist())]
+        reference = Doc(nlp.vocab, words=list(tree.forms), heads=heads, deps=list(tree.deprels))
+        examples.append(Example(doc, reference))
+    lowered = replace(options, label_map={k.lower(): v.lower() for k, v in options.label_map.items()}
+                      if options.label_map else None)
+    scores = spacy_parser_scores(examples, lowered)
+    return {"spacy_las": float(scores["dep_las"]), "spacy_uas": float(scores["dep_uas"])}
 
 
 def write_parses(parses: Sequence[DependencyTree], gold: Sequence[DependencyTree]) -> str:
