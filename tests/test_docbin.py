@@ -268,3 +268,16 @@ def test_docbins_that_do_not_line_up(annotator_files, tmp_path):
         load_docbin_files([annotator_files["A"][0], other])
     one_line_error(runner.invoke(app, ["alpha", str(annotator_files["A"][0]), str(annotator_files["A"][0])]),
                    "given twice")
+
+
+def test_evaluate_reads_docbins_as_it_reads_conllu(annotator_files):
+    """evaluate takes .spacy files too (any registered format with dependency trees)."""
+    def scores(gold, pred):
+        result = runner.invoke(app, ["evaluate", str(gold), str(pred), "--json"])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    (a_spacy, a_conll), (b_spacy, b_conll) = annotator_files["A"], annotator_files["B"]
+    from_conll, from_spacy = scores(a_conll, b_conll), scores(a_spacy, b_spacy)
+    for key in ("las", "uas", "la", "ned", "ted", "sentences", "tokens"):
+        assert from_spacy[key] == from_conll[key], key

@@ -6,14 +6,14 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import typer
 
-from ..adapters.conll import read_conll
 from ..errors import BadOptionError
 from ..evaluation.label_sets import read_label_map
 from ..evaluation.parser_metrics import EvaluationResult, display_name, evaluate
 from ..integrations.spacy_parse import spacy_convention_scores, write_parses
 from ..report.format import percent
 from ..limits import memory_limit
-from .options import (max_memory_option, CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, Output, cycles,
+from ..trees import DependencyTree
+from .options import (InputFormat, format_option, max_memory_option, read_trees, CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, Output, cycles,
                       handled_errors, json_option, metric_options, output_option, quiet_option, strict_option,
                       tsv_option)
 
@@ -56,6 +56,16 @@ def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optio
     return "\n".join(lines)
 
 
+def dependency_trees(path: Path, fmt: Optional[str], strict: bool) -> List[Any]:
+    """The dependency trees of a file in any registered format that has them (CoNLL-U/X, a
+    ``.spacy`` DocBin, ...; from the content unless ``--format``)."""
+    trees = read_trees(path, fmt, cycles(strict), missing=False)
+    if any(not isinstance(t, DependencyTree) for t in trees):
+        raise BadOptionError(f"{path}: evaluate scores dependency trees; this file holds phrase-structure trees "
+                             "(use leaf-ancestor or evalb)")
+    return trees
+
+
 def parse_with_model(model: str, gold_trees: List[Any], out: Output) -> Tuple[List[Any], Any, List[Any]]:
     """The gold words parsed by a spaCy pipeline (spaCy imported only here): the trees, the
     pipeline and the docs. Says on stderr that the pipeline is loading (it can take seconds)."""
@@ -76,8 +86,9 @@ def parse_with_model(model: str, gold_trees: List[Any], out: Output) -> Tuple[Li
 
 
 def evaluate_command(
-    gold: Path = typer.Argument(..., help="Gold CoNLL-U/CoNLL-X file."),
-    pred: Optional[Path] = typer.Argument(None, help="Predicted CoNLL-U/CoNLL-X file (or use --model)."),
+    gold: Path = typer.Argument(..., help="Gold CoNLL-U/CoNLL-X file (or a .spacy DocBin)."),
+    pred: Optional[Path] = typer.Argument(None, help="Predicted CoNLL-U/CoNLL-X file or .spacy DocBin (or use --model)."),
+    fmt: Optional[InputFormat] = format_option("Input format of both files (default: from the content)."),
     model: Optional[str] = typer.Option(None, "--model", "-m", help="A spaCy pipeline (name or path) to parse the gold words with."),
     as_json: bool = json_option("Print one flat JSON object."),
     tsv: bool = tsv_option("Print key and value, tab-separated."),
@@ -112,7 +123,7 @@ def evaluate_command(
                                  ignore_subtypes=ignore_subtypes, ted_norm=ted_norm, ned=ned,
                                  label_map=read_label_map(label_map) if label_map else None,
                                  fold_root_case=not case_sensitive_root)
-        gold_trees = read_conll(gold, cycles=cycles(strict))
+        gold_trees = dependency_trees(gold, fmt, strict)
         spacy_scores: Dict[str, float] = {}
         if model is not None:
             pred_trees, nlp, docs = parse_with_model(model, gold_trees, out)
@@ -121,6 +132,6 @@ def evaluate_command(
                 save_parses.write_text(write_parses(pred_trees, gold_trees), encoding="utf-8")
                 out.note(f"wrote {len(pred_trees)} parses to {save_parses}")
         else:
-            pred_trees = read_conll(pred, cycles=cycles(strict))
+            pred_trees = dependency_trees(pred, fmt, strict)
         result = evaluate(gold_trees, pred_trees, options, skip_mismatched, check_forms=not ignore_forms)
         out.write(lambda: format_result(result, worst, spacy_scores), lambda: {**result.to_json(), **spacy_scores})
