@@ -49,7 +49,7 @@ class LabelVocab:
     def labels(self) -> Tuple[str, ...]:
         return tuple(self._labels)
 
-    def cost_matrix(self, cost: Optional[LabelCost]) -> Optional[np.ndarray]:
+    def cost_matrix(self, cost: Optional[LabelCost], symmetric: bool = True) -> Optional[np.ndarray]:
         """A dense ``len(self) × len(self)`` float64 relabelling cost matrix, or ``None``.
 
         ``cost`` is a function ``cost(a, b)`` of two labels, or a mapping from label
@@ -60,6 +60,8 @@ class LabelVocab:
         and the costs must be symmetric (α's δ is a distance: the all-pairs kernels visit each
         pair in one orientation): a mapping's ``(a, b)`` also sets ``(b, a)`` unless that is
         given too (then they must agree), a function must give ``cost(a, b) == cost(b, a)``.
+        ``symmetric=False`` (one directed pair, :func:`~spacy_agreement.agreement.deltas.tree_edit_distance`)
+        lets a function's costs differ by direction, and a mapping's pairs disagree.
         """
         if cost is None:
             return None
@@ -74,12 +76,14 @@ class LabelVocab:
             for (a, b), value in cost.items():
                 value = check_label_cost(a, b, value)  # every given pair, used or not
                 reverse = cost.get((b, a))
-                if reverse is not None and check_label_cost(b, a, reverse) != value:
+                if symmetric and reverse is not None and check_label_cost(b, a, reverse) != value:
                     raise BadOptionError(f"label_cost({a!r}, {b!r}) is {value} but label_cost({b!r}, {a!r}) is "
                                          f"{float(reverse)}: alpha needs a symmetric distance")
                 if a in self._ids and b in self._ids:  # labels no tree uses cannot matter
-                    matrix[self._ids[a], self._ids[b]] = matrix[self._ids[b], self._ids[a]] = value
-        asymmetric = np.argwhere(matrix != matrix.T)
+                    if reverse is None:
+                        matrix[self._ids[b], self._ids[a]] = value
+                    matrix[self._ids[a], self._ids[b]] = value
+        asymmetric = np.argwhere(matrix != matrix.T) if symmetric else ()
         if len(asymmetric):
             i, j = (int(x) for x in asymmetric[0])
             a, b = self._labels[i], self._labels[j]

@@ -35,7 +35,7 @@ def to_ordered(tree, vocab):
 def ted(t1, t2, cost=None):
     vocab = LabelVocab()
     x, y = to_ordered(t1, vocab), to_ordered(t2, vocab)
-    matrix = vocab.cost_matrix(cost)
+    matrix = vocab.cost_matrix(cost, symmetric=False)  # one directed pair: costs may differ by direction
     return ordered_tree_edit_distance(x, y, matrix)
 
 

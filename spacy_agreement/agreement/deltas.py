@@ -117,7 +117,7 @@ def _ted_and_sizes(a: Tree, b: Tree, label_cost: Optional[LabelCost], cycles: Cy
     x, _ = a.to_ordered(vocab, cycles)
     y, _ = b.to_ordered(vocab, cycles)
     check_ted(x.size, y.size, a.location, kernels=1)  # before the tables are allocated
-    ted = ordered_tree_edit_distance(x, y, vocab.cost_matrix(label_cost))
+    ted = ordered_tree_edit_distance(x, y, vocab.cost_matrix(label_cost, symmetric=False))  # one directed pair
     return ted, a.annotation_size, b.annotation_size
 
 

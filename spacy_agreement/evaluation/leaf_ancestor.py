@@ -204,7 +204,7 @@ def score_lineages(gold: Sequence[Lineages], candidate: Sequence[Lineages], cost
         for lineage in (*g.lineages, *c.lineages):
             symbols.extend(vocab.add(s) for s in lineage)
             offsets.append(len(symbols))
-    matrix = vocab.cost_matrix(cost_function(cost))
+    matrix = vocab.cost_matrix(cost_function(cost), symmetric=False)  # gold to candidate: may be directed
     if matrix is not None and (matrix.max(initial=0) > 2 or matrix.min(initial=0) < 0):
         raise BadOptionError("leaf-ancestor label costs must lie in [0, 2]")
     left, right, index = [], [], 0
