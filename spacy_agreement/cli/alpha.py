@@ -84,7 +84,7 @@ def write(out: Output, corpus: Corpus, result: Optional[AlphaResult], accuracy: 
 
 
 def alpha_command(
-    paths: List[Path] = typer.Argument(..., help="Two or more parallel files (one annotator each), or directories with --dirs."),
+    paths: List[Path] = typer.Argument(..., help="Two or more parallel files (one annotator each: CoNLL, bracketed or .spacy), one .spacy DocBin with analyses stored by analysis_snapshot, or directories with --dirs."),
     dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories holding PREFIX-NAME.conll/.tree files."),
     allow_duplicates: bool = allow_duplicates_option(),
     fmt: Optional[InputFormat] = format_option("Input format (default: from the content: bracket when a file starts with '(')."),

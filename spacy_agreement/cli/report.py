@@ -16,7 +16,7 @@ from .options import (max_memory_option, InputFormat, Output, format_option, han
 
 
 def report_command(
-    paths: List[Path] = typer.Argument(..., help="Parallel files (one annotator each), or directories with --dirs."),
+    paths: List[Path] = typer.Argument(..., help="Parallel files (one annotator each: CoNLL, bracketed or .spacy), one .spacy DocBin with stored analyses, or directories with --dirs."),
     html_path: Path = typer.Option(..., "--html", help="Write the self-contained HTML report here."),
     dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories."),
     allow_duplicates: bool = alpha.allow_duplicates_option(),
