@@ -147,8 +147,6 @@ def load_discourse(path) -> DiscourseDocument:
             raise not_utf8(path, exc) from None
         except json.JSONDecodeError as exc:
             raise DiscourseError(f"not JSON: {exc.msg} (line {exc.lineno})", Location(name)) from None
-        except UnicodeDecodeError:
-            raise  # not UTF-8: the caller (the CLI) names the file
         except (ValueError, RecursionError) as exc:  # a number of over 4300 digits, arrays nested too deep
             raise DiscourseError(f"not JSON that can be read: {exc}", Location(name)) from None
     if not isinstance(data, dict):
@@ -157,7 +155,11 @@ def load_discourse(path) -> DiscourseDocument:
         reference = data["conllu"]
         if not isinstance(reference, str) or not reference or "\0" in reference:
             raise DiscourseError(f'"conllu" must name a CoNLL-U file, got {reference!r:.40}', Location(name))
-        sentences = read_conll(os.path.join(os.path.dirname(name), reference))
+        try:
+            sentences = read_conll(os.path.join(os.path.dirname(name), reference))
+        except OSError as exc:  # not there, a folder, a name too long, ...: the document's error
+            raise DiscourseError(f'"conllu" names {reference!r:.60}, which cannot be read: '
+                                 f'{exc.strerror or exc}', Location(name)) from None
     else:
         sentences = []
         for k, sent in enumerate(_json_list(data.get("sentences", []), '"sentences"', name)):

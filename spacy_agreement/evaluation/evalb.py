@@ -47,7 +47,7 @@ _QUOTE_WORDS = ("'", '"', "/")
 OK, ERROR, SKIP = 0, 1, 2
 #: How often "Reading sentence" is reported for one line at most. EVALB reports it again
 #: and again until ``MAX_ERROR`` ends the run; with a ``MAX_ERROR`` over this (EVALB has no
-#: bound: a billion would take hours and the memory of a billion messages) the run ends
+#: bound: a billion would take minutes and the memory of a billion messages) the run ends
 #: after this many, with a message saying so.
 READING_SENTENCE_REPEATS = 1000
 
