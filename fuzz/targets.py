@@ -283,17 +283,7 @@ def _analyse(items) -> None:
 def judgments(data: bytes) -> Tag:
     """``load_judgments`` on a JSON Lines file of the bytes; items read are analysed
     (``analyse_judgments`` with both kappas, ``format_analysis``)."""
-    data = _file_bytes(data)
-    path = _write("judgments.jsonl", data)
-    try:
-        items = judgments_module.load_judgments(path)
-    except AgreementError as exc:
-        return type(exc).__name__
-    try:
-        _analyse(items)
-    except AgreementError as exc:
-        return "analysis:" + type(exc).__name__
-    return "ok"
+    return _load_and_analyse(_write("judgments.jsonl", _file_bytes(data)))
 
 
 def _plank_folder() -> Path:
@@ -311,10 +301,15 @@ def datapackage(data: bytes) -> Tag:
     """``load_judgments`` on a folder in the layout of the Plank et al. (2015) release whose
     ``annotated.csv`` holds the bytes (the CoNLL files are ``tests/data/plank/xx``'s)."""
     folder = _plank_folder()
-    data = _file_bytes(data)
-    (folder / "annotated.csv").write_bytes(data)
+    (folder / "annotated.csv").write_bytes(_file_bytes(data))
+    return _load_and_analyse(folder)
+
+
+def _load_and_analyse(path: Path) -> Tag:
+    """``load_judgments`` on ``path`` (a JSON Lines file or a release folder), then the
+    analysis of what it read; the package's own error at either step is the outcome."""
     try:
-        items = judgments_module.load_judgments(folder)
+        items = judgments_module.load_judgments(path)
     except AgreementError as exc:
         return type(exc).__name__
     try:

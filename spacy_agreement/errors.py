@@ -154,10 +154,10 @@ def ratio(numerator: float, denominator: float, name: str, why: str = "nothing t
     return undefined(name, why, stacklevel + 1)
 
 
-def not_utf8(path: object, error: Optional[UnicodeDecodeError] = None) -> InvalidTreeError:
-    """The error for a file that is not UTF-8 text: it names the file and the line and byte
-    of the first invalid sequence (found by decoding the file's bytes again, so the position
-    is in the file, not in a read buffer)."""
+def utf8_problem(path: object) -> Optional[InvalidTreeError]:
+    """The error for the first byte of the file ``path`` that is not UTF-8 (naming the file,
+    the line, the byte and its offset in the file), or ``None`` when the file is UTF-8 text or
+    cannot be read."""
     import os
 
     name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else str(path)
@@ -171,4 +171,13 @@ def not_utf8(path: object, error: Optional[UnicodeDecodeError] = None) -> Invali
                                 f"{found.start} of the file)", Location(name, line=line))
     except OSError:
         pass
-    return InvalidTreeError(f"not UTF-8 text ({error.reason})" if error else "not UTF-8 text", Location(name))
+    return None
+
+
+def not_utf8(path: object, error: Optional[UnicodeDecodeError] = None) -> InvalidTreeError:
+    """The error for a file that is not UTF-8 text (:func:`utf8_problem`; found by decoding
+    the file's bytes again, so the position is in the file, not in a read buffer)."""
+    found = utf8_problem(path)
+    if found is not None:
+        return found
+    return InvalidTreeError(f"not UTF-8 text ({error.reason})" if error else "not UTF-8 text", Location(str(path)))

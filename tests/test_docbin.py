@@ -21,6 +21,8 @@ from spacy_agreement.cli import app  # noqa: E402
 from spacy_agreement.errors import BadOptionError, InvalidTreeError, MismatchedCorpusError  # noqa: E402
 from spacy_agreement.integrations.spacy_components import AnalysisSnapshot, alpha_over_docs  # noqa: E402
 
+from .test_cli_errors import one_line_error  # noqa: E402
+
 runner = CliRunner()
 NLP = spacy.blank("en")
 
@@ -93,16 +95,6 @@ def alpha_json(*args):
     result = runner.invoke(app, ["alpha", *map(str, args), "--json", "--alpha", "exact"])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
-
-
-def one_line_error(result, *needles):
-    assert result.exit_code == 1, result.output
-    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), result.exception
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, result.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 # --------------------------------------------------------------------------- one file per annotator

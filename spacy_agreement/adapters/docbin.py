@@ -54,7 +54,7 @@ import numpy as np
 
 from ..corpus import Corpus, ReadStats, Tree
 from ..errors import BadOptionError, InvalidTreeError, Location, MismatchedCorpusError
-from .spacy import doc_tree
+from .spacy import doc_analysis, doc_tree
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: ``(heads, labels)`` of every token of a doc, heads as absolute token indices.
@@ -120,8 +120,7 @@ def current_analysis(doc) -> Optional[Analysis]:
     """The doc's current parse as ``(heads, labels)``; ``None`` without one (no DEP annotation)."""
     if not len(doc) or not doc.has_annotation("DEP"):
         return None
-    heads = np.fromiter((t.head.i for t in doc), dtype=np.int64, count=len(doc))
-    return heads, tuple(t.dep_ for t in doc)
+    return doc_analysis(doc)
 
 
 def stored_analyses(doc, where: Location) -> Dict[str, Analysis]:

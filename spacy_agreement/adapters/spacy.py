@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+import numpy as np
+
 from ..errors import BadOptionError, InvalidTreeError, Location
 from ..trees import DependencyTree
 
@@ -38,6 +40,13 @@ def token_columns(tokens, fallback: Optional[DependencyTree] = None) -> Dict[str
     return out
 
 
+def doc_analysis(doc) -> Tuple[np.ndarray, Tuple[str, ...]]:
+    """The doc's current analysis, compactly: absolute head indices and labels (what
+    ``analysis_snapshot`` stores and :func:`doc_tree` takes as ``analysis``)."""
+    heads = np.fromiter((t.head.i for t in doc), dtype=np.int32, count=len(doc))
+    return heads, tuple(t.dep_ for t in doc)
+
+
 #: What to do with a token whose head lies outside its sentence (:func:`doc_tree`).
 HEADS_OUTSIDE = ("raise", "root")
 
@@ -50,7 +59,7 @@ def doc_tree(doc, start: int, end: int, analysis: Optional[Tuple[Any, Sequence[s
     number of heads that lay outside them.
 
     ``analysis`` is ``(heads, labels)`` for every token of the doc, heads as absolute token
-    indices (a stored analysis, :func:`~spacy_agreement.integrations.spacy_components.doc_analysis`);
+    indices (a stored analysis, :func:`doc_analysis`);
     by default the doc's current parse. A token that is its own head is a root. A head outside
     ``start:end`` is not a tree: ``heads_outside="raise"`` raises :class:`InvalidTreeError`
     naming the token; ``"root"`` attaches the token to the root instead and counts it in the

@@ -35,11 +35,17 @@ from .engine import default_threads, observed_sums
 DEFAULT_SAMPLE_PAIRS = 20_000
 
 
+def pair_threads(pairs: int, n_threads: Optional[int] = None) -> int:
+    """Threads for ``pairs`` separate pairs: ``n_threads`` (default: every core), at most one
+    per thousand pairs."""
+    return max(1, min(n_threads or default_threads(), pairs // 1000 or 1))
+
+
 def ted_of_pairs(forest: Forest, left: np.ndarray, right: np.ndarray, cost: Optional[np.ndarray],
                  n_threads: Optional[int] = None) -> np.ndarray:
-    """TED of the pairs (``left[k]``, ``right[k]``) of forest trees, split over ``n_threads``
-    threads (default: every core; the kernel releases the GIL)."""
-    threads = max(1, min(n_threads or default_threads(), len(left) // 1000 or 1))
+    """TED of the pairs (``left[k]``, ``right[k]``) of forest trees, split over
+    :func:`pair_threads` threads (the kernel releases the GIL)."""
+    threads = pair_threads(len(left), n_threads)
     left, right = left.astype(np.int64), right.astype(np.int64)
     if threads == 1:
         return _core.forest_ted_pairs(*forest.arrays(), left, right, cost)
@@ -60,7 +66,7 @@ def sampled_alpha(data: Union[Corpus, Sequence, PairableTrees], pairs: int = DEF
 
     converted = data if isinstance(data, PairableTrees) else pairable_trees(data, **convert_options)
     n = len(converted.trees)
-    converted.check_memory(max(1, min(n_threads or default_threads(), pairs // 1000 or 1)))
+    converted.check_memory(pair_threads(pairs, n_threads))  # one set of tables per thread of ted_of_pairs
     if n < 2:
         raise AgreementError("fewer than two pairable annotations")
     names = delta_names()

@@ -84,6 +84,13 @@ def estimate_alpha(data: Union[Corpus, Sequence[Any]], method: str = "auto", bud
     ``n_threads``, ``scheduler``, ``progress``) go to the exact
     :func:`~spacy_agreement.agreement.alpha.alpha`."""
     plan = plan_alpha(data, method, budget, label_cost=label_cost, cycles=cycles, size=size)
+    return alpha_by_plan(plan, sample_pairs, seed, confidence, **alpha_options)
+
+
+def alpha_by_plan(plan: AlphaPlan, sample_pairs: Optional[int] = None, seed: int = 0, confidence: float = 0.95,
+                  **alpha_options: Any) -> AlphaResult:
+    """α as ``plan`` (:func:`plan_alpha`) decided, for a caller that looked at the plan first
+    (:func:`estimate_alpha` without planning twice)."""
     if plan.method == "exact":
         result = alpha(plan.trees, **alpha_options)
     else:

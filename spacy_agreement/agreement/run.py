@@ -11,7 +11,7 @@ from ..errors import BadOptionError
 from .accuracy import AccuracyResult, pairwise_accuracy
 from .alpha import AlphaResult
 from .estimate import bootstrap_alpha
-from .policy import estimate_alpha, plan_alpha
+from .policy import alpha_by_plan, plan_alpha
 from .pqgram import pqgram_alpha
 
 
@@ -40,8 +40,7 @@ def agreement(corpus: Corpus, strict: bool = False, size: str = "annotation", ex
         why = (f"the exact alpha would cost {plan.cells:.3g} DP cells, over the budget of {plan.budget:.3g}: "
                "add --alpha exact or raise --alpha-budget") if method == "auto" else "leave out --sample-pairs"
         raise BadOptionError(f"--bootstrap needs the exact alpha; {why}")
-    result = estimate_alpha(plan.trees, plan.method, plan.budget, sample_pairs=sample_pairs, seed=seed,
-                            **alpha_options)
+    result = alpha_by_plan(plan, sample_pairs=sample_pairs, seed=seed, **alpha_options)
     if bootstrap:
         result = bootstrap_alpha(result, samples=bootstrap, seed=seed)
     if pqgram:

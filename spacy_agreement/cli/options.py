@@ -19,7 +19,7 @@ import typer
 
 from ..adapters.files import read_trees as registry_read_trees
 from ..adapters.files import reader_names
-from ..errors import AgreementError, BadOptionError
+from ..errors import AgreementError, BadOptionError, utf8_problem
 
 # --------------------------------------------------------------------------- options
 
@@ -334,14 +334,12 @@ def _files(paths: tuple) -> Iterator[Path]:
 
 
 def _not_utf8(paths: tuple, exc: UnicodeDecodeError) -> str:
-    """The one line for input that is not UTF-8, naming the first such file among ``paths``."""
+    """The one line for input that is not UTF-8, naming the first such file among ``paths``
+    and the line of its first bad byte (:func:`~spacy_agreement.errors.utf8_problem`)."""
     for path in _files(paths):
-        try:
-            path.read_bytes().decode("utf-8")
-        except UnicodeDecodeError as found:
-            return f"{path}: not UTF-8 text ({found.reason} at byte {found.start})"
-        except OSError:
-            continue
+        found = utf8_problem(path)
+        if found is not None:
+            return str(found)
     return f"input is not UTF-8 text: {exc}"
 
 

@@ -252,12 +252,8 @@ def _word_depths(tree: Union[ConstituencyTree, DependencyTree]) -> List[int]:
     if isinstance(tree, DependencyTree):
         return depths([h - 1 for h in tree.heads.tolist()])
     parent = tree.parent.tolist()
-    has_child = [False] * len(parent)
-    for p in parent:
-        if p >= 0:
-            has_child[p] = True
     node_depth = depths(parent)
-    return [node_depth[k] for k in range(len(parent)) if not has_child[k]]
+    return [d for d, kids in zip(node_depth, children_lists(parent)) if not kids]
 
 
 def _lineage_limit(gold: Union[ConstituencyTree, DependencyTree],

@@ -101,9 +101,11 @@ class SentenceContext:
     1-based positions (0 = root). The costlier parts (depths, verbs, CLAS/MLAS/BLEX counts)
     are computed on first use."""
 
-    def __init__(self, gold: DependencyTree, pred: DependencyTree, options: EvaluationOptions):
-        #: the trees with their labels as compared (:meth:`EvaluationOptions.normalise`)
-        self.gold, self.pred = options.normalise(gold), options.normalise(pred, predicted=True)
+    def __init__(self, gold: DependencyTree, pred: DependencyTree, options: EvaluationOptions,
+                 compared: Optional[Tuple[DependencyTree, DependencyTree]] = None):
+        #: the trees with their labels as compared (:meth:`EvaluationOptions.normalise`;
+        #: ``compared`` when the caller has them already)
+        self.gold, self.pred = compared or (options.normalise(gold), options.normalise(pred, predicted=True))
         self.options = options
         self.n = len(gold)
         #: gold punctuation by the options' rules (whether or not it is excluded)
@@ -434,14 +436,14 @@ class EvaluationResult(ScoresByName):
         return [(key, display_name(key), value) for key, value in self.scores.items()]
 
 
-def label_check(gold: Sequence[DependencyTree], pred: Sequence[DependencyTree], options: EvaluationOptions,
+def label_check(compared: Sequence[Tuple[DependencyTree, DependencyTree]],
                 warn_share: float = WARN_SHARE) -> LabelSetCheck:
-    """How well the predicted labels cover the gold ones (labels as compared, every token);
-    a :class:`~.label_sets.LabelSetWarning` (one line) when the share of gold tokens whose
+    """How well the predicted labels cover the gold ones, over (gold, prediction) pairs whose
+    labels are as compared (:meth:`EvaluationOptions.normalise`), every token; a
+    :class:`~.label_sets.LabelSetWarning` (one line) when the share of gold tokens whose
     label the predictions never use is above ``warn_share`` (and at least
     :data:`~.label_sets.WARN_TOKENS` tokens)."""
-    check = check_label_sets(([options.label(x) for x in g.deprels], [options.label(x, True) for x in p.deprels])
-                             for g, p in zip(gold, pred))
+    check = check_label_sets((g.deprels, p.deprels) for g, p in compared)
     if check.share > warn_share and check.unseen_tokens >= WARN_TOKENS:
         warnings.warn(check.message(), LabelSetWarning, stacklevel=3)
     return check
@@ -469,7 +471,9 @@ def evaluate(
         raise MismatchedCorpusError(
             f"{len(gold)} gold sentences ({source(gold)}) but {len(pred)} predicted ({source(pred)})"
         )
-    checked = label_check(gold, pred, options)
+    # labels as compared, once for the label-set check and the metrics
+    compared = [(options.normalise(g), options.normalise(p, predicted=True)) for g, p in zip(gold, pred)]
+    checked = label_check(compared)
     total, ud, labels = Counts(), UDScores(), LabelTable()
     for m in chosen:
         total.add(m, 0.0, 0.0)
@@ -478,14 +482,14 @@ def evaluate(
     multi_root: List[str] = []
     over_limits: List[str] = []
     tokens = verbs = 0
-    for number, (g, p) in enumerate(zip(gold, pred), start=1):
+    for number, ((g, p), pair) in enumerate(zip(zip(gold, pred), compared), start=1):
         problem = _token_problem(g, p, check_forms)
         if problem is not None:
             if not skip_mismatched:
                 raise MismatchedCorpusError(f"gold and prediction differ in tokens: {problem}", g.location)
             skipped.append(f"{g.location}: {problem}")
             continue
-        ctx = SentenceContext(g, p, options)
+        ctx = SentenceContext(g, p, options, compared=pair)
         counts = sentence_counts(g, p, options, chosen, ctx)
         total.merge(counts)
         for k in ctx.tokens:

@@ -53,7 +53,7 @@ from spacy.pipeline.dep_parser import parser_score
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 
-from ..adapters.spacy import doc_tree
+from ..adapters.spacy import doc_analysis, doc_tree  # doc_analysis: importable from here too
 from ..agreement.alpha import AlphaResult, alpha
 from ..agreement.policy import ALPHA_METHODS, estimate_alpha
 from ..corpus import Corpus
@@ -73,6 +73,11 @@ SPACY_PUNCT = frozenset({"p", "punct"})
 class UnparsedDocWarning(UserWarning):
     """Docs without a dependency parse (``doc.has_annotation("DEP")`` false) or without the
     stored analysis to compare with were skipped: their scores would be made up."""
+
+
+def unparsed(doc) -> bool:
+    """A doc with tokens but no dependency parse: its heads would be made up."""
+    return bool(len(doc)) and not doc.has_annotation("DEP")
 
 
 def _skip_once(component: Any, what: str) -> None:
@@ -97,12 +102,6 @@ def _register_extensions() -> None:
         Span.set_extension("agreement", default=None)
 
 
-def doc_analysis(doc) -> Tuple[np.ndarray, Tuple[str, ...]]:
-    """The doc's current analysis, compactly: absolute head indices and labels."""
-    heads = np.fromiter((t.head.i for t in doc), dtype=np.int32, count=len(doc))
-    return heads, tuple(t.dep_ for t in doc)
-
-
 class AnalysisSnapshot:
     """Store the current heads and labels of every token under ``name``. A doc without a
     dependency parse stores nothing: it is counted in ``skipped_docs`` (one
@@ -115,7 +114,7 @@ class AnalysisSnapshot:
         self.skipped_docs = 0
 
     def __call__(self, doc):
-        if len(doc) and not doc.has_annotation("DEP"):
+        if unparsed(doc):
             _skip_once(self, "a doc without a dependency parse has no analysis to store")
             return doc
         if doc._.analyses is None:
@@ -142,7 +141,7 @@ class SyntaxAgreement:
 
     def __call__(self, doc):
         stored = doc._.analyses or {}
-        if len(doc) and not doc.has_annotation("DEP"):
+        if unparsed(doc):
             _skip_once(self, "a doc without a dependency parse has no analysis to compare")
             return doc
         absent = [key for key in self.compare_with if key not in stored]
@@ -311,11 +310,11 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
         content_upos=frozenset(content_tags) if content_tags else base.content_upos,
         label_map={k.lower(): v.lower() for k, v in label_map.items()} if label_map else None,
         ignore_subtypes=ignore_subtypes)
-    unparsed = [eg for eg in examples if len(eg.predicted) and not eg.predicted.has_annotation("DEP")]
-    if unparsed:
-        warnings.warn(f"{len(unparsed)} of {len(examples)} example(s) have no dependency parse in the prediction; "
+    skipped = sum(unparsed(eg.predicted) for eg in examples)
+    if skipped:
+        warnings.warn(f"{skipped} of {len(examples)} example(s) have no dependency parse in the prediction; "
                       "skipped (dep_examples_unparsed)", UnparsedDocWarning, stacklevel=2)
-        examples = [eg for eg in examples if not (len(eg.predicted) and not eg.predicted.has_annotation("DEP"))]
+        examples = [eg for eg in examples if not unparsed(eg.predicted)]
     scores: Dict[str, Any] = spacy_parser_scores(examples, options, **kwargs)
     golds, preds, misaligned, unaligned, outside = [], [], 0, 0, 0
     partial_la = []
@@ -351,7 +350,7 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
                                         for g, p in zip(golds, preds)], method=alpha, budget=alpha_budget)
             scores.update({f"dep_{k}": v for k, v in agreement.to_dict().items() if k.startswith("alpha_")})
     scores["dep_examples_misaligned"] = misaligned
-    scores["dep_examples_unparsed"] = len(unparsed)
+    scores["dep_examples_unparsed"] = skipped
     scores["dep_unaligned_tokens"] = unaligned
     scores["dep_heads_outside_sentence"] = outside
     if misaligned and not golds:

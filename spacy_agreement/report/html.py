@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import base64
 import io
-import math
 import warnings
 from collections import Counter
 from dataclasses import dataclass
@@ -41,7 +40,7 @@ import numpy as np
 from ..adapters.brackets import from_nltk, to_nltk
 from ..agreement.accuracy import AccuracyResult, attachment_counts, bracket_jaccard, pairwise_accuracy, token_mismatch
 from ..agreement.alpha import AlphaResult
-from ..agreement.deltas import delta, get_delta
+from ..agreement.deltas import delta_from_ted, get_delta, tree_edit_distance
 from ..agreement.policy import estimate_alpha
 from ..corpus import Corpus
 from ..errors import BadOptionError, UndefinedMetricWarning
@@ -50,6 +49,7 @@ from ..evaluation.lineage import phrase_lineages
 from ..trees import ConstituencyTree, DependencyTree
 from .escape import text as esc
 from .format import percent as _percent
+from .format import undefined
 from .svg import STYLE as SVG_STYLE
 from .svg import dependency_svg, phrase_svg_from_trees
 from .text import alpha_method_line
@@ -217,8 +217,9 @@ def _plots(corpus: Corpus, names: List[str], matrix: np.ndarray) -> str:
     for item in corpus.items:
         trees = [item[n] for n in corpus.annotators if n in item]
         for a, b in combinations(trees, 2):
+            ted = tree_edit_distance(a, b)  # once per pair, every δ from it
             for kind in distances:
-                distances[kind].append(delta(a, b, kind))
+                distances[kind].append(delta_from_ted(ted, a.annotation_size, b.annotation_size, kind))
     images = []
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
     for ax, (kind, values) in zip(axes, distances.items()):
@@ -292,7 +293,8 @@ class ReportPage:
 
 
 def _number(value: float, digits: int = 3) -> str:
-    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:+.{digits}f}"
+    """α with its sign (``+0.957``), ``n/a`` if undefined."""
+    return "n/a" if undefined(value) else f"{value:+.{digits}f}"
 
 
 def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annotation agreement",
