@@ -54,7 +54,7 @@ extensions = [
     Extension(
         "spacy_agreement._core",
         ["extension/_core.pyx"],  # includes the extension/*.pxi parts
-        include_dirs=[numpy.get_include()],
+        include_dirs=[numpy.get_include(), "extension"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
 ]

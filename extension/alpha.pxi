@@ -6,7 +6,8 @@
 def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
                        const int32_t[::1] keyroots, const int64_t[::1] kr_offsets,
                        const int64_t[::1] sizes, const double[::1] counts,
-                       Py_ssize_t row_start, Py_ssize_t row_end, int n_threads=1, cost=None, mirror=None):
+                       Py_ssize_t row_start, Py_ssize_t row_end, int n_threads=1, cost=None, mirror=None,
+                       layouts=None):
     """Σ over rows ``row_start <= i < row_end`` and all ``j > i`` of ``2 c_i c_j δ²(i, j)`` for
     each δ of ``KERNEL_DELTAS`` (in that order): the expected-disagreement sum of α over *distinct* trees with
     multiplicities ``counts`` (identical trees are at distance 0 and add nothing). The rows are
@@ -17,6 +18,10 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     forest with every node's children reversed, and each tree's Zhang–Shasha cost (Σ of its
     keyroot subtree sizes) in both orientations: with unit costs each pair is then computed
     in the orientation with fewer DP cells (mirroring both trees keeps their distance).
+
+    With unit costs the pairs go to the combined-row kernel (rows.pxi, zs_rows.h) in batches,
+    one tree against many; ``layouts`` = ``(row_layouts(forest), row_layouts(mirrored forest)
+    or None)`` saves building them on every call (checked against the arrays).
     """
     cost_arr = _check_costs(cost)
     validate_forest(labels, lml, offsets, keyroots, kr_offsets,
@@ -55,11 +60,35 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     cdef int tid, k
     if labels.shape[0] == 0 or row_start == row_end:
         return acc_arr.sum(axis=0)
+    # the combined-row kernel (unit costs): distances of a row into dist[tid], -1 = classic
+    cdef bint rows = cptr == NULL and _rows_on
+    cdef RowLayouts lay0 = None, lay1 = None
+    cdef zsr_forest f0, f1
+    cdef zsr_forest* f1p = NULL
+    cdef int variant = zsr_variant()
+    if rows:
+        if layouts is None:
+            layouts = (None, None)
+        lay0 = _checked_layouts(layouts[0], labels, lml, offsets, keyroots, kr_offsets)
+        f0 = _zsr_forest(lay0, labels, lml, offsets, keyroots, kr_offsets)
+        if use_mirror:
+            lay1 = _checked_layouts(layouts[1], m_labels, m_lml, offsets, m_keyroots, m_kr_offsets)
+            f1 = _zsr_forest(lay1, m_labels, m_lml, offsets, m_keyroots, m_kr_offsets)
+            f1p = &f1
+    work = _RowWork(n_threads if rows else 0, max(lay0.max_rows, lay1.max_rows if lay1 is not None else 0)
+                    if rows else 0)
+    cdef zsr_work** works = (<_RowWork>work).works
+    dist_arr = np.full((n_threads, n_trees), -1, dtype=np.int32)
+    cdef int32_t[:, ::1] dist = dist_arr
     with nogil:
         for i in prange(row_start, row_end, num_threads=n_threads, schedule="dynamic"):
             tid = threadid()
+            if rows:
+                zsr_row(variant, &f0, f1p, &cost_left[0], &cost_right[0], i, n_trees, works[tid], &dist[tid, 0])
             for j in range(i + 1, n_trees):
-                if use_mirror and cost_right[i] * cost_right[j] < cost_left[i] * cost_left[j]:
+                if rows and dist[tid, j] >= 0:
+                    d = <double>dist[tid, j]
+                elif use_mirror and cost_right[i] * cost_right[j] < cost_left[i] * cost_left[j]:
                     d = <double>_forest_pair_unit(&m_labels[0], &m_lml[0], &offsets[0], &m_keyroots[0],
                                                   &m_kr_offsets[0], i, j, &tdi[tid, 0], &fdi[tid, 0])
                 elif cptr == NULL:

@@ -56,9 +56,14 @@ def forest_ted_pairs(const int32_t[::1] labels, const int32_t[::1] lml, const in
     cdef const double* cptr = _cost_ptr(cost_arr, &nl)
     if labels.shape[0] == 0:
         return out_arr
+    # unit costs: the combined-row kernel, pairs batched by left tree; -1 left to the classic one
+    cdef int32_t[::1] rows = _pairs_by_rows(labels, lml, offsets, keyroots, kr_offsets, left, right) \
+        if cptr == NULL else np.full(n_pairs, -1, dtype=np.int32)
     with nogil:
         for k in range(n_pairs):
-            if cptr == NULL:
+            if rows[k] >= 0:
+                out[k] = <double>rows[k]
+            elif cptr == NULL:
                 out[k] = <double>_forest_pair_unit(&labels[0], &lml[0], &offsets[0], &keyroots[0], &kr_offsets[0],
                                                    left[k], right[k], &tdi[0], &fdi[0])
             else:

@@ -4,10 +4,11 @@ Checked against the built extension by tests/test_packaging.py (``mypy.stubtest`
 signature comparison where mypy is absent): every public name of ``_core`` has a stub here
 with the same parameters in the same order.
 """
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 _Int32 = npt.NDArray[np.int32]
 _Int64 = npt.NDArray[np.int64]
@@ -41,7 +42,21 @@ def expected_sums_rows(
     labels: _Int32, lml: _Int32, offsets: _Int64, keyroots: _Int32, kr_offsets: _Int64,
     sizes: _Int64, counts: _Float64, row_start: int, row_end: int, n_threads: int = 1,
     cost: Optional[_Float64] = None, mirror: Optional[_Mirror] = None,
+    layouts: Optional[Tuple[Optional[RowLayouts], Optional[RowLayouts]]] = None,
 ) -> _Float64: ...
+
+ROW_KERNELS: Tuple[str, ...]
+
+@disjoint_base
+class RowLayouts:
+    max_rows: int
+    n_trees: int
+    def covers(self, labels: _Int32, lml: _Int32, offsets: _Int64, keyroots: _Int32, kr_offsets: _Int64) -> bool: ...
+
+def row_layouts(labels: _Int32, lml: _Int32, offsets: _Int64, keyroots: _Int32, kr_offsets: _Int64) -> RowLayouts: ...
+def row_kernels() -> List[str]: ...
+def row_kernel() -> str: ...
+def use_row_kernel(name: str = "auto") -> str: ...
 def levenshtein_pairs(
     symbols: _Int32, offsets: _Int64, left: _Int64, right: _Int64, cost: Optional[_Float64] = None,
 ) -> _Float64: ...

@@ -30,6 +30,8 @@ def _stub_defs():
         if isinstance(node, ast.FunctionDef):
             functions[node.name] = node
             names.add(node.name)
+        elif isinstance(node, ast.ClassDef):
+            names.add(node.name)
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             names.add(node.target.id)
         elif isinstance(node, ast.Assign):

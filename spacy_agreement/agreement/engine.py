@@ -143,6 +143,14 @@ def mirror_arrays(trees: Sequence[OrderedTree]) -> Tuple[np.ndarray, ...]:
     return forest.labels, forest.lml, forest.keyroots, forest.kr_offsets, left, right
 
 
+def row_layouts(arrays: Tuple[np.ndarray, ...], mirror: Optional[Tuple[np.ndarray, ...]]) -> Tuple[object, object]:
+    """The combined-row kernel's layouts of the forest (and of its mirror), built once for
+    all the chunks of one α instead of once per chunk."""
+    labels, lml, offsets, keyroots, kr_offsets = arrays
+    mirrored = None if mirror is None else _core.row_layouts(mirror[0], mirror[1], offsets, mirror[2], mirror[3])
+    return _core.row_layouts(*arrays), mirrored
+
+
 def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Optional[np.ndarray] = None,
                   n_threads: Optional[int] = None, progress: bool = False, chunks: int = 64,
                   forest_trees: Optional[Sequence[OrderedTree]] = None,
@@ -158,6 +166,7 @@ def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: O
     n_threads = n_threads or default_threads()
     arrays = forest.arrays()
     mirror = mirror_arrays(forest_trees) if forest_trees is not None and cost is None else None
+    layouts = row_layouts(arrays, mirror) if cost is None else None
     n = len(forest)
     work = row_work(tree_costs(forest, forest_trees, mirror))
     budget = min(float(work.sum()) / max(1, chunks), chunk_cells * n_threads)
@@ -172,7 +181,7 @@ def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: O
     total = np.zeros(len(_core.KERNEL_DELTAS))
     try:
         for start, end in ranges:
-            total += _core.expected_sums_rows(*arrays, sizes, counts, start, end, n_threads, cost, mirror)
+            total += _core.expected_sums_rows(*arrays, sizes, counts, start, end, n_threads, cost, mirror, layouts)
             if bar is not None:
                 bar.update(chunk_pairs(n, start, end))
     finally:

@@ -1,0 +1,142 @@
+"""ns per Zhang–Shasha cell-equivalent of the all-pairs kernel on the shared PCEDT-scale corpus,
+beside the plain scalar kernel, edist, and the wall time of the exact α from the command line.
+
+    python benchmarks/bench_kernel.py [--corpus DIR] [--rows 30] [--threads 2]
+
+A *cell-equivalent* is one DP cell of a plain Zhang–Shasha run on the pair in its cheaper
+orientation (left paths, or both trees mirrored): time per pair divided by that count, so
+that fewer cells and faster cells both count. The corpus is written by
+``../shared/bench/make_corpus.py`` (three annotator files aligned by ``# sent_id``), turned
+into annotator directories here. Timed in one run, on the same pairs (``--rows`` random trees
+against every other tree, one thread): every unit-cost kernel of ``_core.row_kernels()``
+(``classic`` is the plain per-keyroot-pair kernel kept as the reference), edist's
+``standard_ted`` on the first pairs of those rows, and ``spacy-agreement alpha --dirs ...
+--alpha exact --threads N``. Not a test: nothing asserts a time.
+"""
+import argparse
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+import spacy_agreement as sa
+from spacy_agreement import _core
+from spacy_agreement.agreement.engine import mirror_arrays
+from spacy_agreement.trees import Forest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_ted import children_lists, machine  # noqa: E402
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "bench"
+#: The plain C Zhang–Shasha (gcc -O2) of the corpus README, in ns per cell on its machines.
+PLAIN_C_NS = 5.5
+
+
+def annotator_dirs(corpus: Path, out: Path):
+    """One directory per annotator file, one ``<sent_id>-annK.conll`` file per sentence."""
+    dirs = []
+    for path in sorted(corpus.glob("annotator-*.conllu")):
+        name = "ann" + path.stem.split("-", 1)[1]
+        folder = out / name
+        folder.mkdir(parents=True, exist_ok=True)
+        for block in path.read_text(encoding="utf-8").split("\n\n"):
+            found = re.search(r"^# sent_id = (\S+)", block, flags=re.M)
+            if found:
+                (folder / f"{found.group(1)}-{name}.conll").write_text(block.strip("\n") + "\n\n", encoding="utf-8")
+        dirs.append(folder)
+    return dirs
+
+
+def row_pairs(n, rows, seed=0):
+    """Pairs (i, j) for ``rows`` random trees i against every other tree j."""
+    chosen = np.random.default_rng(seed).choice(n, size=min(rows, n), replace=False)
+    left = np.repeat(chosen, n - 1)
+    right = np.concatenate([np.delete(np.arange(n), i) for i in chosen])
+    return left.astype(np.int64), right.astype(np.int64)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, help="folder of make_corpus.py's annotator-K.conllu files")
+    parser.add_argument("--rows", type=int, default=30)
+    parser.add_argument("--edist-pairs", type=int, default=3000)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--skip-cli", action="store_true")
+    args = parser.parse_args(argv)
+    tmp = Path(tempfile.mkdtemp())
+    if args.corpus is None:
+        args.corpus = tmp / "corpus"
+        subprocess.run([sys.executable, str(SHARED / "make_corpus.py"), "--out", str(args.corpus)], check=True)
+    dirs = annotator_dirs(args.corpus, tmp / "dirs")
+    print(machine())
+    corpus = sa.load_annotator_dirs(dirs)
+    vocab = sa.LabelVocab()
+    trees = [t.to_ordered(vocab)[0] for item in corpus.items for t in item.values()]
+    forest = Forest.from_trees(trees)
+    mirror = mirror_arrays(trees)
+    mirrored = Forest(mirror[0], mirror[1], forest.offsets, mirror[2], mirror[3])
+    left, right = row_pairs(len(trees), args.rows)
+    flip = mirror[5][left] * mirror[5][right] < mirror[4][left] * mirror[4][right]
+    cells = np.where(flip, mirror[5][left] * mirror[5][right], mirror[4][left] * mirror[4][right]).astype(float)
+    print(f"corpus: {len(corpus)} sentences, {len(trees)} annotations; timed: {len(left):,} pairs "
+          f"({args.rows} trees against all others), {cells.sum():.3g} cell-equivalents, "
+          f"{cells.mean():.0f} per pair")
+
+    def run(kernel):
+        _core.use_row_kernel(kernel)
+        start = time.perf_counter()
+        out = np.empty(len(left))
+        out[~flip] = _core.forest_ted_pairs(*forest.arrays(), left[~flip], right[~flip])
+        out[flip] = _core.forest_ted_pairs(*mirrored.arrays(), left[flip], right[flip])
+        return time.perf_counter() - start, out
+
+    results = {}
+    for kernel in _core.row_kernels():
+        run(kernel)  # warm
+        results[kernel] = min((run(kernel) for _ in range(3)), key=lambda r: r[0])
+    _core.use_row_kernel("auto")
+    reference = results["classic"][1]
+    for kernel, (_, values) in results.items():
+        assert np.array_equal(values, reference), f"{kernel} differs from the classic kernel"
+    from edist.ted import standard_ted
+
+    k = min(args.edist_pairs, len(left))
+    converted = {}
+    for t in set(left[:k].tolist()) | set(right[:k].tolist()):
+        converted[t] = children_lists(trees[t])
+    start = time.perf_counter()
+    edist = [standard_ted(*converted[a], *converted[b]) for a, b in zip(left[:k].tolist(), right[:k].tolist())]
+    edist_s = time.perf_counter() - start
+    assert np.array_equal(np.array(edist, dtype=float), reference[:k]), "edist differs"
+    classic_ns = results["classic"][0] / cells.sum() * 1e9
+    print(f"\n{'kernel (1 thread)':<28} {'ns / cell-eq':>12} {'us / pair':>10} {'x classic':>10} "
+          f"{'at 5.5 ns plain':>16}")
+    for kernel, (seconds, _) in results.items():
+        ns = seconds / cells.sum() * 1e9
+        print(f"{kernel:<28} {ns:12.3f} {seconds / len(left) * 1e6:10.2f} {classic_ns / ns:10.2f} "
+              f"{ns * PLAIN_C_NS / classic_ns:16.2f}")
+    ns = edist_s / cells[:k].sum() * 1e9
+    print(f"{'edist standard_ted':<28} {ns:12.3f} {edist_s / k * 1e6:10.2f} {classic_ns / ns:10.2f} "
+          f"{ns * PLAIN_C_NS / classic_ns:16.2f}   ({k} pairs; all distances equal)")
+    if not args.skip_cli:
+        command = ["spacy-agreement", "alpha", "--dirs", *map(str, dirs), "--alpha", "exact",
+                   "--threads", str(args.threads), "--json"]
+        start = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        wall = time.perf_counter() - start
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        alpha = re.search(r'"alpha_plain": ([0-9.eE+-]+)', done.stdout).group(1)
+        print(f"\n{' '.join(command[:3])} ... --alpha exact --threads {args.threads}: {wall:.1f} s wall, "
+              f"peak {peak:.0f} MiB, alpha_plain {alpha} (kernel {_core.row_kernel()})")
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    sys.exit(main())

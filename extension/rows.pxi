@@ -1,0 +1,199 @@
+# Included by _core.pyx (one extension module): the combined-row Zhang–Shasha of zs_rows.h
+# (one tree against a batch of trees, all keyroot tables side by side in one vectorised row):
+# per-tree layouts, the kernel variant chosen at run time, and the calls the other parts use.
+from libc.stdlib cimport malloc, free
+
+cdef extern from "zs_rows.h" nogil:
+    enum:
+        ZSR_MAX_NODES
+        ZSR_CAP
+        ZSR_STRIDE
+        ZSR_PAD
+        ZSR_HEAD
+    ctypedef struct zsr_forest:
+        const int32_t* lab
+        const int32_t* lml
+        const int32_t* kr
+        const int64_t* off
+        const int64_t* kro
+        const int32_t* rec
+        const int64_t* rec_off
+    ctypedef struct zsr_work:
+        int32_t* td
+        int32_t* fd
+    int64_t zsr_width(const int32_t* lml, const int32_t* kr, int64_t nk)
+    int32_t zsr_levels(const int32_t* lml, const int32_t* kr, int64_t nk, int32_t* level, int32_t* st_start,
+                       int32_t* st_level)
+    int64_t zsr_record_ints(int64_t W, int32_t nlev)
+    void zsr_build_tree(const int32_t* lab, const int32_t* lml, const int32_t* kr, int64_t n, int64_t nk,
+                        int32_t* out, int32_t* scratch)
+    int zsr_available()
+    int zsr_variant()
+    int zsr_forced
+    void zsr_row(int variant, const zsr_forest* F0, const zsr_forest* F1, const int64_t* cost_l,
+                 const int64_t* cost_r, int64_t i, int64_t n_trees, zsr_work* w, int32_t* dist)
+    void zsr_pairs(int variant, const zsr_forest* F, const int64_t* left, const int64_t* right,
+                   const int64_t* order, int64_t n_pairs, zsr_work* w, int32_t* dist)
+
+#: The unit-cost kernels, slowest first: ``classic`` is the per-keyroot-pair Zhang–Shasha of
+#: zhang_shasha.pxi (the reference); the others are the combined-row kernel of zs_rows.h in
+#: portable C, AVX2 and AVX-512. All give the same distances.
+ROW_KERNELS = ("classic", "scalar", "avx2", "avx512")
+cdef bint _rows_on = True
+
+
+def row_kernels():
+    """The unit-cost kernels this CPU can run (names of :data:`ROW_KERNELS`)."""
+    return list(ROW_KERNELS[:zsr_available() + 2])
+
+
+def row_kernel():
+    """The unit-cost kernel in use: the best the CPU offers unless :func:`use_row_kernel` chose."""
+    return ROW_KERNELS[zsr_variant() + 1] if _rows_on else "classic"
+
+
+def use_row_kernel(name="auto"):
+    """Use the unit-cost kernel ``name`` (one of :func:`row_kernels`, or ``"auto"`` for the
+    best); returns the name used before. For tests and benchmarks: every kernel gives the
+    same distances."""
+    global _rows_on, zsr_forced
+    before = row_kernel()
+    if name == "auto":
+        _rows_on, zsr_forced = True, -1
+    elif name in row_kernels():
+        _rows_on = name != "classic"
+        zsr_forced = max(-1, ROW_KERNELS.index(name) - 1)
+    else:
+        raise ValueError(f"unknown or unavailable kernel {name!r}: this CPU offers {', '.join(row_kernels())}")
+    return before
+
+
+@cython.auto_pickle(False)
+cdef class RowLayouts:
+    """Per-tree column layouts of one validated forest for the combined-row kernel (built by
+    :func:`row_layouts`, opaque). Trees over ``ZSR_MAX_NODES`` nodes or ``ZSR_CAP`` columns
+    have none: their pairs go to the classic kernel."""
+    cdef object records, rec_offsets, arrays
+    cdef readonly Py_ssize_t max_rows, n_trees
+
+    def covers(self, labels, lml, offsets, keyroots, kr_offsets):
+        """Whether these layouts were built from exactly this forest."""
+        return all(np.array_equal(np.asarray(a), b) for a, b in zip(
+            (labels, lml, offsets, keyroots, kr_offsets), self.arrays))
+
+
+def row_layouts(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
+                const int32_t[::1] keyroots, const int64_t[::1] kr_offsets):
+    """:class:`RowLayouts` of a forest (validated here), for :func:`expected_sums_rows`."""
+    validate_forest(labels, lml, offsets, keyroots, kr_offsets, -1)
+    cdef Py_ssize_t n_trees = offsets.shape[0] - 1, t, n, nk, total = 0, biggest = 0
+    cdef int64_t a0, k0, W
+    cdef int32_t nlev
+    sizes_arr = np.full(n_trees, -1, dtype=np.int64)
+    cdef int64_t[::1] rec_off = sizes_arr
+    scratch_arr = np.empty(4 * max(1, _max_size(offsets)), dtype=np.int32)
+    cdef int32_t[::1] scratch = scratch_arr
+    for t in range(n_trees):
+        a0, k0 = offsets[t], kr_offsets[t]
+        n, nk = offsets[t + 1] - a0, kr_offsets[t + 1] - k0
+        if n < 1 or n > ZSR_MAX_NODES:
+            continue
+        W = zsr_width(&lml[a0], &keyroots[k0], nk)
+        if W > ZSR_CAP:
+            continue
+        nlev = zsr_levels(&lml[a0], &keyroots[k0], nk, &scratch[0], &scratch[n], &scratch[2 * n])
+        rec_off[t] = total
+        total += zsr_record_ints(W, nlev)
+        if n > biggest:
+            biggest = n
+    records_arr = np.zeros(max(1, total), dtype=np.int32)
+    cdef int32_t[::1] records = records_arr
+    for t in range(n_trees):
+        if rec_off[t] >= 0:
+            a0, k0 = offsets[t], kr_offsets[t]
+            zsr_build_tree(&labels[a0], &lml[a0], &keyroots[k0], offsets[t + 1] - a0, kr_offsets[t + 1] - k0,
+                           &records[rec_off[t]], &scratch[0])
+    cdef RowLayouts layouts = RowLayouts()
+    layouts.records, layouts.rec_offsets = records_arr, sizes_arr
+    layouts.arrays = (np.array(labels, copy=True), np.array(lml, copy=True), np.array(offsets, copy=True),
+                      np.array(keyroots, copy=True), np.array(kr_offsets, copy=True))
+    layouts.max_rows, layouts.n_trees = biggest, n_trees
+    return layouts
+
+
+cdef zsr_forest _zsr_forest(RowLayouts layouts, const int32_t[::1] labels, const int32_t[::1] lml,
+                            const int64_t[::1] offsets, const int32_t[::1] keyroots,
+                            const int64_t[::1] kr_offsets):
+    cdef zsr_forest f
+    cdef const int32_t[::1] rec = layouts.records
+    cdef const int64_t[::1] rec_off = layouts.rec_offsets
+    f.lab, f.lml, f.kr, f.off, f.kro = &labels[0], &lml[0], &keyroots[0], &offsets[0], &kr_offsets[0]
+    f.rec, f.rec_off = &rec[0], &rec_off[0]
+    return f
+
+
+@cython.auto_pickle(False)
+cdef class _RowWork:
+    """Per-thread buffers of the combined-row kernel (C memory, freed with the object)."""
+    cdef zsr_work** works
+    cdef int n
+
+    def __cinit__(self, int n_threads, Py_ssize_t max_rows):
+        cdef int t
+        self.n = n_threads
+        if n_threads < 1:
+            return
+        self.works = <zsr_work**>malloc(n_threads * sizeof(zsr_work*))
+        if self.works == NULL:
+            raise MemoryError()
+        for t in range(n_threads):
+            self.works[t] = NULL
+        for t in range(n_threads):
+            self.works[t] = <zsr_work*>malloc(sizeof(zsr_work))
+            if self.works[t] == NULL:
+                raise MemoryError()
+            self.works[t].td = <int32_t*>malloc(max(1, max_rows) * ZSR_STRIDE * sizeof(int32_t))
+            self.works[t].fd = <int32_t*>malloc((max(1, max_rows) * ZSR_STRIDE + ZSR_PAD) * sizeof(int32_t))
+            if self.works[t].td == NULL or self.works[t].fd == NULL:
+                raise MemoryError()
+
+    def __dealloc__(self):
+        cdef int t
+        if self.works != NULL:
+            for t in range(self.n):
+                if self.works[t] != NULL:
+                    free(self.works[t].td)
+                    free(self.works[t].fd)
+                    free(self.works[t])
+            free(self.works)
+
+
+cdef RowLayouts _checked_layouts(layouts, labels, lml, offsets, keyroots, kr_offsets):
+    """``layouts`` if it was built from this forest, new ones if ``None``; else ValueError."""
+    if layouts is None:
+        return row_layouts(labels, lml, offsets, keyroots, kr_offsets)
+    if not isinstance(layouts, RowLayouts) or not layouts.covers(labels, lml, offsets, keyroots, kr_offsets):
+        raise ValueError("the row layouts were not built from this forest")
+    return layouts
+
+
+def _pairs_by_rows(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
+                   const int32_t[::1] keyroots, const int64_t[::1] kr_offsets,
+                   const int64_t[::1] left, const int64_t[::1] right):
+    """Unit-cost distances of validated pairs with the combined-row kernel: int32, -1 where
+    the classic kernel must compute the pair (a tree too big for the layouts)."""
+    cdef Py_ssize_t n_pairs = left.shape[0]
+    out_arr = np.full(n_pairs, -1, dtype=np.int32)
+    if n_pairs == 0 or not _rows_on:
+        return out_arr
+    layouts = row_layouts(labels, lml, offsets, keyroots, kr_offsets)
+    order_arr = np.argsort(np.asarray(left), kind="stable").astype(np.int64)
+    cdef const int64_t[::1] order = order_arr
+    cdef int32_t[::1] out = out_arr
+    cdef zsr_forest f = _zsr_forest(layouts, labels, lml, offsets, keyroots, kr_offsets)
+    work = _RowWork(1, layouts.max_rows)
+    cdef int variant = zsr_variant()
+    cdef zsr_work* w = (<_RowWork>work).works[0]
+    with nogil:
+        zsr_pairs(variant, &f, &left[0], &right[0], &order[0], n_pairs, w, &out[0])
+    return out_arr

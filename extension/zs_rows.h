@@ -1,0 +1,522 @@
+/* Zhang–Shasha with combined rows: one tree against a batch of trees, every keyroot table of
+ * the batch side by side in one long row, so that the inner loop is long and vectorisable.
+ *
+ * Zhang, K. and Shasha, D. (1989). Simple fast algorithms for the editing distance between
+ * trees and related problems. SIAM J. Comput. 18(6):1245-1262.
+ *
+ * The classic kernel (zhang_shasha.pxi) fills, for every keyroot i of tree A and every keyroot
+ * j of tree B, a forest-distance table of |A(i)| x |B(j)| cells: about 70 tables of 25 cells
+ * for two 18-node dependency trees, so loop overhead and branch misses cost more than the
+ * cells. Here the tables of all keyroots j of all trees of a batch become *segments* of one
+ * row: a boundary column (the table's column 0), then the nodes lj..j of B(j). A row of A's
+ * keyroot i is then one pass over the whole batch:
+ *
+ *   fd[r][c] = min(fd[r-1][c] + 1, fd[r][c-1] + 1, third[c])
+ *
+ * where third is the diagonal plus relabel cost (both nodes on their keyroot's left path) or
+ * fd[p][start + q] + td[x][y] (otherwise). Everything but the left term is independent across
+ * the row; the left term is a running minimum. With off[c] growing by 1 per column inside a
+ * segment and by more than any row index between segments, min(T[c] - off[c], ...) is one
+ * prefix minimum over the whole row that restarts at every boundary by itself.
+ *
+ * Dependencies: in a row of a node x on the left path of keyroot i, a non-path column y of
+ * segment j needs td[x][y], computed in the same row in the segment of y's own keyroot, which
+ * is nested in B(j). Segments are therefore laid out by *level* (1 + the highest level of a
+ * keyroot nested in it); such a row is computed level by level. td is kept in the combined
+ * column layout: every column holds td[x][y] of its node, copied from the node's home column.
+ *
+ * Unit costs, integer distances. Trees with more than ZSR_MAX_NODES nodes or a layout wider
+ * than ZSR_CAP columns are left to the classic kernel by the caller.
+ */
+#ifndef SPACY_AGREEMENT_ZS_ROWS_H
+#define SPACY_AGREEMENT_ZS_ROWS_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(ZSR_NO_SIMD)
+#define ZSR_X86 1
+#include <immintrin.h>
+#endif
+
+#define ZSR_MAX_NODES 512
+#define ZSR_CAP 4096
+#define ZSR_PAD 16
+#define ZSR_INF (1 << 29)
+#define ZSR_BIG (1 << 27)
+#define ZSR_HEAD 4
+
+/* ---------------------------------------------------------------- per-tree layouts
+ * int32 record: W, nlev, rootcol, rootlev, lev[nlev + 1], then six arrays of W columns:
+ * grel (leftmost-leaf column minus own column), hrel (home column minus its level's start,
+ * -1 for boundaries), hlev (level of the home column), on (-1 on the segment's left path),
+ * lab (label, -1 for boundaries), pos (column within its segment, 0 for the boundary).
+ */
+static int64_t zsr_width(const int32_t* lml, const int32_t* kr, int64_t nk) {
+    int64_t W = 0, a;
+    for (a = 0; a < nk; a++) W += kr[a] - lml[kr[a]] + 2;
+    return W;
+}
+
+/* Levels of the keyroots (increasing order) with a stack of disjoint processed intervals. */
+static int32_t zsr_levels(const int32_t* lml, const int32_t* kr, int64_t nk, int32_t* level,
+                          int32_t* st_start, int32_t* st_level) {
+    int64_t a, top = 0;
+    int32_t maxl = 0;
+    for (a = 0; a < nk; a++) {
+        int32_t j = kr[a], lj = lml[j], inner = -1;
+        while (top > 0 && st_start[top - 1] >= lj) {
+            if (st_level[top - 1] > inner) inner = st_level[top - 1];
+            top--;
+        }
+        level[a] = inner + 1;
+        if (level[a] > maxl) maxl = level[a];
+        st_start[top] = lj;
+        st_level[top] = level[a];
+        top++;
+    }
+    return nk ? maxl + 1 : 0;
+}
+
+static int64_t zsr_record_ints(int64_t W, int32_t nlev) { return ZSR_HEAD + nlev + 1 + 6 * W; }
+
+/* Writes the record of one validated tree (n >= 1) into out; scratch holds 4 * n ints. */
+static void zsr_build_tree(const int32_t* lab, const int32_t* lml, const int32_t* kr, int64_t n, int64_t nk,
+                           int32_t* out, int32_t* scratch) {
+    int64_t W = zsr_width(lml, kr, nk), a, c = 0, y;
+    int32_t* level = scratch;
+    int32_t* colof = scratch + n;       /* home column of each node */
+    int32_t* levof = scratch + 2 * n;   /* level of that column */
+    int32_t nlev = zsr_levels(lml, kr, nk, level, scratch + 2 * n, scratch + 3 * n);
+    int32_t l;
+    int32_t *lev = out + ZSR_HEAD, *grel = lev + nlev + 1, *hrel = grel + W, *hlev = hrel + W,
+            *on = hlev + W, *lb = on + W, *pos = lb + W;
+    out[0] = (int32_t)W;
+    out[1] = nlev;
+    for (l = 0; l < nlev; l++) {
+        lev[l] = (int32_t)c;
+        for (a = 0; a < nk; a++) {
+            int32_t j, lj;
+            int64_t s;
+            if (level[a] != l) continue;
+            j = kr[a];
+            lj = lml[j];
+            s = c;
+            grel[c] = 0; hrel[c] = -1; hlev[c] = 0; on[c] = 0; lb[c] = -1; pos[c] = 0;
+            c++;
+            for (y = lj; y <= j; y++, c++) {
+                int32_t q = lml[y] - lj;
+                grel[c] = (int32_t)(s + q - c);
+                on[c] = q == 0 ? -1 : 0;
+                lb[c] = lab[y];
+                pos[c] = (int32_t)(y - lj + 1);
+                hrel[c] = (int32_t)y; /* node for now */
+                if (q == 0) { colof[y] = (int32_t)c; levof[y] = l; }
+            }
+        }
+    }
+    lev[nlev] = (int32_t)c;
+    for (c = 0; c < W; c++) {
+        if (hrel[c] >= 0) {
+            int32_t node = hrel[c];
+            hlev[c] = levof[node];
+            hrel[c] = colof[node] - lev[levof[node]];
+        }
+    }
+    out[2] = colof[n - 1] - lev[levof[n - 1]];
+    out[3] = levof[n - 1];
+}
+
+/* ---------------------------------------------------------------- batches */
+typedef struct {
+    int32_t Wp, nlev, nb;
+    int32_t lev[ZSR_MAX_NODES + 2];
+    int32_t gidx[ZSR_CAP + 2 * ZSR_PAD], home[ZSR_CAP + 2 * ZSR_PAD], qv[ZSR_CAP + 2 * ZSR_PAD];
+    int32_t on[ZSR_CAP + 2 * ZSR_PAD], lab[ZSR_CAP + 2 * ZSR_PAD], off[ZSR_CAP + 2 * ZSR_PAD];
+    int32_t pos_[ZSR_PAD + ZSR_CAP + 2 * ZSR_PAD]; /* pos = pos_ + ZSR_PAD: pos[-1] is readable */
+    int32_t rootcol[ZSR_CAP];
+    int32_t cursor[ZSR_MAX_NODES + 2], delta[ZSR_MAX_NODES + 2];
+} zsr_batch;
+
+/* Lays the records recs[0..nb) side by side (total width <= ZSR_CAP); bigstep > rows of A. */
+static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb, int32_t bigstep) {
+    int32_t k, l, nlev = 0, c, W = 0, Wp, run = 0, last = 0;
+    int32_t* pos = B->pos_ + ZSR_PAD;
+    for (k = 0; k < nb; k++) if (recs[k][1] > nlev) nlev = recs[k][1];
+    for (l = 0; l <= nlev; l++) B->cursor[l] = 0;
+    for (k = 0; k < nb; k++) {
+        const int32_t* lev = recs[k] + ZSR_HEAD;
+        for (l = 0; l < recs[k][1]; l++) B->cursor[l] += lev[l + 1] - lev[l];
+    }
+    for (l = 0; l < nlev; l++) {
+        int32_t width = B->cursor[l];
+        B->lev[l] = W;
+        B->cursor[l] = W;
+        W += width;
+    }
+    Wp = (W + ZSR_PAD - 1) / ZSR_PAD * ZSR_PAD;
+    B->lev[nlev] = Wp;
+    B->Wp = Wp;
+    B->nlev = nlev;
+    B->nb = nb;
+    for (k = 0; k < nb; k++) {
+        const int32_t* r = recs[k];
+        int32_t tW = r[0], tn = r[1];
+        const int32_t *lev = r + ZSR_HEAD, *grel = lev + tn + 1, *hrel = grel + tW, *hlev = hrel + tW,
+                      *on = hlev + tW, *lb = on + tW, *ps = lb + tW;
+        for (l = 0; l < tn; l++) {
+            int32_t d = B->cursor[l] - lev[l], c0;
+            B->delta[l] = d;
+            for (c0 = lev[l]; c0 < lev[l + 1]; c0++) {
+                int32_t c1 = c0 + d;
+                B->gidx[c1] = c1 + grel[c0];
+                B->on[c1] = on[c0];
+                B->lab[c1] = lb[c0];
+                pos[c1] = ps[c0];
+            }
+            B->cursor[l] += lev[l + 1] - lev[l];
+        }
+        for (l = 0; l < tn; l++) {
+            int32_t c0;
+            for (c0 = lev[l]; c0 < lev[l + 1]; c0++)
+                B->home[c0 + B->delta[l]] = hrel[c0] < 0 ? Wp : hrel[c0] + lev[hlev[c0]] + B->delta[hlev[c0]];
+        }
+        B->rootcol[k] = r[2] + lev[r[3]] + B->delta[r[3]];
+    }
+    for (c = W; c < Wp + ZSR_PAD; c++) {
+        B->gidx[c] = c; B->home[c] = Wp; B->on[c] = 0; B->lab[c] = -1; pos[c] = 0;
+    }
+    pos[-1] = 0;
+    for (c = 0; c < Wp + ZSR_PAD; c++) {
+        if (pos[c] == 0) { run = last + bigstep; B->off[c] = run; }
+        else B->off[c] = run + pos[c];
+        last = B->off[c];
+        B->qv[c] = pos[B->gidx[c]];
+    }
+}
+
+/* Buffers for a tree A of n rows against a batch: td n * ZSR_STRIDE,
+ * fd n * ZSR_STRIDE + ZSR_PAD ints (rows are Wp + 2 * ZSR_PAD <= ZSR_STRIDE apart). */
+#define ZSR_STRIDE (ZSR_CAP + 2 * ZSR_PAD)
+
+/* ---------------------------------------------------------------- kernels
+ * out[k] = TED(A, tree k of the batch). A: labels, leftmost leaves, keyroots (validated). */
+static void zsr_rows_scalar(const int32_t* alab, const int32_t* alml, const int32_t* akr, int64_t an, int64_t ank,
+                            const zsr_batch* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
+    const int64_t tw = B->Wp + 2 * ZSR_PAD;
+    const int32_t Wp = B->Wp;
+    const int32_t* r0 = B->pos_ + ZSR_PAD;
+    int32_t* fd = fdbuf + ZSR_PAD;
+    int64_t ka, x, k;
+    for (x = 0; x < an; x++) td[x * tw + Wp] = ZSR_BIG;
+    for (ka = 0; ka < ank; ka++) {
+        int64_t i = akr[ka], li = alml[i], mi = i - li + 1, di;
+        for (di = 1; di <= mi; di++) {
+            int64_t p;
+            const int32_t* up = di == 1 ? r0 : fd + (di - 2) * tw;
+            int32_t* cur = fd + (di - 1) * tw;
+            int32_t* tdx;
+            x = li + di - 1;
+            p = alml[x] - li;
+            tdx = td + x * tw;
+            if (p == 0) {
+                int32_t lx = alab[x], l;
+                for (l = 0; l < B->nlev; l++) {
+                    int32_t c, run = ZSR_INF;
+                    for (c = B->lev[l]; c < B->lev[l + 1]; c++) {
+                        int32_t u = up[c] + 1, dg = tdx[B->home[c]], t, v;
+                        if (B->on[c]) t = up[c - 1] + (B->lab[c] != lx);
+                        else t = B->qv[c] + dg;
+                        if (u < t) t = u;
+                        v = t - B->off[c];
+                        if (v < run) run = v;
+                        cur[c] = run + B->off[c];
+                        tdx[c] = B->on[c] ? cur[c] : dg;
+                    }
+                }
+            } else {
+                const int32_t* prow = fd + (p - 1) * tw;
+                int32_t c, run = ZSR_INF;
+                for (c = 0; c < Wp; c++) {
+                    int32_t u = up[c] + 1, t = prow[B->gidx[c]] + tdx[c], v;
+                    if (u < t) t = u;
+                    v = t - B->off[c];
+                    if (v < run) run = v;
+                    cur[c] = run + B->off[c];
+                }
+            }
+        }
+    }
+    for (k = 0; k < B->nb; k++) out[k] = td[(an - 1) * tw + B->rootcol[k]];
+}
+
+#ifdef ZSR_X86
+__attribute__((target("avx2"))) static inline __m256i zsr_shift8(__m256i v, __m256i inf, int k) {
+    __m256i t = _mm256_permute2x128_si256(v, inf, 0x03);
+    if (k == 1) return _mm256_alignr_epi8(v, t, 12);
+    if (k == 2) return _mm256_alignr_epi8(v, t, 8);
+    return t;
+}
+
+__attribute__((target("avx2"))) static inline __m256i zsr_scan8(__m256i v, __m256i inf) {
+    v = _mm256_min_epi32(v, zsr_shift8(v, inf, 1));
+    v = _mm256_min_epi32(v, zsr_shift8(v, inf, 2));
+    return _mm256_min_epi32(v, zsr_shift8(v, inf, 4));
+}
+
+#define ZSR_L8(p) _mm256_loadu_si256((const __m256i*)(p))
+#define ZSR_S8(p, v) _mm256_storeu_si256((__m256i*)(p), v)
+
+__attribute__((target("avx2"))) static void zsr_rows_avx2(
+        const int32_t* alab, const int32_t* alml, const int32_t* akr, int64_t an, int64_t ank,
+        const zsr_batch* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
+    const int64_t tw = B->Wp + 2 * ZSR_PAD;
+    const int32_t Wp = B->Wp;
+    const int32_t* r0 = B->pos_ + ZSR_PAD;
+    int32_t* fd = fdbuf + ZSR_PAD;
+    const __m256i one = _mm256_set1_epi32(1), inf = _mm256_set1_epi32(ZSR_INF), last = _mm256_set1_epi32(7);
+    int64_t ka, x, k;
+    for (x = 0; x < an; x++) td[x * tw + Wp] = ZSR_BIG;
+    for (ka = 0; ka < ank; ka++) {
+        int64_t i = akr[ka], li = alml[i], mi = i - li + 1, di;
+        for (di = 1; di <= mi; di++) {
+            int64_t p;
+            const int32_t* up = di == 1 ? r0 : fd + (di - 2) * tw;
+            int32_t* cur = fd + (di - 1) * tw;
+            int32_t* tdx;
+            x = li + di - 1;
+            p = alml[x] - li;
+            tdx = td + x * tw;
+            if (p == 0) {
+                __m256i lx = _mm256_set1_epi32(alab[x]);
+                int32_t l, c;
+                for (l = 0; l < B->nlev; l++) {
+                    __m256i carry = inf;
+                    for (c = B->lev[l]; c < B->lev[l + 1]; c += 8) {
+                        __m256i U = _mm256_add_epi32(ZSR_L8(up + c), one);
+                        __m256i Dg = _mm256_i32gather_epi32(tdx, ZSR_L8(B->home + c), 4);
+                        __m256i on = ZSR_L8(B->on + c);
+                        __m256i Tn = _mm256_add_epi32(ZSR_L8(B->qv + c), Dg);
+                        __m256i eq = _mm256_cmpeq_epi32(ZSR_L8(B->lab + c), lx);
+                        __m256i Tp = _mm256_add_epi32(ZSR_L8(up + c - 1), _mm256_add_epi32(one, eq));
+                        __m256i T = _mm256_min_epi32(U, _mm256_blendv_epi8(Tn, Tp, on));
+                        __m256i off = ZSR_L8(B->off + c);
+                        __m256i V = zsr_scan8(_mm256_sub_epi32(T, off), inf);
+                        __m256i F;
+                        V = _mm256_min_epi32(V, carry);
+                        carry = _mm256_permutevar8x32_epi32(V, last);
+                        F = _mm256_add_epi32(V, off);
+                        ZSR_S8(cur + c, F);
+                        ZSR_S8(tdx + c, _mm256_blendv_epi8(Dg, F, on));
+                    }
+                }
+            } else {
+                const int32_t* prow = fd + (p - 1) * tw;
+                __m256i carry = inf;
+                int32_t c;
+                for (c = 0; c < Wp; c += 8) {
+                    __m256i U = _mm256_add_epi32(ZSR_L8(up + c), one);
+                    __m256i G = _mm256_i32gather_epi32(prow, ZSR_L8(B->gidx + c), 4);
+                    __m256i T = _mm256_min_epi32(U, _mm256_add_epi32(G, ZSR_L8(tdx + c)));
+                    __m256i off = ZSR_L8(B->off + c);
+                    __m256i V = _mm256_min_epi32(zsr_scan8(_mm256_sub_epi32(T, off), inf), carry);
+                    carry = _mm256_permutevar8x32_epi32(V, last);
+                    ZSR_S8(cur + c, _mm256_add_epi32(V, off));
+                }
+            }
+        }
+    }
+    for (k = 0; k < B->nb; k++) out[k] = td[(an - 1) * tw + B->rootcol[k]];
+}
+
+#define ZSR_L16(p) _mm512_loadu_si512((const void*)(p))
+#define ZSR_S16(p, v) _mm512_storeu_si512((void*)(p), v)
+
+__attribute__((target("avx512f"))) static inline __m512i zsr_scan16(__m512i v, __m512i inf) {
+    v = _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 15));
+    v = _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 14));
+    v = _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 12));
+    return _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 8));
+}
+
+__attribute__((target("avx512f"))) static void zsr_rows_avx512(
+        const int32_t* alab, const int32_t* alml, const int32_t* akr, int64_t an, int64_t ank,
+        const zsr_batch* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
+    const int64_t tw = B->Wp + 2 * ZSR_PAD;
+    const int32_t Wp = B->Wp;
+    const int32_t* r0 = B->pos_ + ZSR_PAD;
+    int32_t* fd = fdbuf + ZSR_PAD;
+    const __m512i one = _mm512_set1_epi32(1), inf = _mm512_set1_epi32(ZSR_INF), last = _mm512_set1_epi32(15);
+    const __m512i zero = _mm512_setzero_si512();
+    int64_t ka, x, k;
+    for (x = 0; x < an; x++) td[x * tw + Wp] = ZSR_BIG;
+    for (ka = 0; ka < ank; ka++) {
+        int64_t i = akr[ka], li = alml[i], mi = i - li + 1, di;
+        for (di = 1; di <= mi; di++) {
+            int64_t p;
+            const int32_t* up = di == 1 ? r0 : fd + (di - 2) * tw;
+            int32_t* cur = fd + (di - 1) * tw;
+            int32_t* tdx;
+            x = li + di - 1;
+            p = alml[x] - li;
+            tdx = td + x * tw;
+            if (p == 0) {
+                __m512i lx = _mm512_set1_epi32(alab[x]);
+                int32_t l, c;
+                for (l = 0; l < B->nlev; l++) {
+                    __m512i carry = inf;
+                    for (c = B->lev[l]; c < B->lev[l + 1]; c += 16) {
+                        __m512i U = _mm512_add_epi32(ZSR_L16(up + c), one);
+                        __m512i Dg = _mm512_i32gather_epi32(ZSR_L16(B->home + c), tdx, 4);
+                        __mmask16 on = _mm512_cmplt_epi32_mask(ZSR_L16(B->on + c), zero);
+                        __mmask16 eq = _mm512_cmpeq_epi32_mask(ZSR_L16(B->lab + c), lx);
+                        __m512i Tn = _mm512_add_epi32(ZSR_L16(B->qv + c), Dg);
+                        __m512i Tp = _mm512_add_epi32(ZSR_L16(up + c - 1), _mm512_mask_blend_epi32(eq, one, zero));
+                        __m512i T = _mm512_min_epi32(U, _mm512_mask_blend_epi32(on, Tn, Tp));
+                        __m512i off = ZSR_L16(B->off + c);
+                        __m512i V = _mm512_min_epi32(zsr_scan16(_mm512_sub_epi32(T, off), inf), carry);
+                        __m512i F;
+                        carry = _mm512_permutexvar_epi32(last, V);
+                        F = _mm512_add_epi32(V, off);
+                        ZSR_S16(cur + c, F);
+                        ZSR_S16(tdx + c, _mm512_mask_blend_epi32(on, Dg, F));
+                    }
+                }
+            } else {
+                const int32_t* prow = fd + (p - 1) * tw;
+                __m512i carry = inf;
+                int32_t c;
+                for (c = 0; c < Wp; c += 16) {
+                    __m512i U = _mm512_add_epi32(ZSR_L16(up + c), one);
+                    __m512i G = _mm512_i32gather_epi32(ZSR_L16(B->gidx + c), prow, 4);
+                    __m512i T = _mm512_min_epi32(U, _mm512_add_epi32(G, ZSR_L16(tdx + c)));
+                    __m512i off = ZSR_L16(B->off + c);
+                    __m512i V = _mm512_min_epi32(zsr_scan16(_mm512_sub_epi32(T, off), inf), carry);
+                    carry = _mm512_permutexvar_epi32(last, V);
+                    ZSR_S16(cur + c, _mm512_add_epi32(V, off));
+                }
+            }
+        }
+    }
+    for (k = 0; k < B->nb; k++) out[k] = td[(an - 1) * tw + B->rootcol[k]];
+}
+#endif
+
+/* ---------------------------------------------------------------- dispatch
+ * 0 scalar, 1 AVX2, 2 AVX-512: the best the CPU offers unless forced lower. */
+static int zsr_forced = -1;
+
+static int zsr_available(void) {
+#ifdef ZSR_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return 2;
+    if (__builtin_cpu_supports("avx2")) return 1;
+#endif
+    return 0;
+}
+
+static int zsr_variant(void) {
+    int best = zsr_available();
+    if (zsr_forced >= 0 && zsr_forced < best) return zsr_forced;
+    return best;
+}
+
+static void zsr_rows(int variant, const int32_t* alab, const int32_t* alml, const int32_t* akr, int64_t an,
+                     int64_t ank, const zsr_batch* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
+#ifdef ZSR_X86
+    if (variant == 2) { zsr_rows_avx512(alab, alml, akr, an, ank, B, td, fdbuf, out); return; }
+    if (variant == 1) { zsr_rows_avx2(alab, alml, akr, an, ank, B, td, fdbuf, out); return; }
+#endif
+    (void)variant;
+    zsr_rows_scalar(alab, alml, akr, an, ank, B, td, fdbuf, out);
+}
+
+/* ---------------------------------------------------------------- forests
+ * One orientation of a validated forest and its records (rec_off[t] < 0: tree t is not
+ * eligible and its pairs are left to the classic kernel). */
+typedef struct {
+    const int32_t *lab, *lml, *kr;
+    const int64_t *off, *kro;
+    const int32_t* rec;
+    const int64_t* rec_off;
+} zsr_forest;
+
+/* Batch width in columns: wide enough that a row is long, small enough for L1/L2. */
+#define ZSR_TARGET 1024
+
+typedef struct {
+    zsr_batch B;
+    const int32_t* recs[2][ZSR_CAP];
+    int64_t js[2][ZSR_CAP];
+    int32_t nb[2], width[2];
+    int32_t out[ZSR_CAP];
+    int32_t *td, *fd; /* owned by the caller: see ZSR_STRIDE */
+} zsr_work;
+
+static void zsr_flush(int variant, const zsr_forest* F, int64_t i, zsr_work* w, int m, int32_t* dist) {
+    int32_t k, nb = w->nb[m];
+    int64_t a0 = F->off[i], n = F->off[i + 1] - a0, k0 = F->kro[i], nk = F->kro[i + 1] - k0;
+    if (!nb) return;
+    zsr_batch_build(&w->B, w->recs[m], nb, (int32_t)n + 1);
+    zsr_rows(variant, F->lab + a0, F->lml + a0, F->kr + k0, n, nk, &w->B, w->td, w->fd, w->out);
+    for (k = 0; k < nb; k++) dist[w->js[m][k]] = w->out[k];
+    w->nb[m] = 0;
+    w->width[m] = 0;
+}
+
+/* Queues tree j against tree i in orientation m; its distance goes to dist[key]. */
+static void zsr_add(int variant, const zsr_forest* F, int64_t i, int64_t j, int64_t key, zsr_work* w, int m,
+                    int32_t* dist) {
+    const int32_t* r = F->rec + F->rec_off[j];
+    if (w->width[m] + r[0] > ZSR_TARGET && w->nb[m] > 0) zsr_flush(variant, F, i, w, m, dist);
+    w->recs[m][w->nb[m]] = r;
+    w->js[m][w->nb[m]] = key;
+    w->nb[m] += 1;
+    w->width[m] += r[0];
+}
+
+/* dist[j] = TED(i, j) for i < j < n_trees, each pair in the orientation of fewer DP cells
+ * when mirror is given (cost_l/cost_r: each tree's Zhang–Shasha cost in both orientations);
+ * -1 for the pairs left to the classic kernel. */
+static void zsr_row(int variant, const zsr_forest* F0, const zsr_forest* F1, const int64_t* cost_l,
+                    const int64_t* cost_r, int64_t i, int64_t n_trees, zsr_work* w, int32_t* dist) {
+    int64_t j;
+    int m;
+    w->nb[0] = w->nb[1] = 0;
+    w->width[0] = w->width[1] = 0;
+    for (j = i + 1; j < n_trees; j++) {
+        const zsr_forest* F;
+        m = F1 != NULL && cost_r[i] * cost_r[j] < cost_l[i] * cost_l[j];
+        F = m ? F1 : F0;
+        if (F->rec_off[i] < 0 || F->rec_off[j] < 0) { dist[j] = -1; continue; }
+        zsr_add(variant, F, i, j, j, w, m, dist);
+    }
+    zsr_flush(variant, F0, i, w, 0, dist);
+    if (F1 != NULL) zsr_flush(variant, F1, i, w, 1, dist);
+}
+
+/* dist[k] = TED(left[k], right[k]) for pairs sorted by left (order[k] gives the position of
+ * the k-th sorted pair in the caller's arrays); -1 where the classic kernel must do it. */
+static void zsr_pairs(int variant, const zsr_forest* F, const int64_t* left, const int64_t* right,
+                      const int64_t* order, int64_t n_pairs, zsr_work* w, int32_t* dist) {
+    int64_t k = 0;
+    while (k < n_pairs) {
+        int64_t i = left[order[k]], e = k;
+        while (e < n_pairs && left[order[e]] == i) e++;
+        if (F->rec_off[i] < 0) {
+            for (; k < e; k++) dist[order[k]] = -1;
+            continue;
+        }
+        w->nb[0] = 0;
+        w->width[0] = 0;
+        for (; k < e; k++) {
+            int64_t j = right[order[k]];
+            if (F->rec_off[j] < 0) { dist[order[k]] = -1; continue; }
+            zsr_add(variant, F, i, j, order[k], w, 0, dist);
+        }
+        zsr_flush(variant, F, i, w, 0, dist);
+    }
+}
+
+#endif

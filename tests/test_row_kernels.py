@@ -1,0 +1,149 @@
+"""The combined-row Zhang–Shasha kernels (extension/zs_rows.h: portable C, AVX2, AVX-512)
+against the classic per-keyroot-pair kernel and the slow pure-Python reference, distance by
+distance, on random forests (hypothesis) and on the shared IAA data; and the fall-back to the
+classic kernel for trees too big for the row layouts."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import spacy_agreement as sa
+from spacy_agreement import LabelVocab, _core
+from spacy_agreement.agreement.engine import expected_sums, mirror_arrays, row_layouts
+from spacy_agreement.trees import Forest, OrderedTree
+
+from .reference import ref_tree_edit_distance
+from .strategies import labelled_trees
+from .test_ted import to_ordered
+
+KERNELS = _core.row_kernels()
+
+
+@pytest.fixture(autouse=True)
+def restore_kernel():
+    yield
+    _core.use_row_kernel("auto")
+
+
+def all_pairs(n):
+    left, right = np.triu_indices(n, k=1)
+    return left.astype(np.int64), right.astype(np.int64)
+
+
+def distances(kernel, forest, left, right):
+    _core.use_row_kernel(kernel)
+    return _core.forest_ted_pairs(*forest.arrays(), left, right)
+
+
+def test_the_portable_kernels_are_always_there():
+    assert KERNELS[:2] == ["classic", "scalar"]
+    assert _core.row_kernel() == KERNELS[-1]
+
+
+def test_unknown_kernel_is_refused_and_the_choice_restored():
+    with pytest.raises(ValueError, match="unknown or unavailable kernel 'gpu'"):
+        _core.use_row_kernel("gpu")
+    assert _core.use_row_kernel("scalar") == KERNELS[-1]
+    assert _core.row_kernel() == "scalar"
+    assert _core.use_row_kernel("classic") == "scalar"
+    assert _core.use_row_kernel() == "classic"
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(labelled_trees(max_nodes=14), min_size=2, max_size=9))
+def test_every_kernel_matches_the_reference_on_random_forests(trees):
+    vocab = LabelVocab()
+    forest = Forest.from_trees([to_ordered(t, vocab) for t in trees])
+    n = len(trees)
+    left, right = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    left, right = left.ravel().astype(np.int64), right.ravel().astype(np.int64)
+    expected = [ref_tree_edit_distance(trees[i], trees[j]) for i, j in zip(left, right)]
+    for kernel in KERNELS:
+        assert distances(kernel, forest, left, right).tolist() == expected, kernel
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(labelled_trees(max_nodes=16), min_size=2, max_size=14), st.integers(1, 3))
+def test_every_kernel_gives_the_same_alpha_sums(trees, threads):
+    """The all-pairs sums (each pair in its cheaper orientation, in batches) are the classic
+    kernel's, bit for bit: the distances are integers and are summed in the same order."""
+    vocab = LabelVocab()
+    ordered = [to_ordered(t, vocab) for t in trees]
+    forest = Forest.from_trees(ordered)
+    sizes = np.array([t.size for t in ordered], dtype=np.int64)
+    counts = np.ones(len(ordered))
+    sums = {}
+    for kernel in KERNELS:
+        _core.use_row_kernel(kernel)
+        sums[kernel] = expected_sums(forest, sizes, counts, n_threads=threads, forest_trees=ordered).tolist()
+    assert all(value == sums["classic"] for value in sums.values()), sums
+
+
+def comb(n_spine, label="a"):
+    """A spine whose every node has a leaf as first child: Σ keyroot sizes grows as n²/4."""
+    tree = (label, ())
+    for _ in range(n_spine):
+        tree = (label, (("b", ()), tree))
+    return tree
+
+
+def chain(n, label):
+    """A chain of n nodes in postorder (node k under node k + 1), built without recursion."""
+    return OrderedTree.from_parents(np.full(n, label), np.append(np.arange(1, n), -1))
+
+
+def test_trees_too_big_for_the_layouts_go_to_the_classic_kernel():
+    vocab = LabelVocab()
+    small = [("a", (("b", ()), ("c", ()))), ("a", (("c", ()),))]
+    nested = small + [comb(100)] + small  # the comb: over 4,096 layout columns
+    ordered = [to_ordered(t, vocab) for t in nested]
+    ordered[3:3] = [chain(600, vocab.add("a")), chain(520, vocab.add("b"))]  # over 512 nodes
+    trees = ordered
+    forest = Forest.from_trees(ordered)
+    layouts = _core.row_layouts(*forest.arrays())
+    assert layouts.n_trees == len(trees) and layouts.max_rows == 3
+    left, right = all_pairs(len(trees))
+    expected = distances("classic", forest, left, right)
+    for kernel in KERNELS[1:]:
+        assert distances(kernel, forest, left, right).tolist() == expected.tolist(), kernel
+    sizes = np.array([t.size for t in ordered], dtype=np.int64)
+    for kernel in KERNELS:
+        _core.use_row_kernel(kernel)
+        got = expected_sums(forest, sizes, np.ones(len(trees)), n_threads=2, forest_trees=ordered)
+        _core.use_row_kernel("classic")
+        assert got.tolist() == expected_sums(forest, sizes, np.ones(len(trees)), n_threads=2,
+                                             forest_trees=ordered).tolist()
+
+
+def test_layouts_of_another_forest_are_refused():
+    vocab = LabelVocab()
+    one = Forest.from_trees([to_ordered(t, vocab) for t in [("a", ()), ("b", (("a", ()),))]])
+    other = Forest.from_trees([to_ordered(t, vocab) for t in [("a", ()), ("a", (("a", ()),))]])
+    n = 2
+    args = (np.ones(n, dtype=np.int64), np.ones(n), 0, n, 1, None, None)
+    with pytest.raises(ValueError, match="not built from this forest"):
+        _core.expected_sums_rows(*one.arrays(), *args, (_core.row_layouts(*other.arrays()), None))
+    with pytest.raises(ValueError, match="not built from this forest"):
+        _core.expected_sums_rows(*one.arrays(), *args, ("not layouts", None))
+    good = _core.expected_sums_rows(*one.arrays(), *args, (_core.row_layouts(*one.arrays()), None))
+    assert good.tolist() == _core.expected_sums_rows(*one.arrays(), *args).tolist()
+
+
+IAA_FILES = ["cdt/da-lotte.conll", "cdt/da-morten.conll", "ndt/odin-norwegian.conll"]
+
+
+@pytest.mark.parametrize("name", IAA_FILES)
+def test_every_kernel_agrees_with_the_classic_one_on_the_iaa_data(iaa, name):
+    """Every pair of trees of one annotator's file, in both orientations, distance by distance."""
+    vocab = LabelVocab()
+    ordered = [t.to_ordered(vocab)[0] for t in sa.read_conll(iaa / name)]
+    forest = Forest.from_trees(ordered)
+    left, right = all_pairs(len(ordered))
+    mirrored = mirror_arrays(ordered)
+    mirror_forest = (mirrored[0], mirrored[1], forest.offsets, mirrored[2], mirrored[3])
+    expected = distances("classic", forest, left, right)
+    assert row_layouts(forest.arrays(), mirrored)[0].max_rows == max(t.size for t in ordered)
+    for kernel in KERNELS[1:]:
+        assert np.array_equal(distances(kernel, forest, left, right), expected), kernel
+        _core.use_row_kernel(kernel)
+        assert np.array_equal(_core.forest_ted_pairs(*mirror_forest, left, right), expected), kernel
