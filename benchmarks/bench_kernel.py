@@ -9,7 +9,9 @@ that fewer cells and faster cells both count. The corpus is written by
 ``../shared/bench/make_corpus.py`` (three annotator files aligned by ``# sent_id``), turned
 into annotator directories here. Timed in one run, on the same pairs (``--rows`` random trees
 against every other tree, one thread): every unit-cost kernel of ``_core.row_kernels()``
-(``classic`` is the plain per-keyroot-pair kernel kept as the reference), edist's
+(``classic`` is the per-keyroot-pair kernel kept as the reference), a minimal textbook
+Zhang–Shasha in C compiled here with ``cc -O2`` (the plain kernel the ratios are taken
+against, and scaled to the corpus README's 5.5 ns per cell), edist's
 ``standard_ted`` on the first pairs of those rows, and ``spacy-agreement alpha --dirs ...
 --alpha exact --threads N``. Not a test: nothing asserts a time.
 """
@@ -51,6 +53,66 @@ def annotator_dirs(corpus: Path, out: Path):
                 (folder / f"{found.group(1)}-{name}.conll").write_text(block.strip("\n") + "\n\n", encoding="utf-8")
         dirs.append(folder)
     return dirs
+
+
+#: A minimal textbook Zhang–Shasha in C (unit costs, one table per keyroot pair), compiled
+#: with ``cc -O2`` at run time: the "plain scalar kernel" the issue's figures are relative to.
+PLAIN_C = r"""
+#include <stdint.h>
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+static int zs(const int32_t* l1, const int32_t* m1, const int32_t* k1, int n1, int nk1,
+              const int32_t* l2, const int32_t* m2, const int32_t* k2, int n2, int nk2, int* td, int* fd) {
+    int w = n2 + 1;
+    for (int a = 0; a < nk1; a++) { int i = k1[a], li = m1[i], mi = i - li + 1;
+      for (int b = 0; b < nk2; b++) { int j = k2[b], lj = m2[j], mj = j - lj + 1;
+        fd[0] = 0;
+        for (int di = 1; di <= mi; di++) fd[di * w] = fd[(di - 1) * w] + 1;
+        for (int dj = 1; dj <= mj; dj++) fd[dj] = fd[dj - 1] + 1;
+        for (int di = 1; di <= mi; di++) { int x = li + di - 1;
+          for (int dj = 1; dj <= mj; dj++) { int y = lj + dj - 1;
+            int best = MIN(fd[(di - 1) * w + dj] + 1, fd[di * w + dj - 1] + 1);
+            if (m1[x] == li && m2[y] == lj) {
+              best = MIN(best, fd[(di - 1) * w + dj - 1] + (l1[x] != l2[y]));
+              fd[di * w + dj] = best; td[x * n2 + y] = best;
+            } else {
+              fd[di * w + dj] = MIN(best, fd[(m1[x] - li) * w + m2[y] - lj] + td[x * n2 + y]);
+            } } } } }
+    return td[(n1 - 1) * n2 + n2 - 1];
+}
+void plain_pairs(const int32_t* lab, const int32_t* lml, const int64_t* off, const int32_t* kr, const int64_t* kro,
+                 const int64_t* left, const int64_t* right, int64_t n, int* td, int* fd, double* out) {
+    for (int64_t k = 0; k < n; k++) { int64_t a = left[k], b = right[k];
+        out[k] = zs(lab + off[a], lml + off[a], kr + kro[a], off[a + 1] - off[a], kro[a + 1] - kro[a],
+                    lab + off[b], lml + off[b], kr + kro[b], off[b + 1] - off[b], kro[b + 1] - kro[b], td, fd); }
+}
+"""
+
+
+def plain_c(tmp: Path):
+    """The compiled PLAIN_C kernel as a function of (forest, left, right), or None without cc."""
+    import ctypes
+
+    source, library = tmp / "plain.c", tmp / "plain.so"
+    source.write_text(PLAIN_C)
+    try:
+        subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", str(library), str(source)], check=True,
+                       capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as error:
+        print(f"no plain C kernel: cc failed ({error})")
+        return None
+    lib = ctypes.CDLL(str(library))
+
+    def run(forest, left, right):
+        m = int(np.diff(forest.offsets).max())
+        td, fd = np.empty(m * m, dtype=np.intc), np.empty((m + 1) * (m + 1), dtype=np.intc)
+        out = np.empty(len(left))
+        arrays = [np.ascontiguousarray(a) for a in (*forest.arrays(), left, right)]
+        pointer = [a.ctypes.data_as(ctypes.c_void_p) for a in arrays]
+        lib.plain_pairs(*pointer, ctypes.c_int64(len(left)), td.ctypes.data_as(ctypes.c_void_p),
+                        fd.ctypes.data_as(ctypes.c_void_p), out.ctypes.data_as(ctypes.c_void_p))
+        return out
+
+    return run
 
 
 def row_pairs(n, rows, seed=0):
@@ -97,11 +159,23 @@ def main(argv=None):
         return time.perf_counter() - start, out
 
     results = {}
+    plain = plain_c(tmp)
+    if plain is not None:
+        def run_plain():
+            start = time.perf_counter()
+            out = np.empty(len(left))
+            out[~flip] = plain(forest, left[~flip], right[~flip])
+            out[flip] = plain(mirrored, left[flip], right[flip])
+            return time.perf_counter() - start, out
+
+        run_plain()
+        results["plain C (cc -O2)"] = min((run_plain() for _ in range(3)), key=lambda r: r[0])
     for kernel in _core.row_kernels():
         run(kernel)  # warm
         results[kernel] = min((run(kernel) for _ in range(3)), key=lambda r: r[0])
     _core.use_row_kernel("auto")
     reference = results["classic"][1]
+    base = "plain C (cc -O2)" if plain is not None else "classic"
     for kernel, (_, values) in results.items():
         assert np.array_equal(values, reference), f"{kernel} differs from the classic kernel"
     from edist.ted import standard_ted
@@ -114,8 +188,8 @@ def main(argv=None):
     edist = [standard_ted(*converted[a], *converted[b]) for a, b in zip(left[:k].tolist(), right[:k].tolist())]
     edist_s = time.perf_counter() - start
     assert np.array_equal(np.array(edist, dtype=float), reference[:k]), "edist differs"
-    classic_ns = results["classic"][0] / cells.sum() * 1e9
-    print(f"\n{'kernel (1 thread)':<28} {'ns / cell-eq':>12} {'us / pair':>10} {'x classic':>10} "
+    classic_ns = results[base][0] / cells.sum() * 1e9
+    print(f"\n{'kernel (1 thread)':<28} {'ns / cell-eq':>12} {'us / pair':>10} {'x ' + base[:7]:>10} "
           f"{'at 5.5 ns plain':>16}")
     for kernel, (seconds, _) in results.items():
         ns = seconds / cells.sum() * 1e9
