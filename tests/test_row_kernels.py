@@ -66,7 +66,8 @@ def test_every_kernel_matches_the_reference_on_random_forests(trees):
 @given(st.lists(labelled_trees(max_nodes=16), min_size=2, max_size=14), st.integers(1, 3))
 def test_every_kernel_gives_the_same_alpha_sums(trees, threads):
     """The all-pairs sums (each pair in its cheaper orientation, in batches) are the classic
-    kernel's, bit for bit: the distances are integers and are summed in the same order."""
+    kernel's: exactly for δplain and δdiff (integer terms), to rounding for δnorm (with
+    several threads the rows' shares are added in the order the threads finish)."""
     vocab = LabelVocab()
     ordered = [to_ordered(t, vocab) for t in trees]
     forest = Forest.from_trees(ordered)
@@ -76,7 +77,9 @@ def test_every_kernel_gives_the_same_alpha_sums(trees, threads):
     for kernel in KERNELS:
         _core.use_row_kernel(kernel)
         sums[kernel] = expected_sums(forest, sizes, counts, n_threads=threads, forest_trees=ordered).tolist()
-    assert all(value == sums["classic"] for value in sums.values()), sums
+    for value in sums.values():
+        assert value[:2] == sums["classic"][:2], sums
+        assert value[2] == pytest.approx(sums["classic"][2], rel=1e-12, abs=1e-15), sums
 
 
 def comb(n_spine, label="a"):
