@@ -62,21 +62,23 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
         return acc_arr.sum(axis=0)
     # the combined-row kernel (unit costs): distances of a row into dist[tid], -1 = classic
     cdef bint rows = cptr == NULL and _rows_on
+    # lay0 and lay1 own the records f0 and f1 point into: both stay referenced to the end
     cdef RowLayouts lay0 = None, lay1 = None
     cdef zsr_forest f0, f1
     cdef zsr_forest* f1p = NULL
     cdef int variant = zsr_variant()
+    cdef Py_ssize_t max_rows = 0
     if rows:
-        if layouts is None:
-            layouts = (None, None)
+        layouts = (None, None) if layouts is None else layouts
         lay0 = _checked_layouts(layouts[0], labels, lml, offsets, keyroots, kr_offsets)
         f0 = _zsr_forest(lay0, labels, lml, offsets, keyroots, kr_offsets)
+        max_rows = lay0.max_rows
         if use_mirror:
             lay1 = _checked_layouts(layouts[1], m_labels, m_lml, offsets, m_keyroots, m_kr_offsets)
             f1 = _zsr_forest(lay1, m_labels, m_lml, offsets, m_keyroots, m_kr_offsets)
+            max_rows = max(max_rows, lay1.max_rows)
             f1p = &f1
-    work = _RowWork(n_threads if rows else 0, max(lay0.max_rows, lay1.max_rows if lay1 is not None else 0)
-                    if rows else 0)
+    work = _RowWork(n_threads if rows else 0, max_rows)
     cdef zsr_work** works = (<_RowWork>work).works
     dist_arr = np.full((n_threads, n_trees), -1, dtype=np.int32)
     cdef int32_t[:, ::1] dist = dist_arr

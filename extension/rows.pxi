@@ -9,7 +9,6 @@ cdef extern from "zs_rows.h" nogil:
         ZSR_CAP
         ZSR_STRIDE
         ZSR_PAD
-        ZSR_HEAD
     ctypedef struct zsr_forest:
         const int32_t* lab
         const int32_t* lml
@@ -86,11 +85,17 @@ def row_layouts(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t
                 const int32_t[::1] keyroots, const int64_t[::1] kr_offsets):
     """:class:`RowLayouts` of a forest (validated here), for :func:`expected_sums_rows`."""
     validate_forest(labels, lml, offsets, keyroots, kr_offsets, -1)
+    return _build_layouts(labels, lml, offsets, keyroots, kr_offsets)
+
+
+cdef RowLayouts _build_layouts(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
+                               const int32_t[::1] keyroots, const int64_t[::1] kr_offsets):
+    """:func:`row_layouts` of a forest its caller has validated."""
     cdef Py_ssize_t n_trees = offsets.shape[0] - 1, t, n, nk, total = 0, biggest = 0
     cdef int64_t a0, k0, W
     cdef int32_t nlev
-    sizes_arr = np.full(n_trees, -1, dtype=np.int64)
-    cdef int64_t[::1] rec_off = sizes_arr
+    rec_off_arr = np.full(n_trees, -1, dtype=np.int64)
+    cdef int64_t[::1] rec_off = rec_off_arr
     scratch_arr = np.empty(4 * max(1, _max_size(offsets)), dtype=np.int32)
     cdef int32_t[::1] scratch = scratch_arr
     for t in range(n_trees):
@@ -114,7 +119,7 @@ def row_layouts(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t
             zsr_build_tree(&labels[a0], &lml[a0], &keyroots[k0], offsets[t + 1] - a0, kr_offsets[t + 1] - k0,
                            &records[rec_off[t]], &scratch[0])
     cdef RowLayouts layouts = RowLayouts()
-    layouts.records, layouts.rec_offsets = records_arr, sizes_arr
+    layouts.records, layouts.rec_offsets = records_arr, rec_off_arr
     layouts.arrays = (np.array(labels, copy=True), np.array(lml, copy=True), np.array(offsets, copy=True),
                       np.array(keyroots, copy=True), np.array(kr_offsets, copy=True))
     layouts.max_rows, layouts.n_trees = biggest, n_trees
@@ -169,9 +174,10 @@ cdef class _RowWork:
 
 
 cdef RowLayouts _checked_layouts(layouts, labels, lml, offsets, keyroots, kr_offsets):
-    """``layouts`` if it was built from this forest, new ones if ``None``; else ValueError."""
+    """``layouts`` if it was built from this (validated) forest, new ones if ``None``; else
+    ValueError."""
     if layouts is None:
-        return row_layouts(labels, lml, offsets, keyroots, kr_offsets)
+        return _build_layouts(labels, lml, offsets, keyroots, kr_offsets)
     if not isinstance(layouts, RowLayouts) or not layouts.covers(labels, lml, offsets, keyroots, kr_offsets):
         raise ValueError("the row layouts were not built from this forest")
     return layouts
@@ -186,7 +192,7 @@ def _pairs_by_rows(const int32_t[::1] labels, const int32_t[::1] lml, const int6
     out_arr = np.full(n_pairs, -1, dtype=np.int32)
     if n_pairs == 0 or not _rows_on:
         return out_arr
-    layouts = row_layouts(labels, lml, offsets, keyroots, kr_offsets)
+    layouts = _build_layouts(labels, lml, offsets, keyroots, kr_offsets)
     order_arr = np.argsort(np.asarray(left), kind="stable").astype(np.int64)
     cdef const int64_t[::1] order = order_arr
     cdef int32_t[::1] out = out_arr

@@ -49,8 +49,8 @@
 
 /* ---------------------------------------------------------------- per-tree layouts
  * int32 record: W, nlev, rootcol, rootlev, lev[nlev + 1], then six arrays of W columns:
- * grel (leftmost-leaf column minus own column), hrel (home column minus its level's start,
- * -1 for boundaries), hlev (level of the home column), on (-1 on the segment's left path),
+ * grel (leftmost-leaf column minus own column), hcol (the node's home column, -1 for
+ * boundaries), hlev (level of the home column), on (-1 on the segment's left path),
  * lab (label, -1 for boundaries), pos (column within its segment, 0 for the boundary).
  */
 static int64_t zsr_width(const int32_t* lml, const int32_t* kr, int64_t nk) {
@@ -90,7 +90,7 @@ static void zsr_build_tree(const int32_t* lab, const int32_t* lml, const int32_t
     int32_t* levof = scratch + 2 * n;   /* level of that column */
     int32_t nlev = zsr_levels(lml, kr, nk, level, scratch + 2 * n, scratch + 3 * n);
     int32_t l;
-    int32_t *lev = out + ZSR_HEAD, *grel = lev + nlev + 1, *hrel = grel + W, *hlev = hrel + W,
+    int32_t *lev = out + ZSR_HEAD, *grel = lev + nlev + 1, *hcol = grel + W, *hlev = hcol + W,
             *on = hlev + W, *lb = on + W, *pos = lb + W;
     out[0] = (int32_t)W;
     out[1] = nlev;
@@ -103,7 +103,7 @@ static void zsr_build_tree(const int32_t* lab, const int32_t* lml, const int32_t
             j = kr[a];
             lj = lml[j];
             s = c;
-            grel[c] = 0; hrel[c] = -1; hlev[c] = 0; on[c] = 0; lb[c] = -1; pos[c] = 0;
+            grel[c] = 0; hcol[c] = -1; hlev[c] = 0; on[c] = 0; lb[c] = -1; pos[c] = 0;
             c++;
             for (y = lj; y <= j; y++, c++) {
                 int32_t q = lml[y] - lj;
@@ -111,20 +111,20 @@ static void zsr_build_tree(const int32_t* lab, const int32_t* lml, const int32_t
                 on[c] = q == 0 ? -1 : 0;
                 lb[c] = lab[y];
                 pos[c] = (int32_t)(y - lj + 1);
-                hrel[c] = (int32_t)y; /* node for now */
+                hcol[c] = (int32_t)y; /* the node, until its home column is known */
                 if (q == 0) { colof[y] = (int32_t)c; levof[y] = l; }
             }
         }
     }
     lev[nlev] = (int32_t)c;
     for (c = 0; c < W; c++) {
-        if (hrel[c] >= 0) {
-            int32_t node = hrel[c];
+        if (hcol[c] >= 0) {
+            int32_t node = hcol[c];
             hlev[c] = levof[node];
-            hrel[c] = colof[node] - lev[levof[node]];
+            hcol[c] = colof[node];
         }
     }
-    out[2] = colof[n - 1] - lev[levof[n - 1]];
+    out[2] = colof[n - 1];
     out[3] = levof[n - 1];
 }
 
@@ -163,7 +163,7 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
     for (k = 0; k < nb; k++) {
         const int32_t* r = recs[k];
         int32_t tW = r[0], tn = r[1];
-        const int32_t *lev = r + ZSR_HEAD, *grel = lev + tn + 1, *hrel = grel + tW, *hlev = hrel + tW,
+        const int32_t *lev = r + ZSR_HEAD, *grel = lev + tn + 1, *hcol = grel + tW, *hlev = hcol + tW,
                       *on = hlev + tW, *lb = on + tW, *ps = lb + tW;
         for (l = 0; l < tn; l++) {
             int32_t d = B->cursor[l] - lev[l], c0;
@@ -180,9 +180,9 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
         for (l = 0; l < tn; l++) {
             int32_t c0;
             for (c0 = lev[l]; c0 < lev[l + 1]; c0++)
-                B->home[c0 + B->delta[l]] = hrel[c0] < 0 ? Wp : hrel[c0] + lev[hlev[c0]] + B->delta[hlev[c0]];
+                B->home[c0 + B->delta[l]] = hcol[c0] < 0 ? Wp : hcol[c0] + B->delta[hlev[c0]];
         }
-        B->rootcol[k] = r[2] + lev[r[3]] + B->delta[r[3]];
+        B->rootcol[k] = r[2] + B->delta[r[3]];
     }
     for (c = W; c < Wp + ZSR_PAD; c++) {
         B->gidx[c] = c; B->home[c] = Wp; B->on[c] = 0; B->lab[c] = -1; pos[c] = 0;
@@ -201,57 +201,74 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
 #define ZSR_STRIDE (ZSR_CAP + 2 * ZSR_PAD)
 
 /* ---------------------------------------------------------------- kernels
- * out[k] = TED(A, tree k of the batch). A: labels, leftmost leaves, keyroots (validated). */
-static void zsr_rows_scalar(const int32_t* alab, const int32_t* alml, const int32_t* akr, int64_t an, int64_t ank,
-                            const zsr_batch* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
+ * A kernel variant is two row functions; zsr_rows_with walks A's keyroots and rows once for all.
+ *
+ * path row (node x of A on its keyroot's left path, label lx), level by level:
+ *   third = diagonal + relabel on the segment's left path, else q + td[x][home]; td stored back
+ *   for every column (its own value on the path, the home column's copy elsewhere);
+ * inner row (x off the left path, prow = the row of x's leftmost leaf minus one):
+ *   third = prow[gidx] + td[x][c].
+ * Both then take min with up + 1 and the prefix minimum of T - off. */
+typedef void (*zsr_path_row)(const zsr_batch* B, const int32_t* up, int32_t* cur, int32_t* tdx, int32_t lx);
+typedef void (*zsr_inner_row)(const zsr_batch* B, const int32_t* up, const int32_t* prow, int32_t* cur,
+                              const int32_t* tdx);
+
+/* out[k] = TED(A, tree k of the batch). A: labels, leftmost leaves, keyroots (validated). */
+static void zsr_rows_with(zsr_path_row path_row, zsr_inner_row inner_row, const int32_t* alab,
+                          const int32_t* alml, const int32_t* akr, int64_t an, int64_t ank,
+                          const zsr_batch* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
     const int64_t tw = B->Wp + 2 * ZSR_PAD;
-    const int32_t Wp = B->Wp;
     const int32_t* r0 = B->pos_ + ZSR_PAD;
     int32_t* fd = fdbuf + ZSR_PAD;
     int64_t ka, x, k;
-    for (x = 0; x < an; x++) td[x * tw + Wp] = ZSR_BIG;
+    for (x = 0; x < an; x++) td[x * tw + B->Wp] = ZSR_BIG;
     for (ka = 0; ka < ank; ka++) {
         int64_t i = akr[ka], li = alml[i], mi = i - li + 1, di;
         for (di = 1; di <= mi; di++) {
-            int64_t p;
             const int32_t* up = di == 1 ? r0 : fd + (di - 2) * tw;
-            int32_t* cur = fd + (di - 1) * tw;
-            int32_t* tdx;
+            int64_t p;
             x = li + di - 1;
             p = alml[x] - li;
-            tdx = td + x * tw;
-            if (p == 0) {
-                int32_t lx = alab[x], l;
-                for (l = 0; l < B->nlev; l++) {
-                    int32_t c, run = ZSR_INF;
-                    for (c = B->lev[l]; c < B->lev[l + 1]; c++) {
-                        int32_t u = up[c] + 1, dg = tdx[B->home[c]], t, v;
-                        if (B->on[c]) t = up[c - 1] + (B->lab[c] != lx);
-                        else t = B->qv[c] + dg;
-                        if (u < t) t = u;
-                        v = t - B->off[c];
-                        if (v < run) run = v;
-                        cur[c] = run + B->off[c];
-                        tdx[c] = B->on[c] ? cur[c] : dg;
-                    }
-                }
-            } else {
-                const int32_t* prow = fd + (p - 1) * tw;
-                int32_t c, run = ZSR_INF;
-                for (c = 0; c < Wp; c++) {
-                    int32_t u = up[c] + 1, t = prow[B->gidx[c]] + tdx[c], v;
-                    if (u < t) t = u;
-                    v = t - B->off[c];
-                    if (v < run) run = v;
-                    cur[c] = run + B->off[c];
-                }
-            }
+            if (p == 0) path_row(B, up, fd + (di - 1) * tw, td + x * tw, alab[x]);
+            else inner_row(B, up, fd + (p - 1) * tw, fd + (di - 1) * tw, td + x * tw);
         }
     }
     for (k = 0; k < B->nb; k++) out[k] = td[(an - 1) * tw + B->rootcol[k]];
 }
 
+static void zsr_path_scalar(const zsr_batch* B, const int32_t* up, int32_t* cur, int32_t* tdx, int32_t lx) {
+    int32_t l, c;
+    for (l = 0; l < B->nlev; l++) {
+        int32_t run = ZSR_INF;
+        for (c = B->lev[l]; c < B->lev[l + 1]; c++) {
+            int32_t u = up[c] + 1, dg = tdx[B->home[c]], t, v;
+            if (B->on[c]) t = up[c - 1] + (B->lab[c] != lx);
+            else t = B->qv[c] + dg;
+            if (u < t) t = u;
+            v = t - B->off[c];
+            if (v < run) run = v;
+            cur[c] = run + B->off[c];
+            tdx[c] = B->on[c] ? cur[c] : dg;
+        }
+    }
+}
+
+static void zsr_inner_scalar(const zsr_batch* B, const int32_t* up, const int32_t* prow, int32_t* cur,
+                             const int32_t* tdx) {
+    int32_t c, run = ZSR_INF;
+    for (c = 0; c < B->Wp; c++) {
+        int32_t u = up[c] + 1, t = prow[B->gidx[c]] + tdx[c], v;
+        if (u < t) t = u;
+        v = t - B->off[c];
+        if (v < run) run = v;
+        cur[c] = run + B->off[c];
+    }
+}
+
 #ifdef ZSR_X86
+#define ZSR_L8(p) _mm256_loadu_si256((const __m256i*)(p))
+#define ZSR_S8(p, v) _mm256_storeu_si256((__m256i*)(p), v)
+
 __attribute__((target("avx2"))) static inline __m256i zsr_shift8(__m256i v, __m256i inf, int k) {
     __m256i t = _mm256_permute2x128_si256(v, inf, 0x03);
     if (k == 1) return _mm256_alignr_epi8(v, t, 12);
@@ -259,147 +276,98 @@ __attribute__((target("avx2"))) static inline __m256i zsr_shift8(__m256i v, __m2
     return t;
 }
 
-__attribute__((target("avx2"))) static inline __m256i zsr_scan8(__m256i v, __m256i inf) {
+/* min(prefix minimum of T - off, carry) + off over 8 lanes; carry becomes its last lane. */
+__attribute__((target("avx2"))) static inline __m256i zsr_scan8(__m256i T, __m256i off, __m256i* carry) {
+    const __m256i inf = _mm256_set1_epi32(ZSR_INF);
+    __m256i v = _mm256_sub_epi32(T, off);
     v = _mm256_min_epi32(v, zsr_shift8(v, inf, 1));
     v = _mm256_min_epi32(v, zsr_shift8(v, inf, 2));
-    return _mm256_min_epi32(v, zsr_shift8(v, inf, 4));
+    v = _mm256_min_epi32(_mm256_min_epi32(v, zsr_shift8(v, inf, 4)), *carry);
+    *carry = _mm256_permutevar8x32_epi32(v, _mm256_set1_epi32(7));
+    return _mm256_add_epi32(v, off);
 }
 
-#define ZSR_L8(p) _mm256_loadu_si256((const __m256i*)(p))
-#define ZSR_S8(p, v) _mm256_storeu_si256((__m256i*)(p), v)
-
-__attribute__((target("avx2"))) static void zsr_rows_avx2(
-        const int32_t* alab, const int32_t* alml, const int32_t* akr, int64_t an, int64_t ank,
-        const zsr_batch* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
-    const int64_t tw = B->Wp + 2 * ZSR_PAD;
-    const int32_t Wp = B->Wp;
-    const int32_t* r0 = B->pos_ + ZSR_PAD;
-    int32_t* fd = fdbuf + ZSR_PAD;
-    const __m256i one = _mm256_set1_epi32(1), inf = _mm256_set1_epi32(ZSR_INF), last = _mm256_set1_epi32(7);
-    int64_t ka, x, k;
-    for (x = 0; x < an; x++) td[x * tw + Wp] = ZSR_BIG;
-    for (ka = 0; ka < ank; ka++) {
-        int64_t i = akr[ka], li = alml[i], mi = i - li + 1, di;
-        for (di = 1; di <= mi; di++) {
-            int64_t p;
-            const int32_t* up = di == 1 ? r0 : fd + (di - 2) * tw;
-            int32_t* cur = fd + (di - 1) * tw;
-            int32_t* tdx;
-            x = li + di - 1;
-            p = alml[x] - li;
-            tdx = td + x * tw;
-            if (p == 0) {
-                __m256i lx = _mm256_set1_epi32(alab[x]);
-                int32_t l, c;
-                for (l = 0; l < B->nlev; l++) {
-                    __m256i carry = inf;
-                    for (c = B->lev[l]; c < B->lev[l + 1]; c += 8) {
-                        __m256i U = _mm256_add_epi32(ZSR_L8(up + c), one);
-                        __m256i Dg = _mm256_i32gather_epi32(tdx, ZSR_L8(B->home + c), 4);
-                        __m256i on = ZSR_L8(B->on + c);
-                        __m256i Tn = _mm256_add_epi32(ZSR_L8(B->qv + c), Dg);
-                        __m256i eq = _mm256_cmpeq_epi32(ZSR_L8(B->lab + c), lx);
-                        __m256i Tp = _mm256_add_epi32(ZSR_L8(up + c - 1), _mm256_add_epi32(one, eq));
-                        __m256i T = _mm256_min_epi32(U, _mm256_blendv_epi8(Tn, Tp, on));
-                        __m256i off = ZSR_L8(B->off + c);
-                        __m256i V = zsr_scan8(_mm256_sub_epi32(T, off), inf);
-                        __m256i F;
-                        V = _mm256_min_epi32(V, carry);
-                        carry = _mm256_permutevar8x32_epi32(V, last);
-                        F = _mm256_add_epi32(V, off);
-                        ZSR_S8(cur + c, F);
-                        ZSR_S8(tdx + c, _mm256_blendv_epi8(Dg, F, on));
-                    }
-                }
-            } else {
-                const int32_t* prow = fd + (p - 1) * tw;
-                __m256i carry = inf;
-                int32_t c;
-                for (c = 0; c < Wp; c += 8) {
-                    __m256i U = _mm256_add_epi32(ZSR_L8(up + c), one);
-                    __m256i G = _mm256_i32gather_epi32(prow, ZSR_L8(B->gidx + c), 4);
-                    __m256i T = _mm256_min_epi32(U, _mm256_add_epi32(G, ZSR_L8(tdx + c)));
-                    __m256i off = ZSR_L8(B->off + c);
-                    __m256i V = _mm256_min_epi32(zsr_scan8(_mm256_sub_epi32(T, off), inf), carry);
-                    carry = _mm256_permutevar8x32_epi32(V, last);
-                    ZSR_S8(cur + c, _mm256_add_epi32(V, off));
-                }
-            }
+__attribute__((target("avx2"))) static void zsr_path_avx2(const zsr_batch* B, const int32_t* up, int32_t* cur,
+                                                          int32_t* tdx, int32_t label) {
+    const __m256i one = _mm256_set1_epi32(1), lx = _mm256_set1_epi32(label);
+    int32_t l, c;
+    for (l = 0; l < B->nlev; l++) {
+        __m256i carry = _mm256_set1_epi32(ZSR_INF);
+        for (c = B->lev[l]; c < B->lev[l + 1]; c += 8) {
+            __m256i U = _mm256_add_epi32(ZSR_L8(up + c), one);
+            __m256i Dg = _mm256_i32gather_epi32(tdx, ZSR_L8(B->home + c), 4);
+            __m256i on = ZSR_L8(B->on + c);
+            __m256i Tn = _mm256_add_epi32(ZSR_L8(B->qv + c), Dg);
+            __m256i eq = _mm256_cmpeq_epi32(ZSR_L8(B->lab + c), lx);
+            __m256i Tp = _mm256_add_epi32(ZSR_L8(up + c - 1), _mm256_add_epi32(one, eq));
+            __m256i F = zsr_scan8(_mm256_min_epi32(U, _mm256_blendv_epi8(Tn, Tp, on)), ZSR_L8(B->off + c), &carry);
+            ZSR_S8(cur + c, F);
+            ZSR_S8(tdx + c, _mm256_blendv_epi8(Dg, F, on));
         }
     }
-    for (k = 0; k < B->nb; k++) out[k] = td[(an - 1) * tw + B->rootcol[k]];
+}
+
+__attribute__((target("avx2"))) static void zsr_inner_avx2(const zsr_batch* B, const int32_t* up,
+                                                           const int32_t* prow, int32_t* cur, const int32_t* tdx) {
+    const __m256i one = _mm256_set1_epi32(1);
+    __m256i carry = _mm256_set1_epi32(ZSR_INF);
+    int32_t c;
+    for (c = 0; c < B->Wp; c += 8) {
+        __m256i U = _mm256_add_epi32(ZSR_L8(up + c), one);
+        __m256i G = _mm256_i32gather_epi32(prow, ZSR_L8(B->gidx + c), 4);
+        __m256i T = _mm256_min_epi32(U, _mm256_add_epi32(G, ZSR_L8(tdx + c)));
+        ZSR_S8(cur + c, zsr_scan8(T, ZSR_L8(B->off + c), &carry));
+    }
 }
 
 #define ZSR_L16(p) _mm512_loadu_si512((const void*)(p))
 #define ZSR_S16(p, v) _mm512_storeu_si512((void*)(p), v)
 
-__attribute__((target("avx512f"))) static inline __m512i zsr_scan16(__m512i v, __m512i inf) {
+/* zsr_scan8 over 16 lanes. */
+__attribute__((target("avx512f"))) static inline __m512i zsr_scan16(__m512i T, __m512i off, __m512i* carry) {
+    const __m512i inf = _mm512_set1_epi32(ZSR_INF);
+    __m512i v = _mm512_sub_epi32(T, off);
     v = _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 15));
     v = _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 14));
     v = _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 12));
-    return _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 8));
+    v = _mm512_min_epi32(_mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 8)), *carry);
+    *carry = _mm512_permutexvar_epi32(_mm512_set1_epi32(15), v);
+    return _mm512_add_epi32(v, off);
 }
 
-__attribute__((target("avx512f"))) static void zsr_rows_avx512(
-        const int32_t* alab, const int32_t* alml, const int32_t* akr, int64_t an, int64_t ank,
-        const zsr_batch* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
-    const int64_t tw = B->Wp + 2 * ZSR_PAD;
-    const int32_t Wp = B->Wp;
-    const int32_t* r0 = B->pos_ + ZSR_PAD;
-    int32_t* fd = fdbuf + ZSR_PAD;
-    const __m512i one = _mm512_set1_epi32(1), inf = _mm512_set1_epi32(ZSR_INF), last = _mm512_set1_epi32(15);
-    const __m512i zero = _mm512_setzero_si512();
-    int64_t ka, x, k;
-    for (x = 0; x < an; x++) td[x * tw + Wp] = ZSR_BIG;
-    for (ka = 0; ka < ank; ka++) {
-        int64_t i = akr[ka], li = alml[i], mi = i - li + 1, di;
-        for (di = 1; di <= mi; di++) {
-            int64_t p;
-            const int32_t* up = di == 1 ? r0 : fd + (di - 2) * tw;
-            int32_t* cur = fd + (di - 1) * tw;
-            int32_t* tdx;
-            x = li + di - 1;
-            p = alml[x] - li;
-            tdx = td + x * tw;
-            if (p == 0) {
-                __m512i lx = _mm512_set1_epi32(alab[x]);
-                int32_t l, c;
-                for (l = 0; l < B->nlev; l++) {
-                    __m512i carry = inf;
-                    for (c = B->lev[l]; c < B->lev[l + 1]; c += 16) {
-                        __m512i U = _mm512_add_epi32(ZSR_L16(up + c), one);
-                        __m512i Dg = _mm512_i32gather_epi32(ZSR_L16(B->home + c), tdx, 4);
-                        __mmask16 on = _mm512_cmplt_epi32_mask(ZSR_L16(B->on + c), zero);
-                        __mmask16 eq = _mm512_cmpeq_epi32_mask(ZSR_L16(B->lab + c), lx);
-                        __m512i Tn = _mm512_add_epi32(ZSR_L16(B->qv + c), Dg);
-                        __m512i Tp = _mm512_add_epi32(ZSR_L16(up + c - 1), _mm512_mask_blend_epi32(eq, one, zero));
-                        __m512i T = _mm512_min_epi32(U, _mm512_mask_blend_epi32(on, Tn, Tp));
-                        __m512i off = ZSR_L16(B->off + c);
-                        __m512i V = _mm512_min_epi32(zsr_scan16(_mm512_sub_epi32(T, off), inf), carry);
-                        __m512i F;
-                        carry = _mm512_permutexvar_epi32(last, V);
-                        F = _mm512_add_epi32(V, off);
-                        ZSR_S16(cur + c, F);
-                        ZSR_S16(tdx + c, _mm512_mask_blend_epi32(on, Dg, F));
-                    }
-                }
-            } else {
-                const int32_t* prow = fd + (p - 1) * tw;
-                __m512i carry = inf;
-                int32_t c;
-                for (c = 0; c < Wp; c += 16) {
-                    __m512i U = _mm512_add_epi32(ZSR_L16(up + c), one);
-                    __m512i G = _mm512_i32gather_epi32(ZSR_L16(B->gidx + c), prow, 4);
-                    __m512i T = _mm512_min_epi32(U, _mm512_add_epi32(G, ZSR_L16(tdx + c)));
-                    __m512i off = ZSR_L16(B->off + c);
-                    __m512i V = _mm512_min_epi32(zsr_scan16(_mm512_sub_epi32(T, off), inf), carry);
-                    carry = _mm512_permutexvar_epi32(last, V);
-                    ZSR_S16(cur + c, _mm512_add_epi32(V, off));
-                }
-            }
+__attribute__((target("avx512f"))) static void zsr_path_avx512(const zsr_batch* B, const int32_t* up,
+                                                               int32_t* cur, int32_t* tdx, int32_t label) {
+    const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512(), lx = _mm512_set1_epi32(label);
+    int32_t l, c;
+    for (l = 0; l < B->nlev; l++) {
+        __m512i carry = _mm512_set1_epi32(ZSR_INF);
+        for (c = B->lev[l]; c < B->lev[l + 1]; c += 16) {
+            __m512i U = _mm512_add_epi32(ZSR_L16(up + c), one);
+            __m512i Dg = _mm512_i32gather_epi32(ZSR_L16(B->home + c), tdx, 4);
+            __mmask16 on = _mm512_cmplt_epi32_mask(ZSR_L16(B->on + c), zero);
+            __mmask16 eq = _mm512_cmpeq_epi32_mask(ZSR_L16(B->lab + c), lx);
+            __m512i Tn = _mm512_add_epi32(ZSR_L16(B->qv + c), Dg);
+            __m512i Tp = _mm512_add_epi32(ZSR_L16(up + c - 1), _mm512_mask_blend_epi32(eq, one, zero));
+            __m512i F = zsr_scan16(_mm512_min_epi32(U, _mm512_mask_blend_epi32(on, Tn, Tp)), ZSR_L16(B->off + c),
+                                   &carry);
+            ZSR_S16(cur + c, F);
+            ZSR_S16(tdx + c, _mm512_mask_blend_epi32(on, Dg, F));
         }
     }
-    for (k = 0; k < B->nb; k++) out[k] = td[(an - 1) * tw + B->rootcol[k]];
+}
+
+__attribute__((target("avx512f"))) static void zsr_inner_avx512(const zsr_batch* B, const int32_t* up,
+                                                                const int32_t* prow, int32_t* cur,
+                                                                const int32_t* tdx) {
+    const __m512i one = _mm512_set1_epi32(1);
+    __m512i carry = _mm512_set1_epi32(ZSR_INF);
+    int32_t c;
+    for (c = 0; c < B->Wp; c += 16) {
+        __m512i U = _mm512_add_epi32(ZSR_L16(up + c), one);
+        __m512i G = _mm512_i32gather_epi32(ZSR_L16(B->gidx + c), prow, 4);
+        __m512i T = _mm512_min_epi32(U, _mm512_add_epi32(G, ZSR_L16(tdx + c)));
+        ZSR_S16(cur + c, zsr_scan16(T, ZSR_L16(B->off + c), &carry));
+    }
 }
 #endif
 
@@ -424,12 +392,14 @@ static int zsr_variant(void) {
 
 static void zsr_rows(int variant, const int32_t* alab, const int32_t* alml, const int32_t* akr, int64_t an,
                      int64_t ank, const zsr_batch* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
+    zsr_path_row path_row = zsr_path_scalar;
+    zsr_inner_row inner_row = zsr_inner_scalar;
 #ifdef ZSR_X86
-    if (variant == 2) { zsr_rows_avx512(alab, alml, akr, an, ank, B, td, fdbuf, out); return; }
-    if (variant == 1) { zsr_rows_avx2(alab, alml, akr, an, ank, B, td, fdbuf, out); return; }
+    if (variant == 2) { path_row = zsr_path_avx512; inner_row = zsr_inner_avx512; }
+    if (variant == 1) { path_row = zsr_path_avx2; inner_row = zsr_inner_avx2; }
 #endif
     (void)variant;
-    zsr_rows_scalar(alab, alml, akr, an, ank, B, td, fdbuf, out);
+    zsr_rows_with(path_row, inner_row, alab, alml, akr, an, ank, B, td, fdbuf, out);
 }
 
 /* ---------------------------------------------------------------- forests

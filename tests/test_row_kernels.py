@@ -82,6 +82,22 @@ def test_every_kernel_gives_the_same_alpha_sums(trees, threads):
         assert value[2] == pytest.approx(sums["classic"][2], rel=1e-12, abs=1e-15), sums
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.lists(labelled_trees(max_nodes=12), min_size=2, max_size=10))
+def test_the_kernel_builds_its_own_layouts_when_given_none(trees):
+    """The path of the dask tasks: mirror given, no layouts (both built inside the call)."""
+    vocab = LabelVocab()
+    ordered = [to_ordered(t, vocab) for t in trees]
+    forest = Forest.from_trees(ordered)
+    sizes = np.array([t.size for t in ordered], dtype=np.int64)
+    args = (sizes, np.ones(len(ordered)), 0, len(ordered), 2, None, mirror_arrays(ordered))
+    got = _core.expected_sums_rows(*forest.arrays(), *args)
+    _core.use_row_kernel("classic")
+    expected = _core.expected_sums_rows(*forest.arrays(), *args)
+    assert got[:2].tolist() == expected[:2].tolist()
+    assert got[2] == pytest.approx(expected[2], rel=1e-12, abs=1e-15)
+
+
 def comb(n_spine, label="a"):
     """A spine whose every node has a leaf as first child: Σ keyroot sizes grows as n²/4."""
     tree = (label, ())

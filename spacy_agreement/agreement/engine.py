@@ -146,7 +146,7 @@ def mirror_arrays(trees: Sequence[OrderedTree]) -> Tuple[np.ndarray, ...]:
 def row_layouts(arrays: Tuple[np.ndarray, ...], mirror: Optional[Tuple[np.ndarray, ...]]) -> Tuple[object, object]:
     """The combined-row kernel's layouts of the forest (and of its mirror), built once for
     all the chunks of one α instead of once per chunk."""
-    labels, lml, offsets, keyroots, kr_offsets = arrays
+    offsets = arrays[2]
     mirrored = None if mirror is None else _core.row_layouts(mirror[0], mirror[1], offsets, mirror[2], mirror[3])
     return _core.row_layouts(*arrays), mirrored
 
