@@ -252,25 +252,37 @@ class WordRow:
 
 
 @dataclass(frozen=True)
-class DependencyBand:
-    """One annotator's arcs: drawn ``above`` or below the word row ``row``."""
+class Band:
+    """One annotator's analysis, drawn ``above`` or below the word row ``row``, with its name."""
 
     name: str
     above: bool
     row: int
-    arcs: Tuple[Arc, ...]
     name_box: Box
     name_baseline: float
 
 
 @dataclass(frozen=True)
-class DependencyLayout:
+class DependencyBand(Band):
+    """One annotator's arcs."""
+
+    arcs: Tuple[Arc, ...]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What every drawing has: the words, their columns, the word rows."""
+
     words: Tuple[str, ...]
     x: Tuple[float, ...]          # word centres, shared by every band
     columns: Tuple[float, ...]    # column widths
     width: float
     height: float
     rows: Tuple[WordRow, ...]
+
+
+@dataclass(frozen=True)
+class DependencyLayout(Layout):
     bands: Tuple[DependencyBand, ...]
     reference: int
 
@@ -403,7 +415,7 @@ def layout_dependency(words: Sequence[str], analyses: Sequence[Tuple[str, Sequen
                             xs[h] if h >= 0 else xs[k], xs[k], base, y_top, box))
         nw = text_width(names[a], NAME_SIZE, True)
         name_box = Box(MARGIN, name_baseline - NAME_SIZE, MARGIN + nw, name_baseline + 3)
-        return DependencyBand(_clean(name), above, row_index, tuple(arcs), name_box, name_baseline)
+        return DependencyBand(_clean(name), above, row_index, name_box, name_baseline, tuple(arcs))
 
     if len(checked) == 2:
         base_a = MARGIN + extent(levels[0])
@@ -589,24 +601,15 @@ class Tag:
 
 
 @dataclass(frozen=True)
-class PhraseBand:
-    name: str
-    above: bool
-    row: int
+class PhraseBand(Band):
+    """One annotator's brackets and tags."""
+
     brackets: Tuple[Bracket, ...]
     tags: Tuple[Tag, ...]
-    name_box: Box
-    name_baseline: float
 
 
 @dataclass(frozen=True)
-class PhraseLayout:
-    words: Tuple[str, ...]
-    x: Tuple[float, ...]
-    columns: Tuple[float, ...]
-    width: float
-    height: float
-    rows: Tuple[WordRow, ...]
+class PhraseLayout(Layout):
     bands: Tuple[PhraseBand, ...]
     scores: Optional[Tuple[float, ...]]
     reference: int
@@ -754,8 +757,8 @@ def layout_phrase(words: Sequence[str], trees: Sequence[Tuple[str, Sequence[int]
                                     it.seg[0] + dx, it.seg[1] + dx, base + sign * it.level * UNIT, box))
         nw = text_width(names[t], NAME_SIZE, True)
         name_box = Box(MARGIN, name_baseline - NAME_SIZE, MARGIN + nw, name_baseline + 3)
-        return PhraseBand(_clean(trees[t][0]), above, row_index, tuple(brackets), tuple(tags), name_box,
-                          name_baseline)
+        return PhraseBand(_clean(trees[t][0]), above, row_index, name_box, name_baseline, tuple(brackets),
+                          tuple(tags))
 
     rows: List[WordRow] = []
     bands: List[PhraseBand] = []
