@@ -30,6 +30,21 @@ def all_pairs(n):
     return left.astype(np.int64), right.astype(np.int64)
 
 
+def ordered_forest(trees):
+    """Nested-tuple trees as OrderedTrees, their Forest and their sizes."""
+    vocab = LabelVocab()
+    ordered = [to_ordered(t, vocab) for t in trees]
+    return ordered, Forest.from_trees(ordered), np.array([t.size for t in ordered], dtype=np.int64)
+
+
+def assert_same_sums(got, expected):
+    """α's sums in the order plain, diff, norm: exact for the integer terms of δplain and δdiff,
+    to rounding for δnorm (with several threads the rows' shares are added in the order the
+    threads finish)."""
+    assert list(got[:2]) == list(expected[:2])
+    assert got[2] == pytest.approx(expected[2], rel=1e-12, abs=1e-15)
+
+
 def distances(kernel, forest, left, right):
     _core.use_row_kernel(kernel)
     return _core.forest_ted_pairs(*forest.arrays(), left, right)
@@ -52,8 +67,7 @@ def test_unknown_kernel_is_refused_and_the_choice_restored():
 @settings(max_examples=80, deadline=None)
 @given(st.lists(labelled_trees(max_nodes=14), min_size=2, max_size=9))
 def test_every_kernel_matches_the_reference_on_random_forests(trees):
-    vocab = LabelVocab()
-    forest = Forest.from_trees([to_ordered(t, vocab) for t in trees])
+    _, forest, _ = ordered_forest(trees)
     n = len(trees)
     left, right = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
     left, right = left.ravel().astype(np.int64), right.ravel().astype(np.int64)
@@ -66,36 +80,25 @@ def test_every_kernel_matches_the_reference_on_random_forests(trees):
 @given(st.lists(labelled_trees(max_nodes=16), min_size=2, max_size=14), st.integers(1, 3))
 def test_every_kernel_gives_the_same_alpha_sums(trees, threads):
     """The all-pairs sums (each pair in its cheaper orientation, in batches) are the classic
-    kernel's: exactly for δplain and δdiff (integer terms), to rounding for δnorm (with
-    several threads the rows' shares are added in the order the threads finish)."""
-    vocab = LabelVocab()
-    ordered = [to_ordered(t, vocab) for t in trees]
-    forest = Forest.from_trees(ordered)
-    sizes = np.array([t.size for t in ordered], dtype=np.int64)
-    counts = np.ones(len(ordered))
+    kernel's."""
+    ordered, forest, sizes = ordered_forest(trees)
     sums = {}
     for kernel in KERNELS:
         _core.use_row_kernel(kernel)
-        sums[kernel] = expected_sums(forest, sizes, counts, n_threads=threads, forest_trees=ordered).tolist()
+        sums[kernel] = expected_sums(forest, sizes, np.ones(len(ordered)), n_threads=threads, forest_trees=ordered)
     for value in sums.values():
-        assert value[:2] == sums["classic"][:2], sums
-        assert value[2] == pytest.approx(sums["classic"][2], rel=1e-12, abs=1e-15), sums
+        assert_same_sums(value, sums["classic"])
 
 
 @settings(max_examples=30, deadline=None)
 @given(st.lists(labelled_trees(max_nodes=12), min_size=2, max_size=10))
 def test_the_kernel_builds_its_own_layouts_when_given_none(trees):
     """The path of the dask tasks: mirror given, no layouts (both built inside the call)."""
-    vocab = LabelVocab()
-    ordered = [to_ordered(t, vocab) for t in trees]
-    forest = Forest.from_trees(ordered)
-    sizes = np.array([t.size for t in ordered], dtype=np.int64)
+    ordered, forest, sizes = ordered_forest(trees)
     args = (sizes, np.ones(len(ordered)), 0, len(ordered), 2, None, mirror_arrays(ordered))
     got = _core.expected_sums_rows(*forest.arrays(), *args)
     _core.use_row_kernel("classic")
-    expected = _core.expected_sums_rows(*forest.arrays(), *args)
-    assert got[:2].tolist() == expected[:2].tolist()
-    assert got[2] == pytest.approx(expected[2], rel=1e-12, abs=1e-15)
+    assert_same_sums(got, _core.expected_sums_rows(*forest.arrays(), *args))
 
 
 def comb(n_spine, label="a"):
@@ -117,21 +120,19 @@ def test_trees_too_big_for_the_layouts_go_to_the_classic_kernel():
     nested = small + [comb(100)] + small  # the comb: over 4,096 layout columns
     ordered = [to_ordered(t, vocab) for t in nested]
     ordered[3:3] = [chain(600, vocab.add("a")), chain(520, vocab.add("b"))]  # over 512 nodes
-    trees = ordered
     forest = Forest.from_trees(ordered)
     layouts = _core.row_layouts(*forest.arrays())
-    assert layouts.n_trees == len(trees) and layouts.max_rows == 3
-    left, right = all_pairs(len(trees))
+    assert layouts.n_trees == len(ordered) and layouts.max_rows == 3
+    left, right = all_pairs(len(ordered))
     expected = distances("classic", forest, left, right)
     for kernel in KERNELS[1:]:
         assert distances(kernel, forest, left, right).tolist() == expected.tolist(), kernel
-    sizes = np.array([t.size for t in ordered], dtype=np.int64)
-    for kernel in KERNELS:
+    sizes, counts = np.array([t.size for t in ordered], dtype=np.int64), np.ones(len(ordered))
+    _core.use_row_kernel("classic")
+    classic = expected_sums(forest, sizes, counts, n_threads=2, forest_trees=ordered)
+    for kernel in KERNELS[1:]:
         _core.use_row_kernel(kernel)
-        got = expected_sums(forest, sizes, np.ones(len(trees)), n_threads=2, forest_trees=ordered)
-        _core.use_row_kernel("classic")
-        assert got.tolist() == expected_sums(forest, sizes, np.ones(len(trees)), n_threads=2,
-                                             forest_trees=ordered).tolist()
+        assert_same_sums(expected_sums(forest, sizes, counts, n_threads=2, forest_trees=ordered), classic)
 
 
 def test_layouts_of_another_forest_are_refused():
