@@ -8,8 +8,8 @@
  * j of tree B, a forest-distance table of |A(i)| x |B(j)| cells: about 70 tables of 25 cells
  * for two 18-node dependency trees, so loop overhead and branch misses cost more than the
  * cells. Here the tables of all keyroots j of all trees of a batch become *segments* of one
- * row: a boundary column (the table's column 0), then the nodes lj..j of B(j). A row of A's
- * keyroot i is then one pass over the whole batch:
+ * row: the nodes lj..j of B(j), one column each (the table's column 0, fd[r][0] = r, is
+ * implied, see the batches below). A row of A's keyroot i is then one pass over the batch:
  *
  *   fd[r][c] = min(fd[r-1][c] + 1, fd[r][c-1] + 1, third[c])
  *
@@ -17,7 +17,7 @@
  * fd[p][start + q] + td[x][y] (otherwise). Everything but the left term is independent across
  * the row; the left term is a running minimum. With off[c] growing by 1 per column inside a
  * segment and by more than any row index between segments, min(T[c] - off[c], ...) is one
- * prefix minimum over the whole row that restarts at every boundary by itself.
+ * prefix minimum over the whole row that restarts at every segment by itself.
  *
  * Dependencies: in a row of a node x on the left path of keyroot i, a non-path column y of
  * segment j needs td[x][y], computed in the same row in the segment of y's own keyroot, which
@@ -48,14 +48,14 @@
 #define ZSR_HEAD 4
 
 /* ---------------------------------------------------------------- per-tree layouts
- * int32 record: W, nlev, rootcol, rootlev, lev[nlev + 1], then six arrays of W columns:
- * grel (leftmost-leaf column minus own column), hcol (the node's home column, -1 for
- * boundaries), hlev (level of the home column), on (-1 on the segment's left path),
- * lab (label, -1 for boundaries), pos (column within its segment, 0 for the boundary).
+ * int32 record: W, nlev, rootcol, rootlev, lev[nlev + 1], then five arrays of W columns:
+ * q (lml of the column's node minus the segment's first node: 0 on the segment's left path),
+ * hcol (the node's home column), hlev (level of the home column), lab (label), pos (column
+ * within its segment, from 1).
  */
 static int64_t zsr_width(const int32_t* lml, const int32_t* kr, int64_t nk) {
     int64_t W = 0, a;
-    for (a = 0; a < nk; a++) W += kr[a] - lml[kr[a]] + 2;
+    for (a = 0; a < nk; a++) W += kr[a] - lml[kr[a]] + 1;
     return W;
 }
 
@@ -79,7 +79,7 @@ static int32_t zsr_levels(const int32_t* lml, const int32_t* kr, int64_t nk, int
     return nk ? maxl + 1 : 0;
 }
 
-static int64_t zsr_record_ints(int64_t W, int32_t nlev) { return ZSR_HEAD + nlev + 1 + 6 * W; }
+static int64_t zsr_record_ints(int64_t W, int32_t nlev) { return ZSR_HEAD + nlev + 1 + 5 * W; }
 
 /* Writes the record of one validated tree (n >= 1) into out; scratch holds 4 * n ints. */
 static void zsr_build_tree(const int32_t* lab, const int32_t* lml, const int32_t* kr, int64_t n, int64_t nk,
@@ -90,25 +90,20 @@ static void zsr_build_tree(const int32_t* lab, const int32_t* lml, const int32_t
     int32_t* levof = scratch + 2 * n;   /* level of that column */
     int32_t nlev = zsr_levels(lml, kr, nk, level, scratch + 2 * n, scratch + 3 * n);
     int32_t l;
-    int32_t *lev = out + ZSR_HEAD, *grel = lev + nlev + 1, *hcol = grel + W, *hlev = hcol + W,
-            *on = hlev + W, *lb = on + W, *pos = lb + W;
+    int32_t *lev = out + ZSR_HEAD, *qv = lev + nlev + 1, *hcol = qv + W, *hlev = hcol + W, *lb = hlev + W,
+            *pos = lb + W;
     out[0] = (int32_t)W;
     out[1] = nlev;
     for (l = 0; l < nlev; l++) {
         lev[l] = (int32_t)c;
         for (a = 0; a < nk; a++) {
             int32_t j, lj;
-            int64_t s;
             if (level[a] != l) continue;
             j = kr[a];
             lj = lml[j];
-            s = c;
-            grel[c] = 0; hcol[c] = -1; hlev[c] = 0; on[c] = 0; lb[c] = -1; pos[c] = 0;
-            c++;
             for (y = lj; y <= j; y++, c++) {
                 int32_t q = lml[y] - lj;
-                grel[c] = (int32_t)(s + q - c);
-                on[c] = q == 0 ? -1 : 0;
+                qv[c] = q;
                 lb[c] = lab[y];
                 pos[c] = (int32_t)(y - lj + 1);
                 hcol[c] = (int32_t)y; /* the node, until its home column is known */
@@ -118,17 +113,20 @@ static void zsr_build_tree(const int32_t* lab, const int32_t* lml, const int32_t
     }
     lev[nlev] = (int32_t)c;
     for (c = 0; c < W; c++) {
-        if (hcol[c] >= 0) {
-            int32_t node = hcol[c];
-            hlev[c] = levof[node];
-            hcol[c] = colof[node];
-        }
+        int32_t node = hcol[c];
+        hlev[c] = levof[node];
+        hcol[c] = colof[node];
     }
     out[2] = colof[n - 1];
     out[3] = levof[n - 1];
 }
 
-/* ---------------------------------------------------------------- batches */
+/* ---------------------------------------------------------------- batches
+ * A segment's first column has on = -2, its other left-path columns -1, the rest 0. The
+ * table's column 0 (deleting the first r nodes of A's forest costs r) is not stored: the
+ * diagonal of a first column reads r - 1 instead of the column before it, an inner row's
+ * left-path columns read row p's value p from the slot just before that row (gidx = -1), and
+ * the left term never wins at a first column (fd[r][1] <= r < fd[r][0] + 1). */
 typedef struct {
     int32_t Wp, nlev, nb;
     int32_t lev[ZSR_MAX_NODES + 2];
@@ -139,9 +137,13 @@ typedef struct {
     int32_t cursor[ZSR_MAX_NODES + 2], delta[ZSR_MAX_NODES + 2];
 } zsr_batch;
 
-/* Lays the records recs[0..nb) side by side (total width <= ZSR_CAP); bigstep > rows of A. */
-static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb, int32_t bigstep) {
-    int32_t k, l, nlev = 0, c, W = 0, Wp, run = 0, last = 0;
+/* Offsets of the prefix minimum: + 1 per column inside a segment, + ZSR_STEP (more than any
+ * row index of A) between segments, so that no value crosses a segment's start. */
+#define ZSR_STEP (ZSR_MAX_NODES + 1)
+
+/* Lays the records recs[0..nb) side by side (total width <= ZSR_CAP). */
+static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb) {
+    int32_t k, l, nlev = 0, c, W = 0, Wp, run = 0;
     int32_t* pos = B->pos_ + ZSR_PAD;
     for (k = 0; k < nb; k++) if (recs[k][1] > nlev) nlev = recs[k][1];
     for (l = 0; l <= nlev; l++) B->cursor[l] = 0;
@@ -163,15 +165,16 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
     for (k = 0; k < nb; k++) {
         const int32_t* r = recs[k];
         int32_t tW = r[0], tn = r[1];
-        const int32_t *lev = r + ZSR_HEAD, *grel = lev + tn + 1, *hcol = grel + tW, *hlev = hcol + tW,
-                      *on = hlev + tW, *lb = on + tW, *ps = lb + tW;
+        const int32_t *lev = r + ZSR_HEAD, *qv = lev + tn + 1, *hcol = qv + tW, *hlev = hcol + tW,
+                      *lb = hlev + tW, *ps = lb + tW;
         for (l = 0; l < tn; l++) {
             int32_t d = B->cursor[l] - lev[l], c0;
             B->delta[l] = d;
             for (c0 = lev[l]; c0 < lev[l + 1]; c0++) {
-                int32_t c1 = c0 + d;
-                B->gidx[c1] = c1 + grel[c0];
-                B->on[c1] = on[c0];
+                int32_t c1 = c0 + d, q = qv[c0];
+                B->gidx[c1] = q == 0 ? -1 : c1 - ps[c0] + q;
+                B->qv[c1] = q;
+                B->on[c1] = q != 0 ? 0 : ps[c0] == 1 ? -2 : -1;
                 B->lab[c1] = lb[c0];
                 pos[c1] = ps[c0];
             }
@@ -179,20 +182,17 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
         }
         for (l = 0; l < tn; l++) {
             int32_t c0;
-            for (c0 = lev[l]; c0 < lev[l + 1]; c0++)
-                B->home[c0 + B->delta[l]] = hcol[c0] < 0 ? Wp : hcol[c0] + B->delta[hlev[c0]];
+            for (c0 = lev[l]; c0 < lev[l + 1]; c0++) B->home[c0 + B->delta[l]] = hcol[c0] + B->delta[hlev[c0]];
         }
         B->rootcol[k] = r[2] + B->delta[r[3]];
     }
     for (c = W; c < Wp + ZSR_PAD; c++) {
-        B->gidx[c] = c; B->home[c] = Wp; B->on[c] = 0; B->lab[c] = -1; pos[c] = 0;
+        B->gidx[c] = c; B->home[c] = Wp; B->qv[c] = 0; B->on[c] = 0; B->lab[c] = -1; pos[c] = 0;
     }
     pos[-1] = 0;
     for (c = 0; c < Wp + ZSR_PAD; c++) {
-        if (pos[c] == 0) { run = last + bigstep; B->off[c] = run; }
-        else B->off[c] = run + pos[c];
-        last = B->off[c];
-        B->qv[c] = pos[B->gidx[c]];
+        if (pos[c] <= 1) run = (c ? B->off[c - 1] : 0) + ZSR_STEP;
+        B->off[c] = run + pos[c];
     }
 }
 
@@ -203,13 +203,15 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
 /* ---------------------------------------------------------------- kernels
  * A kernel variant is two row functions; zsr_rows_with walks A's keyroots and rows once for all.
  *
- * path row (node x of A on its keyroot's left path, label lx), level by level:
- *   third = diagonal + relabel on the segment's left path, else q + td[x][home]; td stored back
- *   for every column (its own value on the path, the home column's copy elsewhere);
- * inner row (x off the left path, prow = the row of x's leftmost leaf minus one):
- *   third = prow[gidx] + td[x][c].
+ * path row r (node x of A on its keyroot's left path, label lx), level by level:
+ *   third = diagonal (r - 1 at a first column) + relabel on the segment's left path, else
+ *   q + td[x][home]; td stored back for every column (its own value on the path, the home
+ *   column's copy elsewhere);
+ * inner row (x off the left path, prow = row p, the row of x's leftmost leaf minus one):
+ *   third = prow[gidx] + td[x][c] (prow[-1] = p).
  * Both then take min with up + 1 and the prefix minimum of T - off. */
-typedef void (*zsr_path_row)(const zsr_batch* B, const int32_t* up, int32_t* cur, int32_t* tdx, int32_t lx);
+typedef void (*zsr_path_row)(const zsr_batch* B, const int32_t* up, int32_t* cur, int32_t* tdx, int32_t lx,
+                             int32_t rm1);
 typedef void (*zsr_inner_row)(const zsr_batch* B, const int32_t* up, const int32_t* prow, int32_t* cur,
                               const int32_t* tdx);
 
@@ -226,23 +228,26 @@ static void zsr_rows_with(zsr_path_row path_row, zsr_inner_row inner_row, const 
         int64_t i = akr[ka], li = alml[i], mi = i - li + 1, di;
         for (di = 1; di <= mi; di++) {
             const int32_t* up = di == 1 ? r0 : fd + (di - 2) * tw;
+            int32_t* cur = fd + (di - 1) * tw;
             int64_t p;
             x = li + di - 1;
             p = alml[x] - li;
-            if (p == 0) path_row(B, up, fd + (di - 1) * tw, td + x * tw, alab[x]);
-            else inner_row(B, up, fd + (p - 1) * tw, fd + (di - 1) * tw, td + x * tw);
+            cur[-1] = (int32_t)di;
+            if (p == 0) path_row(B, up, cur, td + x * tw, alab[x], (int32_t)(di - 1));
+            else inner_row(B, up, fd + (p - 1) * tw, cur, td + x * tw);
         }
     }
     for (k = 0; k < B->nb; k++) out[k] = td[(an - 1) * tw + B->rootcol[k]];
 }
 
-static void zsr_path_scalar(const zsr_batch* B, const int32_t* up, int32_t* cur, int32_t* tdx, int32_t lx) {
+static void zsr_path_scalar(const zsr_batch* B, const int32_t* up, int32_t* cur, int32_t* tdx, int32_t lx,
+                            int32_t rm1) {
     int32_t l, c;
     for (l = 0; l < B->nlev; l++) {
         int32_t run = ZSR_INF;
         for (c = B->lev[l]; c < B->lev[l + 1]; c++) {
             int32_t u = up[c] + 1, dg = tdx[B->home[c]], t, v;
-            if (B->on[c]) t = up[c - 1] + (B->lab[c] != lx);
+            if (B->on[c]) t = (B->on[c] == -2 ? rm1 : up[c - 1]) + (B->lab[c] != lx);
             else t = B->qv[c] + dg;
             if (u < t) t = u;
             v = t - B->off[c];
@@ -288,8 +293,9 @@ __attribute__((target("avx2"))) static inline __m256i zsr_scan8(__m256i T, __m25
 }
 
 __attribute__((target("avx2"))) static void zsr_path_avx2(const zsr_batch* B, const int32_t* up, int32_t* cur,
-                                                          int32_t* tdx, int32_t label) {
-    const __m256i one = _mm256_set1_epi32(1), lx = _mm256_set1_epi32(label);
+                                                          int32_t* tdx, int32_t label, int32_t rm1) {
+    const __m256i one = _mm256_set1_epi32(1), two = _mm256_set1_epi32(-2), lx = _mm256_set1_epi32(label),
+                  diag0 = _mm256_set1_epi32(rm1);
     int32_t l, c;
     for (l = 0; l < B->nlev; l++) {
         __m256i carry = _mm256_set1_epi32(ZSR_INF);
@@ -299,7 +305,8 @@ __attribute__((target("avx2"))) static void zsr_path_avx2(const zsr_batch* B, co
             __m256i on = ZSR_L8(B->on + c);
             __m256i Tn = _mm256_add_epi32(ZSR_L8(B->qv + c), Dg);
             __m256i eq = _mm256_cmpeq_epi32(ZSR_L8(B->lab + c), lx);
-            __m256i Tp = _mm256_add_epi32(ZSR_L8(up + c - 1), _mm256_add_epi32(one, eq));
+            __m256i dg = _mm256_blendv_epi8(ZSR_L8(up + c - 1), diag0, _mm256_cmpeq_epi32(on, two));
+            __m256i Tp = _mm256_add_epi32(dg, _mm256_add_epi32(one, eq));
             __m256i F = zsr_scan8(_mm256_min_epi32(U, _mm256_blendv_epi8(Tn, Tp, on)), ZSR_L8(B->off + c), &carry);
             ZSR_S8(cur + c, F);
             ZSR_S8(tdx + c, _mm256_blendv_epi8(Dg, F, on));
@@ -336,18 +343,23 @@ __attribute__((target("avx512f"))) static inline __m512i zsr_scan16(__m512i T, _
 }
 
 __attribute__((target("avx512f"))) static void zsr_path_avx512(const zsr_batch* B, const int32_t* up,
-                                                               int32_t* cur, int32_t* tdx, int32_t label) {
-    const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512(), lx = _mm512_set1_epi32(label);
+                                                               int32_t* cur, int32_t* tdx, int32_t label,
+                                                               int32_t rm1) {
+    const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512(), lx = _mm512_set1_epi32(label),
+                  two = _mm512_set1_epi32(-2), diag0 = _mm512_set1_epi32(rm1);
     int32_t l, c;
     for (l = 0; l < B->nlev; l++) {
         __m512i carry = _mm512_set1_epi32(ZSR_INF);
         for (c = B->lev[l]; c < B->lev[l + 1]; c += 16) {
             __m512i U = _mm512_add_epi32(ZSR_L16(up + c), one);
             __m512i Dg = _mm512_i32gather_epi32(ZSR_L16(B->home + c), tdx, 4);
-            __mmask16 on = _mm512_cmplt_epi32_mask(ZSR_L16(B->on + c), zero);
+            __m512i onv = ZSR_L16(B->on + c);
+            __mmask16 on = _mm512_cmplt_epi32_mask(onv, zero);
+            __mmask16 first = _mm512_cmpeq_epi32_mask(onv, two);
             __mmask16 eq = _mm512_cmpeq_epi32_mask(ZSR_L16(B->lab + c), lx);
             __m512i Tn = _mm512_add_epi32(ZSR_L16(B->qv + c), Dg);
-            __m512i Tp = _mm512_add_epi32(ZSR_L16(up + c - 1), _mm512_mask_blend_epi32(eq, one, zero));
+            __m512i dg = _mm512_mask_blend_epi32(first, ZSR_L16(up + c - 1), diag0);
+            __m512i Tp = _mm512_add_epi32(dg, _mm512_mask_blend_epi32(eq, one, zero));
             __m512i F = zsr_scan16(_mm512_min_epi32(U, _mm512_mask_blend_epi32(on, Tn, Tp)), ZSR_L16(B->off + c),
                                    &carry);
             ZSR_S16(cur + c, F);
@@ -428,7 +440,7 @@ static void zsr_flush(int variant, const zsr_forest* F, int64_t i, zsr_work* w, 
     int32_t k, nb = w->nb[m];
     int64_t a0 = F->off[i], n = F->off[i + 1] - a0, k0 = F->kro[i], nk = F->kro[i + 1] - k0;
     if (!nb) return;
-    zsr_batch_build(&w->B, w->recs[m], nb, (int32_t)n + 1);
+    zsr_batch_build(&w->B, w->recs[m], nb);
     zsr_rows(variant, F->lab + a0, F->lml + a0, F->kr + k0, n, nk, &w->B, w->td, w->fd, w->out);
     for (k = 0; k < nb; k++) dist[w->js[m][k]] = w->out[k];
     w->nb[m] = 0;
