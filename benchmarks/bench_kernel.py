@@ -7,9 +7,11 @@ A *cell-equivalent* is one DP cell of a plain Zhang–Shasha run on the pair in 
 orientation (left paths, or both trees mirrored): time per pair divided by that count, so
 that fewer cells and faster cells both count. The corpus is written by
 ``../shared/bench/make_corpus.py`` (three annotator files aligned by ``# sent_id``), turned
-into annotator directories here. Timed in one run, on the same pairs (``--rows`` random trees
-against every other tree, one thread): every unit-cost kernel of ``_core.row_kernels()``
-(``classic`` is the per-keyroot-pair kernel kept as the reference), a minimal textbook
+into annotator directories here. Timed in one run, on the same pairs (``--rows`` rows i of the
+pair triangle as α's sums order it, in random runs of 10, every j > i; one thread): the all-pairs kernel
+(``_core.expected_sums_rows`` with the layouts built once, as α runs it) with every unit-cost
+kernel of ``_core.row_kernels()`` (``classic`` is the per-keyroot-pair kernel kept as the
+reference), the pair kernel ``forest_ted_pairs`` on the same pairs, a minimal textbook
 Zhang–Shasha in C compiled here with ``cc -O2`` (the plain kernel the ratios are taken
 against, and scaled to the corpus README's 5.5 ns per cell), edist's
 ``standard_ted`` on the first pairs of those rows, and ``spacy-agreement alpha --dirs ...
@@ -28,7 +30,7 @@ import numpy as np
 
 import spacy_agreement as sa
 from spacy_agreement import _core
-from spacy_agreement.agreement.engine import mirror_arrays
+from spacy_agreement.agreement.engine import oriented, row_layouts
 from spacy_agreement.trees import Forest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -114,12 +116,15 @@ def plain_c(tmp: Path):
     return run
 
 
-def row_pairs(n, rows, seed=0):
-    """Pairs (i, j) for ``rows`` random trees i against every other tree j."""
-    chosen = np.random.default_rng(seed).choice(n, size=min(rows, n), replace=False)
-    left = np.repeat(chosen, n - 1)
-    right = np.concatenate([np.delete(np.arange(n), i) for i in chosen])
-    return left.astype(np.int64), right.astype(np.int64)
+def triangle_rows(n, rows, run=10, seed=0):
+    """About ``rows`` rows of the pair triangle in random runs of ``run`` consecutive rows (one
+    kernel call each, as α's chunks are), and their pairs (i, j > i)."""
+    starts = np.random.default_rng(seed).choice(max(1, n - run), size=max(1, rows // run), replace=False)
+    ranges = [(int(a), min(int(a) + run, n - 1)) for a in np.sort(starts)]
+    chosen = np.concatenate([np.arange(a, b) for a, b in ranges])
+    left = np.repeat(chosen, n - 1 - chosen)
+    right = np.concatenate([np.arange(i + 1, n) for i in chosen])
+    return ranges, left.astype(np.int64), right.astype(np.int64)
 
 
 def main(argv=None):
@@ -138,45 +143,65 @@ def main(argv=None):
     print(machine())
     corpus = sa.load_annotator_dirs(dirs)
     vocab = sa.LabelVocab()
-    trees = [t.to_ordered(vocab)[0] for item in corpus.items for t in item.values()]
-    forest = Forest.from_trees(trees)
-    mirror = mirror_arrays(trees)
+    given = [t.to_ordered(vocab)[0] for item in corpus.items for t in item.values()]
+    sizes = np.array([t.size for t in given], dtype=np.int64)
+    # the trees as α's all-pairs sums see them: ordered by cost ratio, with their mirror
+    forest, sizes, order, mirror = oriented(Forest.from_trees(given), sizes, np.arange(len(given), dtype=float), None,
+                                           given)
+    trees, counts = [given[int(t)] for t in order], np.ones(len(given))
+    start = time.perf_counter()
+    layouts = row_layouts(forest.arrays(), mirror)
+    layout_s = time.perf_counter() - start
     mirrored = Forest(mirror[0], mirror[1], forest.offsets, mirror[2], mirror[3])
-    left, right = row_pairs(len(trees), args.rows)
+    ranges, left, right = triangle_rows(len(forest), args.rows)
     flip = mirror[5][left] * mirror[5][right] < mirror[4][left] * mirror[4][right]
     cells = np.where(flip, mirror[5][left] * mirror[5][right], mirror[4][left] * mirror[4][right]).astype(float)
-    print(f"corpus: {len(corpus)} sentences, {len(trees)} annotations; timed: {len(left):,} pairs "
-          f"({args.rows} trees against all others), {cells.sum():.3g} cell-equivalents, "
-          f"{cells.mean():.0f} per pair")
+    print(f"corpus: {len(corpus)} sentences, {len(forest)} annotations; timed: {len(left):,} pairs "
+          f"({sum(b - a for a, b in ranges)} rows i of the pair triangle in {len(ranges)} runs, all j > i), "
+          f"{cells.sum():.3g} cell-equivalents, "
+          f"{cells.mean():.0f} per pair; layouts of the forest and its mirror built once: {layout_s:.3f} s")
 
-    def timed(distances):
-        """Best of three (after one warm-up) of ``distances(forest, left, right)`` over the
-        pairs, each in its cheaper orientation: (seconds, distances)."""
+    def best(run):
+        """Best of three (after one warm-up) of ``run()``: (seconds, value)."""
         def once():
             start = time.perf_counter()
-            out = np.empty(len(left))
-            out[~flip] = distances(forest, left[~flip], right[~flip])
-            out[flip] = distances(mirrored, left[flip], right[flip])
-            return time.perf_counter() - start, out
+            value = run()
+            return time.perf_counter() - start, value
 
         once()
         return min((once() for _ in range(3)), key=lambda r: r[0])
 
-    def kernel_distances(trees, left, right):
-        return _core.forest_ted_pairs(*trees.arrays(), left, right)
+    def all_pairs_sums():
+        """The all-pairs kernel as α runs it: the rows' sums, one thread, layouts built."""
+        return sum(_core.expected_sums_rows(*forest.arrays(), sizes, counts, a, b, 1, None, mirror, layouts)
+                   for a, b in ranges)
+
+    def plain_sums(kernel):
+        def run():
+            out = np.empty(len(left))
+            out[~flip] = kernel(forest, left[~flip], right[~flip])
+            out[flip] = kernel(mirrored, left[flip], right[flip])
+            return out
+        return run
 
     results = {}
     plain = plain_c(tmp)
     if plain is not None:
-        results["plain C (cc -O2)"] = timed(plain)
+        seconds, values = best(plain_sums(plain))
+        results["plain C (cc -O2)"] = (seconds, 2.0 * float(np.sum(values ** 2)))
+        reference = values
     for kernel in _core.row_kernels():
         _core.use_row_kernel(kernel)
-        results[kernel] = timed(kernel_distances)
+        seconds, sums = best(all_pairs_sums)
+        results[kernel] = (seconds, float(sums[0]))
     _core.use_row_kernel("auto")
-    reference = results["classic"][1]
+    seconds, values = best(plain_sums(lambda f, a, b: _core.forest_ted_pairs(*f.arrays(), a, b)))
+    results[f"{_core.row_kernel()}, forest_ted_pairs"] = (seconds, 2.0 * float(np.sum(values ** 2)))
+    if plain is None:
+        reference = values
     base = "plain C (cc -O2)" if plain is not None else "classic"
-    for kernel, (_, values) in results.items():
-        assert np.array_equal(values, reference), f"{kernel} differs from the classic kernel"
+    for kernel, (_, plain_sum) in results.items():  # Σ 2 δplain² is an exact integer in float64
+        assert plain_sum == results["classic"][1], f"{kernel} differs from the classic kernel"
     from edist.ted import standard_ted
 
     k = min(args.edist_pairs, len(left))
@@ -188,14 +213,14 @@ def main(argv=None):
     edist_s = time.perf_counter() - start
     assert np.array_equal(np.array(edist, dtype=float), reference[:k]), "edist differs"
     classic_ns = results[base][0] / cells.sum() * 1e9
-    print(f"\n{'kernel (1 thread)':<28} {'ns / cell-eq':>12} {'us / pair':>10} {'x ' + base[:7]:>10} "
+    print(f"\n{'kernel (1 thread)':<32} {'ns / cell-eq':>12} {'us / pair':>10} {'x ' + base[:7]:>10} "
           f"{'at 5.5 ns plain':>16}")
     for kernel, (seconds, _) in results.items():
         ns = seconds / cells.sum() * 1e9
-        print(f"{kernel:<28} {ns:12.3f} {seconds / len(left) * 1e6:10.2f} {classic_ns / ns:10.2f} "
+        print(f"{kernel:<32} {ns:12.3f} {seconds / len(left) * 1e6:10.2f} {classic_ns / ns:10.2f} "
               f"{ns * PLAIN_C_NS / classic_ns:16.2f}")
     ns = edist_s / cells[:k].sum() * 1e9
-    print(f"{'edist standard_ted':<28} {ns:12.3f} {edist_s / k * 1e6:10.2f} {classic_ns / ns:10.2f} "
+    print(f"{'edist standard_ted':<32} {ns:12.3f} {edist_s / k * 1e6:10.2f} {classic_ns / ns:10.2f} "
           f"{ns * PLAIN_C_NS / classic_ns:16.2f}   ({k} pairs; all distances equal)")
     if not args.skip_cli:
         command = ["spacy-agreement", "alpha", "--dirs", *map(str, dirs), "--alpha", "exact",

@@ -17,6 +17,10 @@ cdef extern from "zs_rows.h" nogil:
         const int64_t* kro
         const int32_t* rec
         const int64_t* rec_off
+        const int32_t* blk
+        const int64_t* blk_off
+    ctypedef struct zsr_batch:
+        pass
     ctypedef struct zsr_work:
         int32_t* td
         int32_t* fd
@@ -26,6 +30,8 @@ cdef extern from "zs_rows.h" nogil:
     int64_t zsr_record_ints(int64_t W, int32_t nlev)
     void zsr_build_tree(const int32_t* lab, const int32_t* lml, const int32_t* kr, int64_t n, int64_t nk,
                         int32_t* out, int32_t* scratch)
+    int64_t zsr_build_blocks(const int32_t* rec, const int64_t* rec_off, int64_t n_trees, zsr_batch* B,
+                             const int32_t** recs, int32_t* mem, int64_t* blk_off)
     int zsr_available()
     int zsr_variant()
     int zsr_forced
@@ -70,27 +76,42 @@ def use_row_kernel(name="auto"):
 @cython.auto_pickle(False)
 cdef class RowLayouts:
     """Per-tree column layouts of one validated forest for the combined-row kernel (built by
-    :func:`row_layouts`, opaque). Trees over ``ZSR_MAX_NODES`` nodes or ``ZSR_CAP`` columns
-    have none: their pairs go to the classic kernel."""
-    cdef object records, rec_offsets, arrays
-    cdef readonly Py_ssize_t max_rows, n_trees
+    :func:`row_layouts`, opaque), and the forest cut into blocks of consecutive trees laid
+    out once for all rows. Trees over ``ZSR_MAX_NODES`` nodes or ``ZSR_CAP`` columns have
+    none: their pairs go to the classic kernel."""
+    cdef object records, rec_offsets, blocks, blk_offsets, arrays
+    cdef readonly Py_ssize_t max_rows, n_trees, n_blocks
 
     def covers(self, labels, lml, offsets, keyroots, kr_offsets):
         """Whether these layouts were built from exactly this forest."""
         return all(np.array_equal(np.asarray(a), b) for a, b in zip(
             (labels, lml, offsets, keyroots, kr_offsets), self.arrays))
 
+    def __reduce__(self):
+        # built once, then sent to dask workers: they arrive whole, never rebuilt there
+        return _restore_layouts, (self.records, self.rec_offsets, self.blocks, self.blk_offsets, self.arrays,
+                                  self.max_rows, self.n_trees, self.n_blocks)
+
+
+def _restore_layouts(records, rec_offsets, blocks, blk_offsets, arrays, max_rows, n_trees, n_blocks):
+    """A pickled :class:`RowLayouts` (see ``RowLayouts.__reduce__``)."""
+    cdef RowLayouts layouts = RowLayouts()
+    layouts.records, layouts.rec_offsets, layouts.blocks, layouts.blk_offsets = records, rec_offsets, blocks, blk_offsets
+    layouts.arrays, layouts.max_rows, layouts.n_trees, layouts.n_blocks = arrays, max_rows, n_trees, n_blocks
+    return layouts
+
 
 def row_layouts(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
                 const int32_t[::1] keyroots, const int64_t[::1] kr_offsets):
     """:class:`RowLayouts` of a forest (validated here), for :func:`expected_sums_rows`."""
     validate_forest(labels, lml, offsets, keyroots, kr_offsets, -1)
-    return _build_layouts(labels, lml, offsets, keyroots, kr_offsets)
+    return _build_layouts(labels, lml, offsets, keyroots, kr_offsets, True)
 
 
 cdef RowLayouts _build_layouts(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
-                               const int32_t[::1] keyroots, const int64_t[::1] kr_offsets):
-    """:func:`row_layouts` of a forest its caller has validated."""
+                               const int32_t[::1] keyroots, const int64_t[::1] kr_offsets, bint blocks):
+    """:func:`row_layouts` of a forest its caller has validated (without the blocks unless
+    ``blocks``: rows of all pairs meet whole blocks, scattered pairs do not)."""
     cdef Py_ssize_t n_trees = offsets.shape[0] - 1, t, n, nk, total = 0, biggest = 0
     cdef int64_t a0, k0, W
     cdef int32_t nlev
@@ -120,10 +141,36 @@ cdef RowLayouts _build_layouts(const int32_t[::1] labels, const int32_t[::1] lml
                            &records[rec_off[t]], &scratch[0])
     cdef RowLayouts layouts = RowLayouts()
     layouts.records, layouts.rec_offsets = records_arr, rec_off_arr
+    layouts.blocks, layouts.blk_offsets = None, None
+    layouts.n_blocks = 0
+    if blocks and n_trees:
+        layouts.blocks, layouts.blk_offsets = _build_blocks(records_arr, rec_off_arr)
+        layouts.n_blocks = int(np.count_nonzero(layouts.blk_offsets >= 0))
     layouts.arrays = (np.array(labels, copy=True), np.array(lml, copy=True), np.array(offsets, copy=True),
                       np.array(keyroots, copy=True), np.array(kr_offsets, copy=True))
     layouts.max_rows, layouts.n_trees = biggest, n_trees
     return layouts
+
+
+cdef tuple _build_blocks(const int32_t[::1] records, const int64_t[::1] rec_off):
+    """The stored blocks of zsr_build_blocks and each tree's block offset (-1: no block starts there)."""
+    cdef int64_t n_trees = rec_off.shape[0], total
+    blk_off_arr = np.full(n_trees, -1, dtype=np.int64)
+    cdef int64_t[::1] blk_off = blk_off_arr
+    cdef zsr_batch* B = <zsr_batch*>malloc(sizeof(zsr_batch))
+    cdef const int32_t** recs = <const int32_t**>malloc(ZSR_CAP * sizeof(int32_t*))
+    cdef int32_t[::1] mem
+    try:
+        if B == NULL or recs == NULL:
+            raise MemoryError()
+        total = zsr_build_blocks(&records[0], &rec_off[0], n_trees, B, recs, NULL, &blk_off[0])
+        mem_arr = np.zeros(max(1, total), dtype=np.int32)
+        mem = mem_arr
+        zsr_build_blocks(&records[0], &rec_off[0], n_trees, B, recs, &mem[0], &blk_off[0])
+    finally:
+        free(B)
+        free(recs)
+    return mem_arr, blk_off_arr
 
 
 cdef zsr_forest _zsr_forest(RowLayouts layouts, const int32_t[::1] labels, const int32_t[::1] lml,
@@ -134,6 +181,12 @@ cdef zsr_forest _zsr_forest(RowLayouts layouts, const int32_t[::1] labels, const
     cdef const int64_t[::1] rec_off = layouts.rec_offsets
     f.lab, f.lml, f.kr, f.off, f.kro = &labels[0], &lml[0], &keyroots[0], &offsets[0], &kr_offsets[0]
     f.rec, f.rec_off = &rec[0], &rec_off[0]
+    f.blk, f.blk_off = NULL, NULL
+    cdef const int32_t[::1] blk
+    cdef const int64_t[::1] blk_off
+    if layouts.blocks is not None:
+        blk, blk_off = layouts.blocks, layouts.blk_offsets
+        f.blk, f.blk_off = &blk[0], &blk_off[0]
     return f
 
 
@@ -177,7 +230,7 @@ cdef RowLayouts _checked_layouts(layouts, labels, lml, offsets, keyroots, kr_off
     """``layouts`` if it was built from this (validated) forest, new ones if ``None``; else
     ValueError."""
     if layouts is None:
-        return _build_layouts(labels, lml, offsets, keyroots, kr_offsets)
+        return _build_layouts(labels, lml, offsets, keyroots, kr_offsets, True)
     if not isinstance(layouts, RowLayouts) or not layouts.covers(labels, lml, offsets, keyroots, kr_offsets):
         raise ValueError("the row layouts were not built from this forest")
     return layouts
@@ -192,7 +245,7 @@ def _pairs_by_rows(const int32_t[::1] labels, const int32_t[::1] lml, const int6
     out_arr = np.full(n_pairs, -1, dtype=np.int32)
     if n_pairs == 0 or not _rows_on:
         return out_arr
-    layouts = _build_layouts(labels, lml, offsets, keyroots, kr_offsets)
+    layouts = _build_layouts(labels, lml, offsets, keyroots, kr_offsets, False)
     order_arr = np.argsort(np.asarray(left), kind="stable").astype(np.int64)
     cdef const int64_t[::1] order = order_arr
     cdef int32_t[::1] out = out_arr

@@ -137,6 +137,21 @@ typedef struct {
     int32_t cursor[ZSR_MAX_NODES + 2], delta[ZSR_MAX_NODES + 2];
 } zsr_batch;
 
+/* What the kernels read of a batch: a zsr_batch built for one row, or a block stored once
+ * for all rows (zsr_build_blocks). The column arrays hold Wp + ZSR_PAD entries. */
+typedef struct {
+    int32_t Wp, nlev, nb;
+    const int32_t *lev, *gidx, *home, *qv, *on, *lab, *off, *pos, *rootcol;
+} zsr_view;
+
+static zsr_view zsr_batch_view(const zsr_batch* B) {
+    zsr_view v;
+    v.Wp = B->Wp; v.nlev = B->nlev; v.nb = B->nb;
+    v.lev = B->lev; v.gidx = B->gidx; v.home = B->home; v.qv = B->qv; v.on = B->on; v.lab = B->lab;
+    v.off = B->off; v.pos = B->pos_ + ZSR_PAD; v.rootcol = B->rootcol;
+    return v;
+}
+
 /* Offsets of the prefix minimum: + 1 per column inside a segment, + ZSR_STEP (more than any
  * row index of A) between segments, so that no value crosses a segment's start. */
 #define ZSR_STEP (ZSR_MAX_NODES + 1)
@@ -210,17 +225,17 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
  * inner row (x off the left path, prow = row p, the row of x's leftmost leaf minus one):
  *   third = prow[gidx] + td[x][c] (prow[-1] = p).
  * Both then take min with up + 1 and the prefix minimum of T - off. */
-typedef void (*zsr_path_row)(const zsr_batch* B, const int32_t* up, int32_t* cur, int32_t* tdx, int32_t lx,
+typedef void (*zsr_path_row)(const zsr_view* B, const int32_t* up, int32_t* cur, int32_t* tdx, int32_t lx,
                              int32_t rm1);
-typedef void (*zsr_inner_row)(const zsr_batch* B, const int32_t* up, const int32_t* prow, int32_t* cur,
+typedef void (*zsr_inner_row)(const zsr_view* B, const int32_t* up, const int32_t* prow, int32_t* cur,
                               const int32_t* tdx);
 
 /* out[k] = TED(A, tree k of the batch). A: labels, leftmost leaves, keyroots (validated). */
 static void zsr_rows_with(zsr_path_row path_row, zsr_inner_row inner_row, const int32_t* alab,
                           const int32_t* alml, const int32_t* akr, int64_t an, int64_t ank,
-                          const zsr_batch* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
+                          const zsr_view* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
     const int64_t tw = B->Wp + 2 * ZSR_PAD;
-    const int32_t* r0 = B->pos_ + ZSR_PAD;
+    const int32_t* r0 = B->pos;
     int32_t* fd = fdbuf + ZSR_PAD;
     int64_t ka, x, k;
     for (x = 0; x < an; x++) td[x * tw + B->Wp] = ZSR_BIG;
@@ -240,7 +255,7 @@ static void zsr_rows_with(zsr_path_row path_row, zsr_inner_row inner_row, const 
     for (k = 0; k < B->nb; k++) out[k] = td[(an - 1) * tw + B->rootcol[k]];
 }
 
-static void zsr_path_scalar(const zsr_batch* B, const int32_t* up, int32_t* cur, int32_t* tdx, int32_t lx,
+static void zsr_path_scalar(const zsr_view* B, const int32_t* up, int32_t* cur, int32_t* tdx, int32_t lx,
                             int32_t rm1) {
     int32_t l, c;
     for (l = 0; l < B->nlev; l++) {
@@ -258,7 +273,7 @@ static void zsr_path_scalar(const zsr_batch* B, const int32_t* up, int32_t* cur,
     }
 }
 
-static void zsr_inner_scalar(const zsr_batch* B, const int32_t* up, const int32_t* prow, int32_t* cur,
+static void zsr_inner_scalar(const zsr_view* B, const int32_t* up, const int32_t* prow, int32_t* cur,
                              const int32_t* tdx) {
     int32_t c, run = ZSR_INF;
     for (c = 0; c < B->Wp; c++) {
@@ -274,25 +289,21 @@ static void zsr_inner_scalar(const zsr_batch* B, const int32_t* up, const int32_
 #define ZSR_L8(p) _mm256_loadu_si256((const __m256i*)(p))
 #define ZSR_S8(p, v) _mm256_storeu_si256((__m256i*)(p), v)
 
-__attribute__((target("avx2"))) static inline __m256i zsr_shift8(__m256i v, __m256i inf, int k) {
-    __m256i t = _mm256_permute2x128_si256(v, inf, 0x03);
-    if (k == 1) return _mm256_alignr_epi8(v, t, 12);
-    if (k == 2) return _mm256_alignr_epi8(v, t, 8);
-    return t;
-}
-
-/* min(prefix minimum of T - off, carry) + off over 8 lanes; carry becomes its last lane. */
+/* min(prefix minimum of T - off, carry) + off over 8 lanes; carry becomes its last lane. The
+ * scan runs inside each 128-bit half (two byte-aligns), then the lower half's last lane is
+ * spread over the upper half: four shuffles in all. */
 __attribute__((target("avx2"))) static inline __m256i zsr_scan8(__m256i T, __m256i off, __m256i* carry) {
     const __m256i inf = _mm256_set1_epi32(ZSR_INF);
     __m256i v = _mm256_sub_epi32(T, off);
-    v = _mm256_min_epi32(v, zsr_shift8(v, inf, 1));
-    v = _mm256_min_epi32(v, zsr_shift8(v, inf, 2));
-    v = _mm256_min_epi32(_mm256_min_epi32(v, zsr_shift8(v, inf, 4)), *carry);
+    v = _mm256_min_epi32(v, _mm256_alignr_epi8(v, inf, 12));
+    v = _mm256_min_epi32(v, _mm256_alignr_epi8(v, inf, 8));
+    v = _mm256_min_epi32(v, _mm256_blend_epi32(inf, _mm256_permutevar8x32_epi32(v, _mm256_set1_epi32(3)), 0xF0));
+    v = _mm256_min_epi32(v, *carry);
     *carry = _mm256_permutevar8x32_epi32(v, _mm256_set1_epi32(7));
     return _mm256_add_epi32(v, off);
 }
 
-__attribute__((target("avx2"))) static void zsr_path_avx2(const zsr_batch* B, const int32_t* up, int32_t* cur,
+__attribute__((target("avx2"))) static void zsr_path_avx2(const zsr_view* B, const int32_t* up, int32_t* cur,
                                                           int32_t* tdx, int32_t label, int32_t rm1) {
     const __m256i one = _mm256_set1_epi32(1), two = _mm256_set1_epi32(-2), lx = _mm256_set1_epi32(label),
                   diag0 = _mm256_set1_epi32(rm1);
@@ -314,7 +325,7 @@ __attribute__((target("avx2"))) static void zsr_path_avx2(const zsr_batch* B, co
     }
 }
 
-__attribute__((target("avx2"))) static void zsr_inner_avx2(const zsr_batch* B, const int32_t* up,
+__attribute__((target("avx2"))) static void zsr_inner_avx2(const zsr_view* B, const int32_t* up,
                                                            const int32_t* prow, int32_t* cur, const int32_t* tdx) {
     const __m256i one = _mm256_set1_epi32(1);
     __m256i carry = _mm256_set1_epi32(ZSR_INF);
@@ -342,7 +353,7 @@ __attribute__((target("avx512f"))) static inline __m512i zsr_scan16(__m512i T, _
     return _mm512_add_epi32(v, off);
 }
 
-__attribute__((target("avx512f"))) static void zsr_path_avx512(const zsr_batch* B, const int32_t* up,
+__attribute__((target("avx512f"))) static void zsr_path_avx512(const zsr_view* B, const int32_t* up,
                                                                int32_t* cur, int32_t* tdx, int32_t label,
                                                                int32_t rm1) {
     const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512(), lx = _mm512_set1_epi32(label),
@@ -368,7 +379,7 @@ __attribute__((target("avx512f"))) static void zsr_path_avx512(const zsr_batch* 
     }
 }
 
-__attribute__((target("avx512f"))) static void zsr_inner_avx512(const zsr_batch* B, const int32_t* up,
+__attribute__((target("avx512f"))) static void zsr_inner_avx512(const zsr_view* B, const int32_t* up,
                                                                 const int32_t* prow, int32_t* cur,
                                                                 const int32_t* tdx) {
     const __m512i one = _mm512_set1_epi32(1);
@@ -403,7 +414,7 @@ static int zsr_variant(void) {
 }
 
 static void zsr_rows(int variant, const int32_t* alab, const int32_t* alml, const int32_t* akr, int64_t an,
-                     int64_t ank, const zsr_batch* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
+                     int64_t ank, const zsr_view* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
     zsr_path_row path_row = zsr_path_scalar;
     zsr_inner_row inner_row = zsr_inner_scalar;
 #ifdef ZSR_X86
@@ -414,18 +425,89 @@ static void zsr_rows(int variant, const int32_t* alab, const int32_t* alml, cons
     zsr_rows_with(path_row, inner_row, alab, alml, akr, an, ank, B, td, fdbuf, out);
 }
 
+/* ---------------------------------------------------------------- blocks
+ * The trees of a forest cut once into blocks of consecutive eligible trees of at most
+ * ZSR_TARGET columns (a wider tree alone), each block laid out as a batch and stored:
+ * Wp, nlev, nb, 0, lev[nlev + 1], rootcol[nb], pos (ZSR_PAD + Wp + ZSR_PAD, pos[-1] = 0), then
+ * gidx, home, qv, on, lab, off (Wp + ZSR_PAD each). A row meeting a whole block reads it as it
+ * is instead of laying its trees out again. */
+
+/* Batch width in columns: wide enough that a row is long, small enough for L1/L2. */
+#define ZSR_TARGET 1024
+
+static int64_t zsr_block_ints(int32_t Wp, int32_t nlev, int32_t nb) {
+    return 4 + nlev + 1 + nb + 2 * ZSR_PAD + Wp + 6 * ((int64_t)Wp + ZSR_PAD);
+}
+
+static zsr_view zsr_block_view(const int32_t* m) {
+    zsr_view v;
+    int64_t cols;
+    v.Wp = m[0]; v.nlev = m[1]; v.nb = m[2];
+    cols = (int64_t)v.Wp + ZSR_PAD;
+    v.lev = m + 4;
+    v.rootcol = v.lev + v.nlev + 1;
+    v.pos = v.rootcol + v.nb + ZSR_PAD;
+    v.gidx = v.pos + cols;
+    v.home = v.gidx + cols; v.qv = v.home + cols; v.on = v.qv + cols; v.lab = v.on + cols; v.off = v.lab + cols;
+    return v;
+}
+
+static void zsr_block_store(const zsr_batch* B, int32_t* m) {
+    zsr_view v;
+    int64_t cols = (int64_t)B->Wp + ZSR_PAD;
+    m[0] = B->Wp; m[1] = B->nlev; m[2] = B->nb; m[3] = 0;
+    v = zsr_block_view(m);
+    memcpy((int32_t*)v.lev, B->lev, sizeof(int32_t) * (B->nlev + 1));
+    memcpy((int32_t*)v.rootcol, B->rootcol, sizeof(int32_t) * B->nb);
+    memcpy((int32_t*)v.pos - ZSR_PAD, B->pos_, sizeof(int32_t) * (ZSR_PAD + cols));
+    memcpy((int32_t*)v.gidx, B->gidx, sizeof(int32_t) * cols);
+    memcpy((int32_t*)v.home, B->home, sizeof(int32_t) * cols);
+    memcpy((int32_t*)v.qv, B->qv, sizeof(int32_t) * cols);
+    memcpy((int32_t*)v.on, B->on, sizeof(int32_t) * cols);
+    memcpy((int32_t*)v.lab, B->lab, sizeof(int32_t) * cols);
+    memcpy((int32_t*)v.off, B->off, sizeof(int32_t) * cols);
+}
+
+/* Cuts trees 0..n_trees into blocks (rec_off[t] < 0: tree t is in none) and stores them in mem
+ * (NULL: only counts); blk_off[t] is the offset of the block starting at tree t, else -1.
+ * Returns the ints the blocks take. B is scratch. */
+static int64_t zsr_build_blocks(const int32_t* rec, const int64_t* rec_off, int64_t n_trees, zsr_batch* B,
+                                const int32_t** recs, int32_t* mem, int64_t* blk_off) {
+    int64_t t = 0, total = 0;
+    while (t < n_trees) {
+        int64_t e = t;
+        int32_t width = 0, nb = 0, nlev = 0, Wp;
+        if (rec_off[t] < 0) { blk_off[t++] = -1; continue; }
+        while (e < n_trees && rec_off[e] >= 0 && (nb == 0 || width + rec[rec_off[e]] <= ZSR_TARGET)) {
+            const int32_t* r = rec + rec_off[e];
+            recs[nb++] = r;
+            width += r[0];
+            if (r[1] > nlev) nlev = r[1];
+            e++;
+        }
+        Wp = (width + ZSR_PAD - 1) / ZSR_PAD * ZSR_PAD;
+        blk_off[t] = total;
+        if (mem != NULL) {
+            zsr_batch_build(B, recs, nb);
+            zsr_block_store(B, mem + total);
+        }
+        total += zsr_block_ints(Wp, nlev, nb);
+        for (t = t + 1; t < e; t++) blk_off[t] = -1;
+    }
+    return total;
+}
+
 /* ---------------------------------------------------------------- forests
- * One orientation of a validated forest and its records (rec_off[t] < 0: tree t is not
- * eligible and its pairs are left to the classic kernel). */
+ * One orientation of a validated forest, its records (rec_off[t] < 0: tree t is not eligible
+ * and its pairs are left to the classic kernel) and its blocks (blk NULL: none). */
 typedef struct {
     const int32_t *lab, *lml, *kr;
     const int64_t *off, *kro;
     const int32_t* rec;
     const int64_t* rec_off;
+    const int32_t* blk;
+    const int64_t* blk_off;
 } zsr_forest;
-
-/* Batch width in columns: wide enough that a row is long, small enough for L1/L2. */
-#define ZSR_TARGET 1024
 
 typedef struct {
     zsr_batch B;
@@ -436,12 +518,19 @@ typedef struct {
     int32_t *td, *fd; /* owned by the caller: see ZSR_STRIDE */
 } zsr_work;
 
+/* Tree i of F against the batch V; out[k] = TED(i, tree k of V). */
+static void zsr_run(int variant, const zsr_forest* F, int64_t i, const zsr_view* V, zsr_work* w) {
+    int64_t a0 = F->off[i], n = F->off[i + 1] - a0, k0 = F->kro[i], nk = F->kro[i + 1] - k0;
+    zsr_rows(variant, F->lab + a0, F->lml + a0, F->kr + k0, n, nk, V, w->td, w->fd, w->out);
+}
+
 static void zsr_flush(int variant, const zsr_forest* F, int64_t i, zsr_work* w, int m, int32_t* dist) {
     int32_t k, nb = w->nb[m];
-    int64_t a0 = F->off[i], n = F->off[i + 1] - a0, k0 = F->kro[i], nk = F->kro[i + 1] - k0;
+    zsr_view v;
     if (!nb) return;
     zsr_batch_build(&w->B, w->recs[m], nb);
-    zsr_rows(variant, F->lab + a0, F->lml + a0, F->kr + k0, n, nk, &w->B, w->td, w->fd, w->out);
+    v = zsr_batch_view(&w->B);
+    zsr_run(variant, F, i, &v, w);
     for (k = 0; k < nb; k++) dist[w->js[m][k]] = w->out[k];
     w->nb[m] = 0;
     w->width[m] = 0;
@@ -458,21 +547,46 @@ static void zsr_add(int variant, const zsr_forest* F, int64_t i, int64_t j, int6
     w->width[m] += r[0];
 }
 
+/* dist[j] = TED(i, j) for a <= j < b in orientation m: whole stored blocks as they are, the
+ * other trees queued. */
+static void zsr_range(int variant, const zsr_forest* F, int64_t i, int64_t a, int64_t b, zsr_work* w, int m,
+                      int32_t* dist) {
+    int64_t j = a, k;
+    if (F->rec_off[i] < 0) {
+        for (; j < b; j++) dist[j] = -1;
+        return;
+    }
+    while (j < b) {
+        if (F->blk != NULL && F->blk_off[j] >= 0) {
+            zsr_view v = zsr_block_view(F->blk + F->blk_off[j]);
+            if (j + v.nb <= b) {
+                zsr_run(variant, F, i, &v, w);
+                for (k = 0; k < v.nb; k++) dist[j + k] = w->out[k];
+                j += v.nb;
+                continue;
+            }
+        }
+        if (F->rec_off[j] < 0) dist[j] = -1;
+        else zsr_add(variant, F, i, j, j, w, m, dist);
+        j++;
+    }
+}
+
 /* dist[j] = TED(i, j) for i < j < n_trees, each pair in the orientation of fewer DP cells
  * when mirror is given (cost_l/cost_r: each tree's Zhang–Shasha cost in both orientations);
- * -1 for the pairs left to the classic kernel. */
+ * -1 for the pairs left to the classic kernel. Runs of consecutive trees in one orientation
+ * go to zsr_range: with trees sorted by cost_r / cost_l they are a prefix and a suffix. */
 static void zsr_row(int variant, const zsr_forest* F0, const zsr_forest* F1, const int64_t* cost_l,
                     const int64_t* cost_r, int64_t i, int64_t n_trees, zsr_work* w, int32_t* dist) {
-    int64_t j;
-    int m;
+    int64_t a = i + 1, b;
     w->nb[0] = w->nb[1] = 0;
     w->width[0] = w->width[1] = 0;
-    for (j = i + 1; j < n_trees; j++) {
-        const zsr_forest* F;
-        m = F1 != NULL && cost_r[i] * cost_r[j] < cost_l[i] * cost_l[j];
-        F = m ? F1 : F0;
-        if (F->rec_off[i] < 0 || F->rec_off[j] < 0) { dist[j] = -1; continue; }
-        zsr_add(variant, F, i, j, j, w, m, dist);
+    while (a < n_trees) {
+        int m = F1 != NULL && cost_r[i] * cost_r[a] < cost_l[i] * cost_l[a];
+        for (b = a + 1; b < n_trees; b++)
+            if ((F1 != NULL && cost_r[i] * cost_r[b] < cost_l[i] * cost_l[b]) != m) break;
+        zsr_range(variant, m ? F1 : F0, i, a, b, w, m, dist);
+        a = b;
     }
     zsr_flush(variant, F0, i, w, 0, dist);
     if (F1 != NULL) zsr_flush(variant, F1, i, w, 1, dist);

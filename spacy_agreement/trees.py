@@ -343,3 +343,19 @@ class Forest:
 
     def arrays(self) -> Tuple[np.ndarray, ...]:
         return self.labels, self.lml, self.offsets, self.keyroots, self.kr_offsets
+
+    def take(self, order: Sequence[int]) -> "Forest":
+        """The forest of trees ``order[0], order[1], ...`` of this one (tree-local arrays copied)."""
+        order = np.asarray(order, dtype=np.int64)
+
+        def gather(values: np.ndarray, offsets: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+            lengths = np.diff(offsets)[order]
+            new = np.zeros(len(order) + 1, dtype=np.int64)
+            np.cumsum(lengths, out=new[1:])
+            index = np.repeat(offsets[:-1][order] - new[:-1], lengths) + np.arange(new[-1], dtype=np.int64)
+            return np.ascontiguousarray(values[index]), new
+
+        labels, offsets = gather(self.labels, self.offsets)
+        lml, _ = gather(self.lml, self.offsets)
+        keyroots, kr_offsets = gather(self.keyroots, self.kr_offsets)
+        return Forest(labels, lml, offsets, keyroots, kr_offsets)

@@ -2,6 +2,8 @@
 against the classic per-keyroot-pair kernel and the slow pure-Python reference, distance by
 distance, on random forests (hypothesis) and on the shared IAA data; and the fall-back to the
 classic kernel for trees too big for the row layouts."""
+import pickle
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,7 +11,7 @@ from hypothesis import strategies as st
 
 import spacy_agreement as sa
 from spacy_agreement import LabelVocab, _core
-from spacy_agreement.agreement.engine import expected_sums, mirror_arrays, row_layouts
+from spacy_agreement.agreement.engine import expected_sums, mirror_arrays, oriented, row_layouts
 from spacy_agreement.trees import Forest, OrderedTree
 
 from .reference import ref_tree_edit_distance
@@ -167,3 +169,83 @@ def test_every_kernel_agrees_with_the_classic_one_on_the_iaa_data(iaa, name):
         assert np.array_equal(distances(kernel, forest, left, right), expected), kernel
         _core.use_row_kernel(kernel)
         assert np.array_equal(_core.forest_ted_pairs(*mirror_forest, left, right), expected), kernel
+
+
+def random_tree(rng, n, n_labels=4):
+    """A random recursive tree of n nodes as nested tuples (built without recursion)."""
+    parent = [-1] + [int(rng.integers(0, k)) for k in range(1, n)]
+    kids = [[] for _ in range(n)]
+    for k in range(1, n):
+        kids[parent[k]].append(k)
+    labels = rng.integers(0, n_labels, n)
+    built = {}
+    for node in range(n - 1, -1, -1):  # children have higher numbers than their parent
+        built[node] = (f"l{labels[node]}", tuple(built.pop(c) for c in kids[node]))
+    return built[0]
+
+
+def block_forest(seed=0, n_trees=260):
+    """Trees of 1 to 70 nodes, enough for many blocks, with two too big for the layouts in the
+    middle (a block must stop before them and start again after)."""
+    rng = np.random.default_rng(seed)
+    vocab = LabelVocab()
+    ordered = [to_ordered(random_tree(rng, int(rng.integers(1, 71))), vocab) for _ in range(n_trees)]
+    ordered[n_trees // 3:n_trees // 3] = [chain(530, vocab.add("l0"))]
+    ordered[n_trees // 2:n_trees // 2] = [to_ordered(comb(100), vocab)]
+    return ordered, Forest.from_trees(ordered), np.array([t.size for t in ordered], dtype=np.int64)
+
+
+def test_rows_meeting_whole_blocks_give_the_classic_sums():
+    """Rows over a forest of many blocks, in the given order (orientation runs of a few trees,
+    blocks met rarely) and in the engine's order by cost ratio (whole blocks), every kernel."""
+    ordered, forest, sizes = block_forest()
+    counts = np.random.default_rng(1).integers(1, 4, len(ordered)).astype(np.float64)
+    mirror = mirror_arrays(ordered)
+    layouts = row_layouts(forest.arrays(), mirror)
+    assert layouts[0].n_blocks >= 8 and layouts[1].n_blocks >= 8
+    args = (sizes, counts, 0, len(ordered), 2, None, mirror)
+    _core.use_row_kernel("classic")
+    classic = _core.expected_sums_rows(*forest.arrays(), *args)
+    engine_classic = expected_sums(forest, sizes, counts, n_threads=2, forest_trees=ordered)
+    assert_same_sums(engine_classic, classic)
+    for kernel in KERNELS[1:]:
+        _core.use_row_kernel(kernel)
+        assert_same_sums(_core.expected_sums_rows(*forest.arrays(), *args, layouts), classic)
+        assert_same_sums(expected_sums(forest, sizes, counts, n_threads=2, forest_trees=ordered), classic)
+
+
+def test_layouts_survive_pickling():
+    """The dask backend sends the layouts to its workers once."""
+    ordered, forest, sizes = block_forest(seed=2, n_trees=120)
+    layouts = _core.row_layouts(*forest.arrays())
+    again = pickle.loads(pickle.dumps(layouts))
+    assert again.covers(*forest.arrays())
+    assert (again.n_trees, again.max_rows, again.n_blocks) == (layouts.n_trees, layouts.max_rows, layouts.n_blocks)
+    args = (sizes, np.ones(len(ordered)), 0, len(ordered), 1, None, None)
+    assert_same_sums(_core.expected_sums_rows(*forest.arrays(), *args, (again, None)),
+                     _core.expected_sums_rows(*forest.arrays(), *args, (layouts, None)))
+
+
+def test_the_engine_order_makes_each_rows_mirrored_pairs_one_run():
+    """After :func:`oriented`, row i mirrors the pairs (i, j) for j below some point only."""
+    ordered, forest, sizes = block_forest(seed=3, n_trees=150)
+    counts = np.arange(1, len(ordered) + 1, dtype=np.float64)
+    moved, moved_sizes, moved_counts, mirror = oriented(forest, sizes, counts, None, ordered)
+    left, right = mirror[4].astype(object), mirror[5].astype(object)  # exact products
+    for i in range(len(ordered)):
+        flags = [right[i] * right[j] < left[i] * left[j] for j in range(len(ordered))]
+        assert flags == sorted(flags, reverse=True)
+    # the same trees, sizes and counts, moved together
+    order = [int(c) - 1 for c in moved_counts]
+    assert moved_sizes.tolist() == sizes[order].tolist()
+    expected = Forest.from_trees([ordered[k] for k in order])
+    assert all(np.array_equal(a, b) for a, b in zip(moved.arrays(), expected.arrays()))
+    assert oriented(forest, sizes, counts, np.ones((2, 2)), ordered)[3] is None
+
+
+def test_forest_take_reorders_whole_trees():
+    ordered, forest, _ = block_forest(seed=4, n_trees=40)
+    order = np.random.default_rng(5).permutation(len(ordered))
+    taken, expected = forest.take(order), Forest.from_trees([ordered[k] for k in order])
+    assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(taken.arrays(), expected.arrays()))
+    assert len(forest.take([])) == 0

@@ -7,10 +7,14 @@ with the square of the corpus (Skjærholt 2014, footnote 8: 7.5 hours for the PC
   distance 0 from each other, so the expected sum runs over *distinct* trees weighted by
   their counts: Σ_{a<b} 2 c_a c_b δ²(a, b). Short sentences and agreeing annotators repeat
   a lot.
-* **Threads.** The distinct trees are sorted by size (largest first, for load balance) and
-  the rows of the pair triangle are computed by the Cython kernel with OpenMP threads, one
-  DP buffer per thread, no allocation per pair: memory O(trees + threads × n²), never
-  O(pairs).
+* **Orientation.** With unit costs each pair is computed in the orientation (as given, or
+  both trees mirrored) of fewer DP cells. The distinct trees are ordered by the ratio of
+  their two costs, so that in every row the mirrored pairs are one run and the others
+  another, and the combined-row kernel meets whole blocks of trees laid out once
+  (:func:`oriented`).
+* **Threads.** The rows of the pair triangle are computed by the Cython kernel with OpenMP
+  threads, one DP buffer per thread, no allocation per pair: memory O(trees + threads × n²),
+  never O(pairs).
 * **Chunks.** Rows go to the kernel in chunks of about equal *work* (DP cells estimated
   from each tree's Zhang–Shasha cost, :func:`row_work`), capped at
   :data:`CHUNK_CELLS_PER_THREAD` cells per thread (a tenth of a second or so), so a progress
@@ -143,6 +147,24 @@ def mirror_arrays(trees: Sequence[OrderedTree]) -> Tuple[np.ndarray, ...]:
     return forest.labels, forest.lml, forest.keyroots, forest.kr_offsets, left, right
 
 
+def oriented(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Optional[np.ndarray],
+             forest_trees: Optional[Sequence[OrderedTree]]) -> Tuple[Forest, np.ndarray, np.ndarray, Optional[tuple]]:
+    """``(forest, sizes, counts, mirror)`` for the all-pairs sums: with unit costs and the
+    trees given, their mirror (:func:`mirror_arrays`) and all of it reordered by increasing
+    ratio of right to left Zhang–Shasha cost. A pair is mirrored when the product of its
+    trees' right costs is below that of their left costs, so in that order the trees a row
+    mirrors are those before some point and the sums (symmetric in the pairs) are unchanged.
+    Otherwise the arguments as they are, without a mirror."""
+    if forest_trees is None or cost is not None or not len(forest):
+        return forest, sizes, counts, None
+    labels, lml, keyroots, kr_offsets, left, right = mirror_arrays(forest_trees)
+    order = np.argsort(right / np.maximum(left, 1), kind="stable")
+    mirrored = Forest(labels, lml, forest.offsets, keyroots, kr_offsets).take(order)
+    mirror = (mirrored.labels, mirrored.lml, mirrored.keyroots, mirrored.kr_offsets,
+              np.ascontiguousarray(left[order]), np.ascontiguousarray(right[order]))
+    return (forest.take(order), np.ascontiguousarray(sizes[order]), np.ascontiguousarray(counts[order]), mirror)
+
+
 def row_layouts(arrays: Tuple[np.ndarray, ...], mirror: Optional[Tuple[np.ndarray, ...]]) -> Tuple[object, object]:
     """The combined-row kernel's layouts of the forest (and of its mirror), built once for
     all the chunks of one α instead of once per chunk."""
@@ -164,11 +186,11 @@ def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: O
     ``chunk_cells`` cells per thread (:func:`work_chunks`), so that ``KeyboardInterrupt``
     stops the sums within a fraction of a second. ``progress`` shows a bar counting pairs."""
     n_threads = n_threads or default_threads()
+    forest, sizes, counts, mirror = oriented(forest, sizes, counts, cost, forest_trees)
     arrays = forest.arrays()
-    mirror = mirror_arrays(forest_trees) if forest_trees is not None and cost is None else None
     layouts = row_layouts(arrays, mirror) if cost is None else None
     n = len(forest)
-    work = row_work(tree_costs(forest, forest_trees, mirror))
+    work = row_work(tree_costs(forest, None, mirror))
     budget = min(float(work.sum()) / max(1, chunks), chunk_cells * n_threads)
     ranges = work_chunks(work, budget, min_rows=n_threads)
     bar = None
@@ -224,10 +246,12 @@ def expected_sums_dask(forest: Forest, sizes: np.ndarray, counts: np.ndarray, co
             raise BadOptionError(f"cannot reach the dask scheduler {scheduler} within {SCHEDULER_TIMEOUT:g} s: "
                                  f"{' '.join(str(exc).split()) or type(exc).__name__}") from exc
     try:
-        mirror = mirror_arrays(forest_trees) if forest_trees is not None and cost is None else None
+        forest, sizes, counts, mirror = oriented(forest, sizes, counts, cost, forest_trees)
+        layouts = row_layouts(forest.arrays(), mirror) if cost is None else None
         # hash=False: keys of this call only (equal data scattered by an earlier call on the same
         # client would share its keys, and that call's release could drop them under this one's tasks)
-        arrays = client.scatter(list(forest.arrays()) + [sizes, counts, cost, mirror], broadcast=True, hash=False)
+        arrays = client.scatter(list(forest.arrays()) + [sizes, counts, cost, mirror, layouts], broadcast=True,
+                                hash=False)
         futures = [client.submit(_rows_task, *arrays, start, end, pure=False)
                    for start, end in row_chunks(len(forest), chunks)]
         return np.sum(client.gather(futures), axis=0) if futures else np.zeros(len(_core.KERNEL_DELTAS))
@@ -238,9 +262,9 @@ def expected_sums_dask(forest: Forest, sizes: np.ndarray, counts: np.ndarray, co
             own_cluster.close()
 
 
-def _rows_task(labels, lml, offsets, keyroots, kr_offsets, sizes, counts, cost, mirror, start, end):
+def _rows_task(labels, lml, offsets, keyroots, kr_offsets, sizes, counts, cost, mirror, layouts, start, end):
     return _core.expected_sums_rows(labels, lml, offsets, keyroots, kr_offsets, sizes, counts, start, end, 1, cost,
-                                    mirror)
+                                    mirror, layouts)
 
 
 def within_item_pairs(item_of: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
