@@ -22,7 +22,7 @@ import numpy as np
 cimport cython
 from libc.math cimport fabs
 from cython.parallel cimport prange, threadid
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t
 
 include "deltas.pxi"
 include "zhang_shasha.pxi"

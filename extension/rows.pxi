@@ -84,7 +84,7 @@ cdef class RowLayouts:
 
     def covers(self, labels, lml, offsets, keyroots, kr_offsets):
         """Whether these layouts were built from exactly this forest."""
-        return all(np.array_equal(np.asarray(a), b) for a, b in zip(
+        return len(self.arrays) == 5 and all(np.array_equal(np.asarray(a), b) for a, b in zip(
             (labels, lml, offsets, keyroots, kr_offsets), self.arrays))
 
     def __reduce__(self):
@@ -102,17 +102,26 @@ def _restore_layouts(records, rec_offsets, blocks, blk_offsets, arrays, max_rows
 
 
 def row_layouts(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
-                const int32_t[::1] keyroots, const int64_t[::1] kr_offsets):
-    """:class:`RowLayouts` of a forest (validated here), for :func:`expected_sums_rows`."""
+                const int32_t[::1] keyroots, const int64_t[::1] kr_offsets, bint blocks=True):
+    """:class:`RowLayouts` of a forest (validated here), for :func:`expected_sums_rows`;
+    ``blocks=False`` leaves out the stored blocks (what scattered pairs use)."""
     validate_forest(labels, lml, offsets, keyroots, kr_offsets, -1)
-    return _build_layouts(labels, lml, offsets, keyroots, kr_offsets, True)
+    return _build_layouts(labels, lml, offsets, keyroots, kr_offsets, blocks)
 
 
 cdef RowLayouts _build_layouts(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
-                               const int32_t[::1] keyroots, const int64_t[::1] kr_offsets, bint blocks):
+                               const int32_t[::1] keyroots, const int64_t[::1] kr_offsets, bint blocks,
+                               wanted=None, bint checkable=True):
     """:func:`row_layouts` of a forest its caller has validated (without the blocks unless
-    ``blocks``: rows of all pairs meet whole blocks, scattered pairs do not)."""
+    ``blocks``: rows of all pairs meet whole blocks, scattered pairs do not), with records
+    only for the trees ``wanted`` (a bool per tree; None: all) meets as the batch side.
+    ``max_rows`` is the size of the largest tree that can be the row side (zsr_rows_fit).
+    Without ``checkable`` the layouts keep no copy of the forest for ``covers`` (they must
+    not leave the caller)."""
     cdef Py_ssize_t n_trees = offsets.shape[0] - 1, t, n, nk, total = 0, biggest = 0
+    cdef bint every = wanted is None
+    cdef const uint8_t[::1] want = np.zeros(1, dtype=np.uint8) if every else \
+        np.ascontiguousarray(wanted, dtype=np.bool_).view(np.uint8)
     cdef int64_t a0, k0, W
     cdef int32_t nlev
     rec_off_arr = np.full(n_trees, -1, dtype=np.int64)
@@ -124,14 +133,16 @@ cdef RowLayouts _build_layouts(const int32_t[::1] labels, const int32_t[::1] lml
         n, nk = offsets[t + 1] - a0, kr_offsets[t + 1] - k0
         if n < 1 or n > ZSR_MAX_NODES:
             continue
+        if n > biggest:
+            biggest = n
+        if not every and not want[t]:
+            continue
         W = zsr_width(&lml[a0], &keyroots[k0], nk)
         if W > ZSR_CAP:
             continue
         nlev = zsr_levels(&lml[a0], &keyroots[k0], nk, &scratch[0], &scratch[n], &scratch[2 * n])
         rec_off[t] = total
         total += zsr_record_ints(W, nlev)
-        if n > biggest:
-            biggest = n
     records_arr = np.zeros(max(1, total), dtype=np.int32)
     cdef int32_t[::1] records = records_arr
     for t in range(n_trees):
@@ -146,8 +157,9 @@ cdef RowLayouts _build_layouts(const int32_t[::1] labels, const int32_t[::1] lml
     if blocks and n_trees:
         layouts.blocks, layouts.blk_offsets = _build_blocks(records_arr, rec_off_arr)
         layouts.n_blocks = int(np.count_nonzero(layouts.blk_offsets >= 0))
-    layouts.arrays = (np.array(labels, copy=True), np.array(lml, copy=True), np.array(offsets, copy=True),
-                      np.array(keyroots, copy=True), np.array(kr_offsets, copy=True))
+    layouts.arrays = () if not checkable else (
+        np.array(labels, copy=True), np.array(lml, copy=True), np.array(offsets, copy=True),
+        np.array(keyroots, copy=True), np.array(kr_offsets, copy=True))
     layouts.max_rows, layouts.n_trees = biggest, n_trees
     return layouts
 
@@ -195,10 +207,12 @@ cdef class _RowWork:
     """Per-thread buffers of the combined-row kernel (C memory, freed with the object)."""
     cdef zsr_work** works
     cdef int n
+    cdef Py_ssize_t max_rows
 
     def __cinit__(self, int n_threads, Py_ssize_t max_rows):
         cdef int t
         self.n = n_threads
+        self.max_rows = max_rows
         if n_threads < 1:
             return
         self.works = <zsr_work**>malloc(n_threads * sizeof(zsr_work*))
@@ -226,6 +240,22 @@ cdef class _RowWork:
             free(self.works)
 
 
+#: One single-thread _RowWork kept between calls of the pair kernel (its buffers are large
+#: and calls are many): taken and given back under the GIL, so never shared by two calls.
+_spare_work = []
+
+
+cdef _RowWork _take_work(Py_ssize_t max_rows):
+    if _spare_work and (<_RowWork>_spare_work[0]).max_rows >= max_rows:
+        return _spare_work.pop()
+    return _RowWork(1, max(max_rows, 64))
+
+
+cdef void _give_back_work(_RowWork work):
+    if not _spare_work or (<_RowWork>_spare_work[0]).max_rows < work.max_rows:
+        _spare_work[:] = [work]
+
+
 cdef RowLayouts _checked_layouts(layouts, labels, lml, offsets, keyroots, kr_offsets):
     """``layouts`` if it was built from this (validated) forest, new ones if ``None``; else
     ValueError."""
@@ -240,19 +270,78 @@ def _pairs_by_rows(const int32_t[::1] labels, const int32_t[::1] lml, const int6
                    const int32_t[::1] keyroots, const int64_t[::1] kr_offsets,
                    const int64_t[::1] left, const int64_t[::1] right):
     """Unit-cost distances of validated pairs with the combined-row kernel: int32, -1 where
-    the classic kernel must compute the pair (a tree too big for the layouts)."""
-    cdef Py_ssize_t n_pairs = left.shape[0]
+    the classic kernel must compute the pair (a tree too big for the layouts).
+
+    Batches are as wide as the pairs allow: each pair goes to the batch of whichever of its
+    trees is in more pairs (the distance is symmetric), and each batch is computed in the
+    orientation (as given, or all its trees mirrored) of fewer DP cells for the batch as a
+    whole, which keeps nearly all of the per-pair choice's saving without halving batches."""
+    cdef Py_ssize_t n_pairs = left.shape[0], n_trees = offsets.shape[0] - 1, k, t, a, b
     out_arr = np.full(n_pairs, -1, dtype=np.int32)
     if n_pairs == 0 or not _rows_on:
         return out_arr
-    layouts = _build_layouts(labels, lml, offsets, keyroots, kr_offsets, False)
-    order_arr = np.argsort(np.asarray(left), kind="stable").astype(np.int64)
-    cdef const int64_t[::1] order = order_arr
+    m_labels, m_lml, m_keyroots, m_kr_offsets, cost_left_arr, cost_right_arr = _mirror_forest(
+        labels, lml, offsets, keyroots, kr_offsets)
+    cdef const int64_t[::1] cost_left = cost_left_arr
+    cdef const int64_t[::1] cost_right = cost_right_arr
+    degree_arr = np.zeros(n_trees, dtype=np.int64)
+    sum_left_arr = np.zeros(n_trees, dtype=np.float64)
+    sum_right_arr = np.zeros(n_trees, dtype=np.float64)
+    rows_arr = np.empty(n_pairs, dtype=np.int64)
+    cols_arr = np.empty(n_pairs, dtype=np.int64)
+    start_arr = np.zeros(2 * n_trees + 1, dtype=np.int64)  # counting sort by (side, row)
+    order_arr = np.empty(n_pairs, dtype=np.int64)
+    wanted_arr = np.zeros((2, n_trees), dtype=np.bool_)
+    cdef int64_t[::1] degree = degree_arr, rows = rows_arr, cols = cols_arr, start = start_arr, order = order_arr
+    cdef double[::1] sum_left = sum_left_arr, sum_right = sum_right_arr
+    cdef uint8_t[:, ::1] wanted = wanted_arr.view(np.uint8)
     cdef int32_t[::1] out = out_arr
-    cdef zsr_forest f = _zsr_forest(layouts, labels, lml, offsets, keyroots, kr_offsets)
-    work = _RowWork(1, layouts.max_rows)
-    cdef int variant = zsr_variant()
-    cdef zsr_work* w = (<_RowWork>work).works[0]
+    cdef int64_t side_begin[3]
     with nogil:
-        zsr_pairs(variant, &f, &left[0], &right[0], &order[0], n_pairs, w, &out[0])
+        for k in range(n_pairs):
+            degree[left[k]] += 1
+            degree[right[k]] += 1
+        for k in range(n_pairs):
+            a, b = left[k], right[k]
+            if degree[b] > degree[a]:
+                a, b = b, a
+            rows[k], cols[k] = a, b
+            sum_left[a] += cost_left[b]
+            sum_right[a] += cost_right[b]
+        for k in range(n_pairs):
+            a = rows[k]
+            t = a + n_trees * (cost_right[a] * sum_right[a] < cost_left[a] * sum_left[a])
+            start[t + 1] += 1
+            wanted[t // n_trees, cols[k]] = 1
+        for t in range(2 * n_trees):
+            start[t + 1] += start[t]
+        side_begin[0], side_begin[1], side_begin[2] = 0, start[n_trees], n_pairs
+        for k in range(n_pairs):
+            a = rows[k]
+            t = a + n_trees * (cost_right[a] * sum_right[a] < cost_left[a] * sum_left[a])
+            order[start[t]] = k
+            start[t] += 1
+    cdef _RowWork work = None
+    cdef zsr_work* w = NULL
+    cdef int variant = zsr_variant()
+    cdef zsr_forest f
+    cdef RowLayouts layouts
+    cdef int side
+    for side in range(2):
+        if side_begin[side] == side_begin[side + 1]:
+            continue
+        if side:
+            layouts = _build_layouts(m_labels, m_lml, offsets, m_keyroots, m_kr_offsets, False, wanted_arr[1], False)
+            f = _zsr_forest(layouts, m_labels, m_lml, offsets, m_keyroots, m_kr_offsets)
+        else:
+            layouts = _build_layouts(labels, lml, offsets, keyroots, kr_offsets, False, wanted_arr[0], False)
+            f = _zsr_forest(layouts, labels, lml, offsets, keyroots, kr_offsets)
+        if work is None:
+            work = _take_work(layouts.max_rows)
+            w = work.works[0]
+        with nogil:
+            zsr_pairs(variant, &f, &rows[0], &cols[0], &order[side_begin[side]],
+                      side_begin[side + 1] - side_begin[side], w, &out[0])
+    if work is not None:
+        _give_back_work(work)
     return out_arr

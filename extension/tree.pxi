@@ -97,3 +97,75 @@ def derive_lml_keyroots(const int32_t[::1] parent):
         last[lml[i]] = <int32_t>i
     kr = np.sort(last_arr[last_arr >= 0]).astype(np.int32)
     return lml_arr, kr
+
+
+# -------------------------------------------------------------- mirrored forests
+
+cdef int64_t _mirror_tree(const int32_t* lab, const int32_t* lml, int64_t n, int32_t* mlab, int32_t* mlml,
+                          int32_t* mkr, int32_t* stack, int32_t* last) noexcept nogil:
+    """Writes the tree with every node's children reversed (its postorder is the original
+    preorder backwards); returns its number of keyroots. stack and last hold n ints."""
+    cdef int64_t top = 1, pos = 0, nk = 0, v, c, k, new
+    stack[0] = <int32_t>(n - 1)
+    while top > 0:  # preorder, children left to right: push them right to left
+        top -= 1
+        v = stack[top]
+        new = n - 1 - pos
+        pos += 1
+        mlab[new] = lab[v]
+        mlml[new] = <int32_t>(new - (v - lml[v]))
+        c = v - 1
+        while c >= lml[v]:
+            stack[top] = <int32_t>c
+            top += 1
+            c = lml[c] - 1
+    for k in range(n):
+        last[mlml[k]] = <int32_t>k  # the highest node of each leftmost leaf: a keyroot
+    for k in range(n):
+        if last[mlml[k]] == k:
+            mkr[nk] = <int32_t>k
+            nk += 1
+    return nk
+
+
+def mirror_forest(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
+                  const int32_t[::1] keyroots, const int64_t[::1] kr_offsets):
+    """Every tree of a forest with its children reversed (same distances when both trees of a
+    pair are mirrored): ``(labels, lml, keyroots, kr_offsets, cost_left, cost_right)`` of
+    the mirrored forest (its offsets are the given ones), with each tree's Zhang–Shasha cost
+    (Σ of its keyroot subtree sizes) as given and mirrored, as
+    :func:`spacy_agreement.agreement.engine.mirror_arrays` returns them."""
+    validate_forest(labels, lml, offsets, keyroots, kr_offsets, -1)
+    return _mirror_forest(labels, lml, offsets, keyroots, kr_offsets)
+
+
+cdef tuple _mirror_forest(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
+                          const int32_t[::1] keyroots, const int64_t[::1] kr_offsets):
+    """:func:`mirror_forest` of a forest its caller has validated."""
+    cdef Py_ssize_t n_trees = offsets.shape[0] - 1, t, total = labels.shape[0], m = _max_size(offsets)
+    mlab_arr = np.empty(total, dtype=np.int32)
+    mlml_arr = np.empty(total, dtype=np.int32)
+    mkr_arr = np.empty(total, dtype=np.int32)
+    mkro_arr = np.zeros(n_trees + 1, dtype=np.int64)
+    left_arr = np.zeros(n_trees, dtype=np.int64)
+    right_arr = np.zeros(n_trees, dtype=np.int64)
+    scratch_arr = np.empty(2 * max(m, 1), dtype=np.int32)
+    cdef int32_t[::1] mlab = mlab_arr, mlml = mlml_arr, mkr = mkr_arr, scratch = scratch_arr
+    cdef int64_t[::1] mkro = mkro_arr, left = left_arr, right = right_arr
+    cdef int64_t a0, n, nk, k, kr_at = 0
+    with nogil:
+        for t in range(n_trees):
+            a0 = offsets[t]
+            n = offsets[t + 1] - a0
+            mkro[t] = kr_at
+            if n == 0:
+                continue
+            nk = _mirror_tree(&labels[a0], &lml[a0], n, &mlab[a0], &mlml[a0], &mkr[kr_at], &scratch[0],
+                              &scratch[m])
+            for k in range(kr_offsets[t], kr_offsets[t + 1]):
+                left[t] += keyroots[k] - lml[a0 + keyroots[k]] + 1
+            for k in range(kr_at, kr_at + nk):
+                right[t] += mkr[k] - mlml[a0 + mkr[k]] + 1
+            kr_at += nk
+        mkro[n_trees] = kr_at
+    return mlab_arr, mlml_arr, mkr_arr[:kr_at].copy(), mkro_arr, left_arr, right_arr

@@ -134,7 +134,7 @@ typedef struct {
     int32_t on[ZSR_CAP + 2 * ZSR_PAD], lab[ZSR_CAP + 2 * ZSR_PAD], off[ZSR_CAP + 2 * ZSR_PAD];
     int32_t pos_[ZSR_PAD + ZSR_CAP + 2 * ZSR_PAD]; /* pos = pos_ + ZSR_PAD: pos[-1] is readable */
     int32_t rootcol[ZSR_CAP];
-    int32_t cursor[ZSR_MAX_NODES + 2], delta[ZSR_MAX_NODES + 2];
+    int32_t cursor[ZSR_MAX_NODES + 2], delta[ZSR_MAX_NODES + 2], seg[ZSR_MAX_NODES + 2];
 } zsr_batch;
 
 /* What the kernels read of a batch: a zsr_batch built for one row, or a block stored once
@@ -152,13 +152,16 @@ static zsr_view zsr_batch_view(const zsr_batch* B) {
     return v;
 }
 
-/* Offsets of the prefix minimum: + 1 per column inside a segment, + ZSR_STEP (more than any
- * row index of A) between segments, so that no value crosses a segment's start. */
+/* Offsets of the prefix minimum: off[c] = c + ZSR_STEP * s(c), where s(c) numbers the segments
+ * in column order (each level's from that level's first column on, so that levels never
+ * overlap, and every padding column one of its own): + 1 per column inside a segment, more
+ * than ZSR_STEP (more than any row index of A) from one segment to the next, so that no
+ * value crosses a segment's start. */
 #define ZSR_STEP (ZSR_MAX_NODES + 1)
 
 /* Lays the records recs[0..nb) side by side (total width <= ZSR_CAP). */
 static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb) {
-    int32_t k, l, nlev = 0, c, W = 0, Wp, run = 0;
+    int32_t k, l, nlev = 0, c, W = 0, Wp;
     int32_t* pos = B->pos_ + ZSR_PAD;
     for (k = 0; k < nb; k++) if (recs[k][1] > nlev) nlev = recs[k][1];
     for (l = 0; l <= nlev; l++) B->cursor[l] = 0;
@@ -170,6 +173,7 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
         int32_t width = B->cursor[l];
         B->lev[l] = W;
         B->cursor[l] = W;
+        B->seg[l] = W;
         W += width;
     }
     Wp = (W + ZSR_PAD - 1) / ZSR_PAD * ZSR_PAD;
@@ -183,16 +187,19 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
         const int32_t *lev = r + ZSR_HEAD, *qv = lev + tn + 1, *hcol = qv + tW, *hlev = hcol + tW,
                       *lb = hlev + tW, *ps = lb + tW;
         for (l = 0; l < tn; l++) {
-            int32_t d = B->cursor[l] - lev[l], c0;
+            int32_t d = B->cursor[l] - lev[l], c0, sg = B->seg[l];
             B->delta[l] = d;
             for (c0 = lev[l]; c0 < lev[l + 1]; c0++) {
-                int32_t c1 = c0 + d, q = qv[c0];
-                B->gidx[c1] = q == 0 ? -1 : c1 - ps[c0] + q;
+                int32_t c1 = c0 + d, q = qv[c0], p = ps[c0];
+                sg += p == 1;
+                B->gidx[c1] = q == 0 ? -1 : c1 - p + q;
                 B->qv[c1] = q;
-                B->on[c1] = q != 0 ? 0 : ps[c0] == 1 ? -2 : -1;
+                B->on[c1] = q != 0 ? 0 : p == 1 ? -2 : -1;
                 B->lab[c1] = lb[c0];
-                pos[c1] = ps[c0];
+                B->off[c1] = c1 + ZSR_STEP * sg;
+                pos[c1] = p;
             }
+            B->seg[l] = sg;
             B->cursor[l] += lev[l + 1] - lev[l];
         }
         for (l = 0; l < tn; l++) {
@@ -203,12 +210,9 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
     }
     for (c = W; c < Wp + ZSR_PAD; c++) {
         B->gidx[c] = c; B->home[c] = Wp; B->qv[c] = 0; B->on[c] = 0; B->lab[c] = -1; pos[c] = 0;
+        B->off[c] = c + ZSR_STEP * (c + 1);
     }
     pos[-1] = 0;
-    for (c = 0; c < Wp + ZSR_PAD; c++) {
-        if (pos[c] <= 1) run = (c ? B->off[c - 1] : 0) + ZSR_STEP;
-        B->off[c] = run + pos[c];
-    }
 }
 
 /* Buffers for a tree A of n rows against a batch: td n * ZSR_STRIDE,
@@ -498,8 +502,9 @@ static int64_t zsr_build_blocks(const int32_t* rec, const int64_t* rec_off, int6
 }
 
 /* ---------------------------------------------------------------- forests
- * One orientation of a validated forest, its records (rec_off[t] < 0: tree t is not eligible
- * and its pairs are left to the classic kernel) and its blocks (blk NULL: none). */
+ * One orientation of a validated forest, its records (rec_off[t] < 0: tree t has none, being
+ * too big for a batch or not needed there; its pairs are left to the classic kernel; the row
+ * side needs no record, only zsr_rows_fit) and its blocks (blk NULL: none). */
 typedef struct {
     const int32_t *lab, *lml, *kr;
     const int64_t *off, *kro;
@@ -517,6 +522,12 @@ typedef struct {
     int32_t out[ZSR_CAP];
     int32_t *td, *fd; /* owned by the caller: see ZSR_STRIDE */
 } zsr_work;
+
+/* Whether tree i can be the row side (A) of a batch: its rows fit the buffers (ZSR_STRIDE). */
+static int zsr_rows_fit(const zsr_forest* F, int64_t i) {
+    int64_t n = F->off[i + 1] - F->off[i];
+    return n >= 1 && n <= ZSR_MAX_NODES;
+}
 
 /* Tree i of F against the batch V; out[k] = TED(i, tree k of V). */
 static void zsr_run(int variant, const zsr_forest* F, int64_t i, const zsr_view* V, zsr_work* w) {
@@ -552,7 +563,7 @@ static void zsr_add(int variant, const zsr_forest* F, int64_t i, int64_t j, int6
 static void zsr_range(int variant, const zsr_forest* F, int64_t i, int64_t a, int64_t b, zsr_work* w, int m,
                       int32_t* dist) {
     int64_t j = a, k;
-    if (F->rec_off[i] < 0) {
+    if (!zsr_rows_fit(F, i)) {
         for (; j < b; j++) dist[j] = -1;
         return;
     }
@@ -600,7 +611,7 @@ static void zsr_pairs(int variant, const zsr_forest* F, const int64_t* left, con
     while (k < n_pairs) {
         int64_t i = left[order[k]], e = k;
         while (e < n_pairs && left[order[e]] == i) e++;
-        if (F->rec_off[i] < 0) {
+        if (!zsr_rows_fit(F, i)) {
             for (; k < e; k++) dist[order[k]] = -1;
             continue;
         }

@@ -124,7 +124,8 @@ def test_trees_too_big_for_the_layouts_go_to_the_classic_kernel():
     ordered[3:3] = [chain(600, vocab.add("a")), chain(520, vocab.add("b"))]  # over 512 nodes
     forest = Forest.from_trees(ordered)
     layouts = _core.row_layouts(*forest.arrays())
-    assert layouts.n_trees == len(ordered) and layouts.max_rows == 3
+    # the comb (201 nodes) is too wide to be met in a batch but its rows fit: max_rows counts it
+    assert layouts.n_trees == len(ordered) and layouts.max_rows == 201
     left, right = all_pairs(len(ordered))
     expected = distances("classic", forest, left, right)
     for kernel in KERNELS[1:]:
@@ -241,6 +242,38 @@ def test_the_engine_order_makes_each_rows_mirrored_pairs_one_run():
     expected = Forest.from_trees([ordered[k] for k in order])
     assert all(np.array_equal(a, b) for a, b in zip(moved.arrays(), expected.arrays()))
     assert oriented(forest, sizes, counts, np.ones((2, 2)), ordered)[3] is None
+
+
+def test_the_mirrored_forest_is_every_tree_mirrored():
+    """_core.mirror_forest against OrderedTree.mirrored (Python, tree by tree), with empty and
+    one-node trees and chains (keyroots nested all the way down)."""
+    ordered, forest, _ = block_forest(seed=6, n_trees=80)
+    vocab = LabelVocab()
+    ordered += [OrderedTree.from_parents(np.zeros(0), np.zeros(0)), to_ordered(("x", ()), vocab),
+                chain(40, 1), to_ordered(comb(30), vocab)]
+    forest = Forest.from_trees(ordered)
+    mirrored = [t.mirrored() for t in ordered]
+    expected = Forest.from_trees(mirrored)
+    got = _core.mirror_forest(*forest.arrays())
+    for a, b in zip(got[:4], (expected.labels, expected.lml, expected.keyroots, expected.kr_offsets)):
+        assert np.array_equal(a, b) and a.dtype == b.dtype
+    assert got[4].tolist() == [t.keyroot_cost for t in ordered]
+    assert got[5].tolist() == [t.keyroot_cost for t in mirrored]
+
+
+def test_pair_batches_survive_calls_of_every_size():
+    """The pair kernel keeps one work buffer between calls: bigger trees after smaller ones,
+    many pairs of one tree (wide batches) and single pairs."""
+    small, small_forest, _ = block_forest(seed=8, n_trees=30)
+    big = [chain(400, 1), chain(500, 2)] + small
+    big_forest = Forest.from_trees(big)
+    for trees, forest in [(small, small_forest), (big, big_forest), (small, small_forest)]:
+        n = len(trees)
+        left, right = np.zeros(n, dtype=np.int64), np.arange(n, dtype=np.int64)
+        expected = distances("classic", forest, left, right)
+        for kernel in KERNELS[1:]:
+            assert np.array_equal(distances(kernel, forest, left, right), expected), kernel
+            assert np.array_equal(distances(kernel, forest, left[:1] + 1, right[:1]), expected[1:2]), kernel
 
 
 def test_forest_take_reorders_whole_trees():

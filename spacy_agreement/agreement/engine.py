@@ -139,12 +139,8 @@ def chunk_pairs(n: int, start: int, end: int) -> int:
 def mirror_arrays(trees: Sequence[OrderedTree]) -> Tuple[np.ndarray, ...]:
     """The mirrored forest's arrays and each tree's Zhang–Shasha cost in both orientations,
     so the kernel can take the cheaper one per pair (Pawlik & Augsten's left/right path
-    choice, at the level of whole trees)."""
-    mirrored = [t.mirrored() for t in trees]
-    forest = Forest.from_trees(mirrored)
-    left = np.fromiter((t.keyroot_cost for t in trees), dtype=np.int64, count=len(trees))
-    right = np.fromiter((t.keyroot_cost for t in mirrored), dtype=np.int64, count=len(trees))
-    return forest.labels, forest.lml, forest.keyroots, forest.kr_offsets, left, right
+    choice, at the level of whole trees): ``_core.mirror_forest`` of the trees' forest."""
+    return _core.mirror_forest(*Forest.from_trees(trees).arrays())
 
 
 def oriented(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Optional[np.ndarray],
@@ -157,7 +153,7 @@ def oriented(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Option
     Otherwise the arguments as they are, without a mirror."""
     if forest_trees is None or cost is not None or not len(forest):
         return forest, sizes, counts, None
-    labels, lml, keyroots, kr_offsets, left, right = mirror_arrays(forest_trees)
+    labels, lml, keyroots, kr_offsets, left, right = _core.mirror_forest(*forest.arrays())
     order = np.argsort(right / np.maximum(left, 1), kind="stable")
     mirrored = Forest(labels, lml, forest.offsets, keyroots, kr_offsets).take(order)
     mirror = (mirrored.labels, mirrored.lml, mirrored.keyroots, mirrored.kr_offsets,
