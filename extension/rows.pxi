@@ -37,6 +37,9 @@ cdef extern from "zs_rows.h" nogil:
     int zsr_forced
     void zsr_row(int variant, const zsr_forest* F0, const zsr_forest* F1, const int64_t* cost_l,
                  const int64_t* cost_r, int64_t i, int64_t n_trees, zsr_work* w, int32_t* dist)
+    int32_t zsr_one(int variant, const int32_t* alab, const int32_t* alml, const int32_t* akr, int64_t an,
+                    int64_t ank, const int32_t* blab, const int32_t* blml, const int32_t* bkr, int64_t bn,
+                    int64_t bnk, zsr_work* w)
     void zsr_pairs(int variant, const zsr_forest* F, const int64_t* left, const int64_t* right,
                    const int64_t* order, int64_t n_pairs, zsr_work* w, int32_t* dist)
 

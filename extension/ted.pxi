@@ -4,23 +4,36 @@
 def tree_edit_distance(const int32_t[::1] labels1, const int32_t[::1] lml1, const int32_t[::1] keyroots1,
                        const int32_t[::1] labels2, const int32_t[::1] lml2, const int32_t[::1] keyroots2,
                        cost=None):
-    """Zhang–Shasha edit distance between two postorder trees (see module docstring)."""
+    """Zhang–Shasha edit distance between two postorder trees (see module docstring); with
+    unit costs the combined-row kernel (rows.pxi) where both trees fit it."""
     cost_arr = _check_costs(cost)
-    n_labels = -1 if cost_arr is None else cost_arr.shape[0]
-    validate_forest(labels1, lml1, np.array([0, labels1.shape[0]], dtype=np.int64),
-                    keyroots1, np.array([0, keyroots1.shape[0]], dtype=np.int64), n_labels)
-    validate_forest(labels2, lml2, np.array([0, labels2.shape[0]], dtype=np.int64),
-                    keyroots2, np.array([0, keyroots2.shape[0]], dtype=np.int64), n_labels)
-    cdef Py_ssize_t n1 = labels1.shape[0], n2 = labels2.shape[0], nl = 0
+    cdef Py_ssize_t n_labels = -1 if cost_arr is None else cost_arr.shape[0]
+    cdef Py_ssize_t n1 = labels1.shape[0], n2 = labels2.shape[0], nl = 0, nk1 = keyroots1.shape[0]
+    cdef Py_ssize_t nk2 = keyroots2.shape[0]
+    cdef const int32_t* e = NULL
+    if lml1.shape[0] != n1 or lml2.shape[0] != n2:
+        raise ValueError("labels, lml and offsets disagree on the number of nodes")
+    _validate_tree(&labels1[0] if n1 else e, &lml1[0] if n1 else e, n1, &keyroots1[0] if nk1 else e, nk1,
+                   n_labels, 0)
+    _validate_tree(&labels2[0] if n2 else e, &lml2[0] if n2 else e, n2, &keyroots2[0] if nk2 else e, nk2,
+                   n_labels, 0)
+    cdef int32_t fast = -1
+    cdef _RowWork work
+    if cost_arr is None and _rows_on and 1 <= n1 <= ZSR_MAX_NODES and 1 <= n2 <= ZSR_MAX_NODES:
+        work = _take_work(n1)
+        fast = zsr_one(zsr_variant(), &labels1[0], &lml1[0], &keyroots1[0], n1, nk1,
+                       &labels2[0], &lml2[0], &keyroots2[0], n2, nk2, work.works[0])
+        _give_back_work(work)
+        if fast >= 0:
+            return <double>fast
     cdef double[::1] td = np.empty(max(n1 * n2, 1), dtype=np.float64)
     cdef double[::1] fd = np.empty((n1 + 1) * (n2 + 1), dtype=np.float64)
     cdef const double* cptr = _cost_ptr(cost_arr, &nl)
     cdef double result
-    cdef const int32_t* e = NULL
     with nogil:
         result = _zhang_shasha(
-            &labels1[0] if n1 else e, &lml1[0] if n1 else e, &keyroots1[0] if n1 else e, n1, keyroots1.shape[0],
-            &labels2[0] if n2 else e, &lml2[0] if n2 else e, &keyroots2[0] if n2 else e, n2, keyroots2.shape[0],
+            &labels1[0] if n1 else e, &lml1[0] if n1 else e, &keyroots1[0] if n1 else e, n1, nk1,
+            &labels2[0] if n2 else e, &lml2[0] if n2 else e, &keyroots2[0] if n2 else e, n2, nk2,
             cptr, nl, &td[0], &fd[0])
     return result
 

@@ -10,7 +10,7 @@ def validate_forest(const int32_t[::1] labels, const int32_t[::1] lml, const int
     the subtree contiguous, that every keyroot is a node of its tree, and (when
     ``n_labels >= 0``) that every label id indexes a cost matrix of that size.
     """
-    cdef Py_ssize_t n_trees = offsets.shape[0] - 1, t, i, k, lo, hi, klo, khi, x, li
+    cdef Py_ssize_t n_trees = offsets.shape[0] - 1, t, lo, klo
     if offsets.shape[0] < 1 or kr_offsets.shape[0] != offsets.shape[0]:
         raise ValueError("offsets and kr_offsets must both have n_trees + 1 entries")
     if offsets[0] != 0 or kr_offsets[0] != 0:
@@ -24,28 +24,36 @@ def validate_forest(const int32_t[::1] labels, const int32_t[::1] lml, const int
             raise ValueError(f"tree {t}: offsets are not increasing")
     for t in range(n_trees):
         lo = offsets[t]
-        hi = offsets[t + 1]
         klo = kr_offsets[t]
-        khi = kr_offsets[t + 1]
-        if (hi > lo) != (khi > klo):
-            raise ValueError(f"tree {t}: a non-empty tree needs keyroots and an empty one none")
-        for i in range(hi - lo):
-            li = lml[lo + i]
-            if li < 0 or li > i:
-                raise ValueError(f"tree {t}: leftmost leaf of node {i} out of range")
-            # every node inside the subtree [li, i] must have its own subtree inside it
-            for x in range(li, i):
-                if lml[lo + x] < li:
-                    raise ValueError(f"tree {t}: subtrees of nodes {x} and {i} overlap")
-            if n_labels >= 0 and (labels[lo + i] < 0 or labels[lo + i] >= n_labels):
-                raise ValueError(f"tree {t}: label id {labels[lo + i]} of node {i} outside the cost matrix")
-        if hi > lo and keyroots[khi - 1] != hi - lo - 1:
-            raise ValueError(f"tree {t}: the root must be the last keyroot")
-        for k in range(klo, khi):
-            if keyroots[k] < 0 or keyroots[k] >= hi - lo:
-                raise ValueError(f"tree {t}: keyroot {keyroots[k]} is not a node")
-            if k > klo and keyroots[k] <= keyroots[k - 1]:
-                raise ValueError(f"tree {t}: keyroots must be strictly increasing")
+        _validate_tree(&labels[lo] if offsets[t + 1] > lo else NULL, &lml[lo] if offsets[t + 1] > lo else NULL,
+                       offsets[t + 1] - lo, &keyroots[klo] if kr_offsets[t + 1] > klo else NULL,
+                       kr_offsets[t + 1] - klo, n_labels, t)
+
+
+cdef int _validate_tree(const int32_t* labels, const int32_t* lml, Py_ssize_t n, const int32_t* keyroots,
+                        Py_ssize_t nk, Py_ssize_t n_labels, Py_ssize_t t) except -1:
+    """:func:`validate_forest`'s checks of tree ``t`` (n nodes, nk keyroots)."""
+    cdef Py_ssize_t i, k, x, li
+    if (n > 0) != (nk > 0):
+        raise ValueError(f"tree {t}: a non-empty tree needs keyroots and an empty one none")
+    for i in range(n):
+        li = lml[i]
+        if li < 0 or li > i:
+            raise ValueError(f"tree {t}: leftmost leaf of node {i} out of range")
+        # every node inside the subtree [li, i] must have its own subtree inside it
+        for x in range(li, i):
+            if lml[x] < li:
+                raise ValueError(f"tree {t}: subtrees of nodes {x} and {i} overlap")
+        if n_labels >= 0 and (labels[i] < 0 or labels[i] >= n_labels):
+            raise ValueError(f"tree {t}: label id {labels[i]} of node {i} outside the cost matrix")
+    if n > 0 and keyroots[nk - 1] != n - 1:
+        raise ValueError(f"tree {t}: the root must be the last keyroot")
+    for k in range(nk):
+        if keyroots[k] < 0 or keyroots[k] >= n:
+            raise ValueError(f"tree {t}: keyroot {keyroots[k]} is not a node")
+        if k > 0 and keyroots[k] <= keyroots[k - 1]:
+            raise ValueError(f"tree {t}: keyroots must be strictly increasing")
+    return 0
 
 
 cdef const double* _cost_ptr(object cost, Py_ssize_t* n_labels) except? NULL:

@@ -520,6 +520,7 @@ typedef struct {
     int64_t js[2][ZSR_CAP];
     int32_t nb[2], width[2];
     int32_t out[ZSR_CAP];
+    int32_t rec[ZSR_HEAD + ZSR_MAX_NODES + 1 + 5 * ZSR_CAP], scratch[4 * ZSR_MAX_NODES]; /* zsr_one */
     int32_t *td, *fd; /* owned by the caller: see ZSR_STRIDE */
 } zsr_work;
 
@@ -601,6 +602,23 @@ static void zsr_row(int variant, const zsr_forest* F0, const zsr_forest* F1, con
     }
     zsr_flush(variant, F0, i, w, 0, dist);
     if (F1 != NULL) zsr_flush(variant, F1, i, w, 1, dist);
+}
+
+/* TED(A, B) of one pair of validated trees, or -1 when one does not fit (A over ZSR_MAX_NODES
+ * nodes or empty, B too, or B wider than ZSR_CAP columns): w's buffers hold A's rows. */
+static int32_t zsr_one(int variant, const int32_t* alab, const int32_t* alml, const int32_t* akr, int64_t an,
+                       int64_t ank, const int32_t* blab, const int32_t* blml, const int32_t* bkr, int64_t bn,
+                       int64_t bnk, zsr_work* w) {
+    const int32_t* recs[1];
+    zsr_view v;
+    if (an < 1 || an > ZSR_MAX_NODES || bn < 1 || bn > ZSR_MAX_NODES) return -1;
+    if (zsr_width(blml, bkr, bnk) > ZSR_CAP) return -1;
+    zsr_build_tree(blab, blml, bkr, bn, bnk, w->rec, w->scratch);
+    recs[0] = w->rec;
+    zsr_batch_build(&w->B, recs, 1);
+    v = zsr_batch_view(&w->B);
+    zsr_rows(variant, alab, alml, akr, an, ank, &v, w->td, w->fd, w->out);
+    return w->out[0];
 }
 
 /* dist[k] = TED(left[k], right[k]) for pairs sorted by left (order[k] gives the position of

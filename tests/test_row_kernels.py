@@ -78,6 +78,18 @@ def test_every_kernel_matches_the_reference_on_random_forests(trees):
         assert distances(kernel, forest, left, right).tolist() == expected, kernel
 
 
+@settings(max_examples=60, deadline=None)
+@given(labelled_trees(max_nodes=20), labelled_trees(max_nodes=20))
+def test_every_kernel_gives_the_reference_distance_of_one_pair(one, other):
+    """The single-pair function (one tree against a batch of one with the row kernels)."""
+    vocab = LabelVocab()
+    a, b = to_ordered(one, vocab), to_ordered(other, vocab)
+    expected = ref_tree_edit_distance(one, other)
+    for kernel in KERNELS:
+        _core.use_row_kernel(kernel)
+        assert _core.tree_edit_distance(a.labels, a.lml, a.keyroots, b.labels, b.lml, b.keyroots) == expected, kernel
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(labelled_trees(max_nodes=16), min_size=2, max_size=14), st.integers(1, 3))
 def test_every_kernel_gives_the_same_alpha_sums(trees, threads):
