@@ -243,6 +243,13 @@ cdef class _RowWork:
             free(self.works)
 
 
+def row_work_bytes(Py_ssize_t rows):
+    """Bytes of one thread's combined-row kernel buffers when its largest row side has
+    ``rows`` nodes (none beyond ZSR_MAX_NODES: bigger trees go to the classic kernel)."""
+    rows = min(max(rows, 1), ZSR_MAX_NODES)
+    return <Py_ssize_t>sizeof(zsr_work) + (2 * rows * ZSR_STRIDE + ZSR_PAD) * <Py_ssize_t>sizeof(int32_t)
+
+
 #: One single-thread _RowWork kept between calls of the pair kernel (its buffers are large
 #: and calls are many): taken and given back under the GIL, so never shared by two calls.
 _spare_work = []

@@ -22,6 +22,7 @@ from typing import Iterator, List, Optional, Sequence
 
 import numpy as np
 
+from . import _core
 from .errors import Location, ResourceLimitError
 
 GIB = 1 << 30
@@ -69,9 +70,11 @@ def size_text(n_bytes: float) -> str:
 def ted_table_bytes(m: int, n: int, threads: int = 1, kernels: int = 2) -> int:
     """Bytes of the Zhang–Shasha tables for trees of ``m`` and ``n`` nodes: a tree-distance
     and a forest-distance table per kernel (the float one, and the integer one of the
-    all-pairs paths, ``kernels=2``), per thread."""
-    per_kernel = (m * n + (m + 1) * (n + 1)) * 8 if kernels == 1 else (m * n + (m + 1) * (n + 1)) * 12
-    return int(threads) * per_kernel
+    all-pairs paths, ``kernels=2``, which also keep the combined-row kernel's buffers,
+    ``_core.row_work_bytes``), per thread."""
+    if kernels == 1:
+        return int(threads) * (m * n + (m + 1) * (n + 1)) * 8
+    return int(threads) * ((m * n + (m + 1) * (n + 1)) * 12 + _core.row_work_bytes(max(m, n)))
 
 
 def check_ted(m: int, n: int, where: Optional[Location] = None, threads: int = 1, kernels: int = 2,

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spacy_agreement import DependencyTree, alpha, tree_edit_distance
+from spacy_agreement import DependencyTree, _core, alpha, tree_edit_distance
 from spacy_agreement.errors import ResourceLimitError
 from spacy_agreement.limits import depths, max_memory, memory_limit, ted_table_bytes
 
@@ -44,7 +44,12 @@ def test_ted_tables_over_the_limit_are_one_error_naming_the_tree():
             tree_edit_distance(big, big)
         with pytest.raises(ResourceLimitError, match="over the limit of 10.2 MiB"):
             alpha([[big, big]], backend="serial")
-    assert ted_table_bytes(10, 10, threads=2) == 2 * (100 + 121) * 12
+    # the all-pairs paths: both table pairs and the row kernel's buffers (two int32 rows of at
+    # most 4,128 columns per node of the row side, up to 512 nodes)
+    row_buffers = _core.row_work_bytes(10)
+    assert ted_table_bytes(10, 10, threads=2) == 2 * ((100 + 121) * 12 + row_buffers)
+    assert 2 * 10 * 4128 * 4 < row_buffers < 2 * 10 * 4128 * 4 + (1 << 20)
+    assert _core.row_work_bytes(100_000) == _core.row_work_bytes(512) > _core.row_work_bytes(511)
 
 
 def _write(path, heads):
