@@ -135,17 +135,20 @@ def main(argv=None):
           f"{int(forest.sizes.mean())} nodes on average, max {int(forest.sizes.max())}")
 
     # ---- TED per pair
-    ours_batch, ours = best_of(lambda: _core.forest_ted_pairs(*forest.arrays(), left, right))
+    # best of 10 for our sub-millisecond runs, of 3 for edist's (tens of ms), one run of the
+    # pure-Python peers (seconds each): the minimum over runs is the least disturbed by noise
+    ours_batch, ours = best_of(lambda: _core.forest_ted_pairs(*forest.arrays(), left, right), repeat=10)
     ours_single, _ = best_of(lambda: [
         _core.tree_edit_distance(ordered[a].labels, ordered[a].lml, ordered[a].keyroots,
                                  ordered[b].labels, ordered[b].lml, ordered[b].keyroots)
-        for a, b in zip(left.tolist(), right.tolist())])
+        for a, b in zip(left.tolist(), right.tolist())], repeat=10)
     rows = [("spacy-agreement (forest kernel)", ours_batch), ("spacy-agreement (one call per pair)", ours_single)]
     plain = [children_lists(t) for t in ordered]
     for name, (convert, distance) in peers().items():
         converted = [convert(*p) for p in plain]
         pairs = list(zip(left.tolist(), right.tolist()))
-        seconds, values = best_of(lambda: [distance(converted[a], converted[b]) for a, b in pairs], repeat=1)
+        seconds, values = best_of(lambda: [distance(converted[a], converted[b]) for a, b in pairs],
+                                  repeat=3 if name == "edist" else 1)
         wrong = int(np.count_nonzero(np.asarray(values, dtype=float) != ours))
         rows.append((f"{name} (disagreements with ours: {wrong})", seconds))
     print(f"\nTED on {args.pairs} random pairs (best of runs)")
