@@ -124,7 +124,7 @@ def test_cli_scale_options(iaa):
     sampled = json.loads(CliRunner().invoke(app, ["alpha", *files, "--json", "--sample-pairs", "4000"]).output)
     assert sampled["alpha_plain_low"] <= sampled["alpha_plain"] <= sampled["alpha_plain_high"]
     assert abs(sampled["alpha_plain"] - exact["alpha_plain"]) < 0.005 and sampled["las"] == exact["las"]
-    bad = CliRunner().invoke(app, ["alpha", *files, "--backend", "gpu"])
+    bad = CliRunner().invoke(app, ["alpha", *files, "--backend", "tpu"])
     assert bad.exit_code == 1 and "unknown backend" in bad.output
 
 

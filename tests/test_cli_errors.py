@@ -89,7 +89,7 @@ def test_unreadable_file_names_the_file(files):
     (["evaluate", "{a}", "{b}", "--ted-norm", "median"], "unknown TED normalisation"),
     (["evaluate", "{a}", "{b}", "--verb-tags", ","], "no tags"),
     (["evaluate", "{a}"], "give either a predicted file or --model"),
-    (["alpha", "{a}", "{b}", "--backend", "gpu"], "unknown backend"),
+    (["alpha", "{a}", "{b}", "--backend", "tpu"], "unknown backend"),
     (["alpha", "{a}", "{b}", "--sample-pairs", "10", "--bootstrap", "10"], "--bootstrap needs the exact alpha"),
     (["alpha", "{a}"], "at least two files"),
     (["synthetic", "{a}", "--json", "--tsv"], "exclude each other"),

@@ -250,7 +250,7 @@ def alpha(
     label_cost: Optional[LabelCost] = None,
     cycles: CyclePolicy = "drop",
     size: Literal["annotation", "tree"] = "annotation",
-    backend: Literal["threads", "serial", "dask"] = "threads",
+    backend: Literal["threads", "serial", "dask", "gpu"] = "threads",
     n_threads: Optional[int] = None,
     scheduler: Optional[object] = None,
     progress: bool = False,
@@ -271,8 +271,11 @@ def alpha(
     trees and splits the pairs over ``n_threads`` OpenMP threads (default: the machine's
     cores), with a progress bar if ``progress``; ``"dask"`` sends the same work to a
     ``dask.distributed`` cluster (``scheduler``: a ``Client``, an address, or ``None`` for a
-    local cluster); ``"serial"`` is the plain single-threaded loop over every pair. All give
-    the same α up to floating-point summation order.
+    local cluster); ``"gpu"`` computes them on a CUDA GPU (:mod:`spacy_agreement.agreement.gpu`,
+    extra ``gpu``: an ``ImportError`` naming ``numba`` without it, a
+    :class:`~spacy_agreement.errors.BadOptionError` without a usable GPU, both before any
+    work); ``"serial"`` is the plain single-threaded loop over every pair. All give the same
+    α up to floating-point summation order.
 
     >>> from spacy_agreement import DependencyTree
     >>> a = DependencyTree.create([2, 0], ["subj", "root"])
@@ -281,8 +284,12 @@ def alpha(
     >>> round(alpha([[a, a], [b, a], [c, c]]).alpha_plain, 4)
     0.8276
     """
-    if backend not in ("threads", "serial", "dask"):
-        raise BadOptionError(f"unknown backend {backend!r}: 'threads', 'serial' or 'dask'")
+    if backend not in ("threads", "serial", "dask", "gpu"):
+        raise BadOptionError(f"unknown backend {backend!r}: 'threads', 'serial', 'dask' or 'gpu'")
+    if backend == "gpu":
+        from .gpu import cuda_module
+
+        cuda_module()  # the missing extra or GPU is one line now, not after reading the corpus
     names = tuple(deltas) if deltas is not None else delta_names()
     kernel = [name for name in names if get_delta(name).kernel_code is not None]
     other = [name for name in names if get_delta(name).kernel_code is None]
@@ -313,6 +320,11 @@ def alpha(
         if kernel and backend == "threads":
             sums = expected_sums(unique, unique_sizes, multiplicity, cost, n_threads, progress,
                                  forest_trees=unique_trees)
+            expected_sum.update(zip(_core.KERNEL_DELTAS, sums))
+        elif kernel and backend == "gpu":
+            from .gpu import expected_sums_gpu
+
+            sums = expected_sums_gpu(unique, unique_sizes, multiplicity, cost, progress=progress)
             expected_sum.update(zip(_core.KERNEL_DELTAS, sums))
         elif kernel:
             sums = expected_sums_dask(unique, unique_sizes, multiplicity, cost, scheduler, forest_trees=unique_trees)

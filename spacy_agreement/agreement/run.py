@@ -24,7 +24,8 @@ def agreement(corpus: Corpus, strict: bool = False, size: str = "annotation", ex
     ``sample_pairs`` random pairs beyond; ``"exact"``; ``"sampled"``; ``"off"``: no α, the
     result is ``None``), with a bootstrap interval over items (``bootstrap`` resamples; exact
     α only) and α over pq-grams added as δ ``"pqgram"``; and the accuracies of the corpus.
-    ``sample_pairs`` alone asks for the sampled estimate. ``strict`` makes head cycles and
+    ``sample_pairs`` alone asks for the sampled estimate; ``backend="gpu"`` makes ``"auto"``
+    exact. ``strict`` makes head cycles and
     annotations with different tokens errors. ``alpha_options`` go to
     :func:`~spacy_agreement.agreement.alpha.alpha` (backend, n_threads, scheduler, progress)."""
     cycles = "raise" if strict else "drop"
@@ -35,6 +36,8 @@ def agreement(corpus: Corpus, strict: bool = False, size: str = "annotation", ex
         return None, accuracy
     if sample_pairs and method == "auto":
         method = "sampled"
+    if method == "auto" and alpha_options.get("backend") == "gpu":
+        method = "exact"  # the GPU is there for the exact α: no budget to fall back from
     plan = plan_alpha(corpus, method, budget, cycles=cycles, size=size)
     if bootstrap and plan.method != "exact":
         why = (f"the exact alpha would cost {plan.cells:.3g} DP cells, over the budget of {plan.budget:.3g}: "

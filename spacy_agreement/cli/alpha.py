@@ -96,7 +96,7 @@ def alpha_command(
     exclude_mismatched: bool = typer.Option(False, "--exclude-mismatched", help="Leave phrase-tree items whose annotations differ in leaf count out of Jaccard (default: scored and counted)."),
     worst: int = typer.Option(5, "--worst", help="How many of the most disagreeing items to list."),
     threads: Optional[int] = typer.Option(None, "--threads", help="Threads for the all-pairs sums, pq-gram alpha's too (default: all cores)."),
-    backend: str = typer.Option("threads", "--backend", help="threads, serial or dask."),
+    backend: str = typer.Option("threads", "--backend", help="threads, serial, dask or gpu (exact alpha on a CUDA GPU, extra 'gpu')."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (default: a local cluster)."),
     method: AlphaChoice = alpha_option(),
     budget: Optional[float] = budget_option(),
@@ -109,6 +109,10 @@ def alpha_command(
 ) -> None:
     """Krippendorff's alpha (delta plain, diff, norm) and LAS/UAS/LA or bracket Jaccard."""
     with handled_errors(*paths), memory_limit(max_memory):
+        if backend == "gpu":  # a missing extra or GPU is one line before the files are read
+            from ..agreement.gpu import cuda_module
+
+            cuda_module()
         out = Output(as_json, tsv, output, quiet)
         corpus = load_corpus(paths, dirs, fmt, strict, single_root, allow_duplicates)
         result, accuracy = agreement(corpus, strict=strict, size=size.value, exclude_mismatched=exclude_mismatched,

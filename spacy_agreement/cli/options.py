@@ -299,6 +299,7 @@ OPTIONAL_EXTRAS: Dict[str, Tuple[str, str]] = {
     "distributed": ("--backend dask", "dask"),
     "dask": ("--backend dask", "dask"),
     "matplotlib": ("--plot", "plot"),
+    "numba": ("--backend gpu", "gpu"),
 }
 
 
