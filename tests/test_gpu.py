@@ -89,6 +89,22 @@ def test_gpu_sums_on_trees_of_every_size_and_shape():
     assert_same_sums(gpu_sums(forest, sizes, counts, device_bytes=1), expected_sums(forest, sizes, counts))
 
 
+def test_launches_grow_as_the_trees_shrink():
+    """Trees by decreasing size, as α orders them: the later launches meet smaller trees only
+    and run more threads in the same table memory; every pair is still summed once."""
+    vocab = LabelVocab()
+    ordered, _, _ = block_forest(seed=10, n_trees=14 if SIMULATED else 300)
+    ordered = sorted((t for t in ordered if t.size <= (14 if SIMULATED else 200)), key=lambda t: -t.size)
+    ordered.append(to_ordered(("x", ()), vocab))
+    forest = Forest.from_trees(ordered)
+    sizes = np.array([t.size for t in ordered], dtype=np.int64)
+    counts = np.arange(1, len(ordered) + 1, dtype=np.float64)
+    budget = 2 * TPB * gpu._table_elements(int(sizes.max())) * 2  # two blocks of the largest tree's tables
+    assert gpu.threads_per_launch(int(sizes.max()), 2, budget, 10**9, TPB) == 2 * TPB
+    assert gpu.threads_per_launch(3, 2, budget, 10**9, TPB) > 8 * TPB
+    assert_same_sums(gpu_sums(forest, sizes, counts, device_bytes=budget), expected_sums(forest, sizes, counts))
+
+
 def test_alpha_with_the_gpu_backend_equals_the_threads_backend(iaa):
     """The whole α on part of the shared CDT data (all of it on a GPU)."""
     files = [iaa / "cdt" / "da-lotte.conll", iaa / "cdt" / "da-morten.conll"]

@@ -16,7 +16,9 @@ the CPU kernels use (labels, leftmost leaves, keyroots, offsets), written with N
   16,383 nodes; a label-cost matrix float64 ones, as the CPU kernel does.
 * **Batches sized to the device.** A launch runs as many threads as the tables of
   ``device_bytes`` hold (by default half of the free device memory, at most
-  :data:`DEFAULT_DEVICE_BYTES`), and the launches go on until every pair is done.
+  :data:`DEFAULT_DEVICE_BYTES`), each thread's tables sized for the largest tree its launch
+  can meet (with the trees by decreasing size, as α orders them, the launches of the later
+  rows, with smaller trees, run more threads), until every pair is done.
 * **Sums on the device.** Each thread adds ``2 c_i c_j δ²`` for δplain, δdiff and δnorm
   (:mod:`spacy_agreement.agreement.deltas`, ``_core.KERNEL_DELTAS`` order) into its
   block's shared-memory sum, and each block adds its three sums into the result with one
@@ -188,11 +190,16 @@ def table_dtype(max_nodes: int, unit: bool) -> np.dtype:
     return np.dtype(np.int16) if max_nodes <= INT16_MAX_NODES else np.dtype(np.int32)
 
 
+def _table_elements(max_nodes: int) -> int:
+    """Table entries of one thread: tree distances m × m and forest distances (m + 1)²."""
+    return max_nodes * max_nodes + (max_nodes + 1) * (max_nodes + 1)
+
+
 def threads_per_launch(max_nodes: int, itemsize: int, device_bytes: int, n_pairs: int,
                        threads_per_block: int = THREADS_PER_BLOCK) -> int:
     """Threads of one launch: as many as ``device_bytes`` of tables hold (whole blocks, at
     least one), no more than the pairs need."""
-    per_thread = (max_nodes * max_nodes + (max_nodes + 1) * (max_nodes + 1)) * itemsize
+    per_thread = _table_elements(max_nodes) * itemsize
     fit = max(1, int(device_bytes) // per_thread // threads_per_block) * threads_per_block
     needed = -(-int(n_pairs) // threads_per_block) * threads_per_block
     return max(threads_per_block, min(fit, needed))
@@ -219,7 +226,11 @@ def expected_sums_gpu(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cos
     n_labels = 0 if unit else int(cost_arr.shape[0])
     if not unit and forest.labels.size and (forest.labels.min() < 0 or forest.labels.max() >= n_labels):
         raise ValueError("a label id lies outside the cost matrix")
-    max_nodes = max(1, int(np.diff(forest.offsets).max()))
+    # row i's pairs join tree i to later trees, so a launch from row i on needs tables for the
+    # largest tree from i on: with the trees by decreasing size, as alpha orders them, later
+    # launches run more threads in the same memory
+    largest_from = np.maximum.accumulate(np.diff(forest.offsets)[::-1])[::-1]
+    max_nodes = max(1, int(largest_from[0]))
     dtype = table_dtype(max_nodes, unit)
     n_pairs = n * (n - 1) // 2
     rows = np.arange(n - 1, dtype=np.int64)
@@ -228,14 +239,15 @@ def expected_sums_gpu(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cos
         free, _ = cuda_api.current_context().get_memory_info()
         # (the simulator reports unbounded memory)
         device_bytes = int(min(DEFAULT_DEVICE_BYTES, free / 2))
-    stride = threads_per_launch(max_nodes, dtype.itemsize, device_bytes, n_pairs, threads_per_block)
+    biggest_launch = threads_per_launch(max_nodes, dtype.itemsize, device_bytes, n_pairs, threads_per_block)
+    elements = max(_table_elements(max_nodes) * biggest_launch,
+                   min(int(device_bytes) // dtype.itemsize, _table_elements(max_nodes) * n_pairs))
     kernel = _kernel(unit, threads_per_block)
     arrays = [cuda_api.to_device(np.ascontiguousarray(a)) for a in (
         forest.labels, forest.lml, forest.offsets, forest.keyroots, forest.kr_offsets,
         np.asarray(sizes, dtype=np.int64), np.asarray(counts, dtype=np.float64), row_first)]
     cost_dev = cuda_api.to_device(cost_arr.ravel())
-    td = cuda_api.device_array(max_nodes * max_nodes * stride, dtype=dtype)
-    fd = cuda_api.device_array((max_nodes + 1) * (max_nodes + 1) * stride, dtype=dtype)
+    tables = cuda_api.device_array(elements, dtype=dtype)
     out_dev = cuda_api.to_device(out)
     bar = None
     if progress:
@@ -243,12 +255,18 @@ def expected_sums_gpu(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cos
 
         bar = tqdm(total=n_pairs, desc="alpha (gpu)", unit="pairs", unit_scale=True, smoothing=0, leave=False)
     try:
-        for first in range(0, n_pairs, stride):
+        first = 0
+        while first < n_pairs:
+            m = max(1, int(largest_from[int(np.searchsorted(row_first, first, side="right")) - 1]))
+            stride = threads_per_launch(m, dtype.itemsize, elements * dtype.itemsize, n_pairs - first,
+                                        threads_per_block)
             count = min(stride, n_pairs - first)
-            blocks = -(-count // threads_per_block)
-            kernel[blocks, threads_per_block](*arrays[:7], arrays[7], n - 1, first, count, cost_dev, n_labels,
-                                              td, fd, stride, out_dev)
+            td = tables[:m * m * stride]
+            fd = tables[m * m * stride:_table_elements(m) * stride]
+            kernel[-(-count // threads_per_block), threads_per_block](
+                *arrays[:7], arrays[7], n - 1, first, count, cost_dev, n_labels, td, fd, stride, out_dev)
             cuda_api.synchronize()
+            first += count
             if bar is not None:
                 bar.update(count)
     finally:
