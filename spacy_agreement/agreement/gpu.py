@@ -74,7 +74,7 @@ def cuda_module() -> Any:
 
 
 def _kernel(unit: bool, threads_per_block: int) -> Callable[..., Any]:
-    """The compiled sums kernel for unit costs or a label-cost matrix."""
+    """The sums kernel for unit costs or a label-cost matrix (compiled at its first launch)."""
     global cuda, float64
     key = (unit, threads_per_block)
     if key in _kernels:
@@ -83,6 +83,18 @@ def _kernel(unit: bool, threads_per_block: int) -> Callable[..., Any]:
     from numba import float64
 
     tpb = threads_per_block
+
+    @cuda.jit(device=True)
+    def unit_relabel(label_a, label_b, cost, n_labels):
+        return 0 if label_a == label_b else 1
+
+    @cuda.jit(device=True)
+    def cost_relabel(label_a, label_b, cost, n_labels):
+        return cost[label_a * n_labels + label_b]
+
+    # one relabel function per kernel, so that the tables' arithmetic has one type (integers
+    # with unit costs, float64 with a cost matrix) and no branch on the mode is compiled
+    relabel = unit_relabel if unit else cost_relabel
 
     @cuda.jit(device=True)
     def ted(labels, lml, keyroots, a0, an, ka, nka, b0, bn, kb, nkb, cost, n_labels, td, fd, stride, t):
@@ -117,10 +129,7 @@ def _kernel(unit: bool, threads_per_block: int) -> Callable[..., Any]:
                         if cand < best:
                             best = cand
                         if x_on_path and lml[b0 + y] == lj:
-                            if unit:
-                                sub = 0 if labels[a0 + x] == labels[b0 + y] else 1
-                            else:
-                                sub = cost[labels[a0 + x] * n_labels + labels[b0 + y]]
+                            sub = relabel(labels[a0 + x], labels[b0 + y], cost, n_labels)
                             cand = fd[(prev + dj - 1) * stride + t] + sub
                             if cand < best:
                                 best = cand
