@@ -6,6 +6,7 @@ compiles and links with it. Where it does not (Apple clang without libomp, say),
 ``SPACY_AGREEMENT_NO_OPENMP=1``, the core is built without OpenMP: the ``prange`` loops then
 run serially and everything else is the same.
 """
+import glob
 import os
 import sys
 import tempfile
@@ -55,6 +56,7 @@ extensions = [
         "spacy_agreement._core",
         ["extension/_core.pyx"],  # includes the extension/*.pxi parts
         include_dirs=[numpy.get_include(), "extension"],
+        depends=sorted(glob.glob("extension/*.h")),  # the C kernels it includes: a change rebuilds
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
 ]

@@ -1,0 +1,218 @@
+/* The row functions of the combined-row Zhang–Shasha (zs_rows.h explains the method): portable
+ * C, AVX2 and AVX-512 variants over one batch (zs_layout.h), and the choice among them at run time. */
+#ifndef SPACY_AGREEMENT_ZS_KERNELS_H
+#define SPACY_AGREEMENT_ZS_KERNELS_H
+
+#include "zs_layout.h"
+
+/* ---------------------------------------------------------------- kernels
+ * A kernel variant is two row functions; zsr_rows_with walks A's keyroots and rows once for all.
+ *
+ * path row r (node x of A on its keyroot's left path, label lx), level by level:
+ *   third = diagonal (r - 1 at a first column) + relabel on the segment's left path, else
+ *   q + td[x][home]; td stored back for every column (its own value on the path, the home
+ *   column's copy elsewhere);
+ * inner row (x off the left path, prow = row p, the row of x's leftmost leaf minus one):
+ *   third = prow[gidx] + td[x][c] (prow[-1] = p).
+ * Both then take min with up + 1 and the prefix minimum of T - off. */
+typedef void (*zsr_path_row)(const zsr_view* B, const int32_t* up, int32_t* cur, int32_t* tdx, int32_t lx,
+                             int32_t rm1);
+typedef void (*zsr_inner_row)(const zsr_view* B, const int32_t* up, const int32_t* prow, int32_t* cur,
+                              const int32_t* tdx);
+
+/* out[k] = TED(A, tree k of the batch). A: labels, leftmost leaves, keyroots (validated). */
+static void zsr_rows_with(zsr_path_row path_row, zsr_inner_row inner_row, const int32_t* alab,
+                          const int32_t* alml, const int32_t* akr, int64_t an, int64_t ank,
+                          const zsr_view* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
+    const int64_t tw = B->Wp + 2 * ZSR_PAD;
+    const int32_t* r0 = B->pos;
+    int32_t* fd = fdbuf + ZSR_PAD;
+    int64_t ka, x, k;
+    for (x = 0; x < an; x++) td[x * tw + B->Wp] = ZSR_BIG;
+    for (ka = 0; ka < ank; ka++) {
+        int64_t i = akr[ka], li = alml[i], mi = i - li + 1, di;
+        for (di = 1; di <= mi; di++) {
+            const int32_t* up = di == 1 ? r0 : fd + (di - 2) * tw;
+            int32_t* cur = fd + (di - 1) * tw;
+            int64_t p;
+            x = li + di - 1;
+            p = alml[x] - li;
+            cur[-1] = (int32_t)di;
+            if (p == 0) path_row(B, up, cur, td + x * tw, alab[x], (int32_t)(di - 1));
+            else inner_row(B, up, fd + (p - 1) * tw, cur, td + x * tw);
+        }
+    }
+    for (k = 0; k < B->nb; k++) out[k] = td[(an - 1) * tw + B->rootcol[k]];
+}
+
+static void zsr_path_scalar(const zsr_view* B, const int32_t* up, int32_t* cur, int32_t* tdx, int32_t lx,
+                            int32_t rm1) {
+    int32_t l, c;
+    for (l = 0; l < B->nlev; l++) {
+        int32_t run = ZSR_INF;
+        for (c = B->lev[l]; c < B->lev[l + 1]; c++) {
+            int32_t u = up[c] + 1, dg = tdx[B->home[c]], t, v;
+            if (B->on[c]) t = (B->on[c] == -2 ? rm1 : up[c - 1]) + (B->lab[c] != lx);
+            else t = B->qv[c] + dg;
+            if (u < t) t = u;
+            v = t - B->off[c];
+            if (v < run) run = v;
+            cur[c] = run + B->off[c];
+            tdx[c] = B->on[c] ? cur[c] : dg;
+        }
+    }
+}
+
+static void zsr_inner_scalar(const zsr_view* B, const int32_t* up, const int32_t* prow, int32_t* cur,
+                             const int32_t* tdx) {
+    int32_t c, run = ZSR_INF;
+    for (c = 0; c < B->Wp; c++) {
+        int32_t u = up[c] + 1, t = prow[B->gidx[c]] + tdx[c], v;
+        if (u < t) t = u;
+        v = t - B->off[c];
+        if (v < run) run = v;
+        cur[c] = run + B->off[c];
+    }
+}
+
+#ifdef ZSR_X86
+#define ZSR_L8(p) _mm256_loadu_si256((const __m256i*)(p))
+#define ZSR_S8(p, v) _mm256_storeu_si256((__m256i*)(p), v)
+
+/* min(prefix minimum of T - off, carry) + off over 8 lanes; carry becomes its last lane. The
+ * scan runs inside each 128-bit half (two byte-aligns), then the lower half's last lane is
+ * spread over the upper half: four shuffles in all. */
+__attribute__((target("avx2"))) static inline __m256i zsr_scan8(__m256i T, __m256i off, __m256i* carry) {
+    const __m256i inf = _mm256_set1_epi32(ZSR_INF);
+    __m256i v = _mm256_sub_epi32(T, off);
+    v = _mm256_min_epi32(v, _mm256_alignr_epi8(v, inf, 12));
+    v = _mm256_min_epi32(v, _mm256_alignr_epi8(v, inf, 8));
+    v = _mm256_min_epi32(v, _mm256_blend_epi32(inf, _mm256_permutevar8x32_epi32(v, _mm256_set1_epi32(3)), 0xF0));
+    v = _mm256_min_epi32(v, *carry);
+    *carry = _mm256_permutevar8x32_epi32(v, _mm256_set1_epi32(7));
+    return _mm256_add_epi32(v, off);
+}
+
+__attribute__((target("avx2"))) static void zsr_path_avx2(const zsr_view* B, const int32_t* up, int32_t* cur,
+                                                          int32_t* tdx, int32_t label, int32_t rm1) {
+    const __m256i one = _mm256_set1_epi32(1), two = _mm256_set1_epi32(-2), lx = _mm256_set1_epi32(label),
+                  diag0 = _mm256_set1_epi32(rm1);
+    int32_t l, c;
+    for (l = 0; l < B->nlev; l++) {
+        __m256i carry = _mm256_set1_epi32(ZSR_INF);
+        for (c = B->lev[l]; c < B->lev[l + 1]; c += 8) {
+            __m256i U = _mm256_add_epi32(ZSR_L8(up + c), one);
+            __m256i Dg = _mm256_i32gather_epi32(tdx, ZSR_L8(B->home + c), 4);
+            __m256i on = ZSR_L8(B->on + c);
+            __m256i Tn = _mm256_add_epi32(ZSR_L8(B->qv + c), Dg);
+            __m256i eq = _mm256_cmpeq_epi32(ZSR_L8(B->lab + c), lx);
+            __m256i dg = _mm256_blendv_epi8(ZSR_L8(up + c - 1), diag0, _mm256_cmpeq_epi32(on, two));
+            __m256i Tp = _mm256_add_epi32(dg, _mm256_add_epi32(one, eq));
+            __m256i F = zsr_scan8(_mm256_min_epi32(U, _mm256_blendv_epi8(Tn, Tp, on)), ZSR_L8(B->off + c), &carry);
+            ZSR_S8(cur + c, F);
+            ZSR_S8(tdx + c, _mm256_blendv_epi8(Dg, F, on));
+        }
+    }
+}
+
+__attribute__((target("avx2"))) static void zsr_inner_avx2(const zsr_view* B, const int32_t* up,
+                                                           const int32_t* prow, int32_t* cur, const int32_t* tdx) {
+    const __m256i one = _mm256_set1_epi32(1);
+    __m256i carry = _mm256_set1_epi32(ZSR_INF);
+    int32_t c;
+    for (c = 0; c < B->Wp; c += 8) {
+        __m256i U = _mm256_add_epi32(ZSR_L8(up + c), one);
+        __m256i G = _mm256_i32gather_epi32(prow, ZSR_L8(B->gidx + c), 4);
+        __m256i T = _mm256_min_epi32(U, _mm256_add_epi32(G, ZSR_L8(tdx + c)));
+        ZSR_S8(cur + c, zsr_scan8(T, ZSR_L8(B->off + c), &carry));
+    }
+}
+
+#define ZSR_L16(p) _mm512_loadu_si512((const void*)(p))
+#define ZSR_S16(p, v) _mm512_storeu_si512((void*)(p), v)
+
+/* zsr_scan8 over 16 lanes. */
+__attribute__((target("avx512f"))) static inline __m512i zsr_scan16(__m512i T, __m512i off, __m512i* carry) {
+    const __m512i inf = _mm512_set1_epi32(ZSR_INF);
+    __m512i v = _mm512_sub_epi32(T, off);
+    v = _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 15));
+    v = _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 14));
+    v = _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 12));
+    v = _mm512_min_epi32(_mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 8)), *carry);
+    *carry = _mm512_permutexvar_epi32(_mm512_set1_epi32(15), v);
+    return _mm512_add_epi32(v, off);
+}
+
+__attribute__((target("avx512f"))) static void zsr_path_avx512(const zsr_view* B, const int32_t* up,
+                                                               int32_t* cur, int32_t* tdx, int32_t label,
+                                                               int32_t rm1) {
+    const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512(), lx = _mm512_set1_epi32(label),
+                  two = _mm512_set1_epi32(-2), diag0 = _mm512_set1_epi32(rm1);
+    int32_t l, c;
+    for (l = 0; l < B->nlev; l++) {
+        __m512i carry = _mm512_set1_epi32(ZSR_INF);
+        for (c = B->lev[l]; c < B->lev[l + 1]; c += 16) {
+            __m512i U = _mm512_add_epi32(ZSR_L16(up + c), one);
+            __m512i Dg = _mm512_i32gather_epi32(ZSR_L16(B->home + c), tdx, 4);
+            __m512i onv = ZSR_L16(B->on + c);
+            __mmask16 on = _mm512_cmplt_epi32_mask(onv, zero);
+            __mmask16 first = _mm512_cmpeq_epi32_mask(onv, two);
+            __mmask16 eq = _mm512_cmpeq_epi32_mask(ZSR_L16(B->lab + c), lx);
+            __m512i Tn = _mm512_add_epi32(ZSR_L16(B->qv + c), Dg);
+            __m512i dg = _mm512_mask_blend_epi32(first, ZSR_L16(up + c - 1), diag0);
+            __m512i Tp = _mm512_add_epi32(dg, _mm512_mask_blend_epi32(eq, one, zero));
+            __m512i F = zsr_scan16(_mm512_min_epi32(U, _mm512_mask_blend_epi32(on, Tn, Tp)), ZSR_L16(B->off + c),
+                                   &carry);
+            ZSR_S16(cur + c, F);
+            ZSR_S16(tdx + c, _mm512_mask_blend_epi32(on, Dg, F));
+        }
+    }
+}
+
+__attribute__((target("avx512f"))) static void zsr_inner_avx512(const zsr_view* B, const int32_t* up,
+                                                                const int32_t* prow, int32_t* cur,
+                                                                const int32_t* tdx) {
+    const __m512i one = _mm512_set1_epi32(1);
+    __m512i carry = _mm512_set1_epi32(ZSR_INF);
+    int32_t c;
+    for (c = 0; c < B->Wp; c += 16) {
+        __m512i U = _mm512_add_epi32(ZSR_L16(up + c), one);
+        __m512i G = _mm512_i32gather_epi32(ZSR_L16(B->gidx + c), prow, 4);
+        __m512i T = _mm512_min_epi32(U, _mm512_add_epi32(G, ZSR_L16(tdx + c)));
+        ZSR_S16(cur + c, zsr_scan16(T, ZSR_L16(B->off + c), &carry));
+    }
+}
+#endif
+
+/* ---------------------------------------------------------------- dispatch
+ * 0 scalar, 1 AVX2, 2 AVX-512: the best the CPU offers unless forced lower. */
+static int zsr_forced = -1;
+
+static int zsr_available(void) {
+#ifdef ZSR_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return 2;
+    if (__builtin_cpu_supports("avx2")) return 1;
+#endif
+    return 0;
+}
+
+static int zsr_variant(void) {
+    int best = zsr_available();
+    if (zsr_forced >= 0 && zsr_forced < best) return zsr_forced;
+    return best;
+}
+
+static void zsr_rows(int variant, const int32_t* alab, const int32_t* alml, const int32_t* akr, int64_t an,
+                     int64_t ank, const zsr_view* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
+    zsr_path_row path_row = zsr_path_scalar;
+    zsr_inner_row inner_row = zsr_inner_scalar;
+#ifdef ZSR_X86
+    if (variant == 2) { path_row = zsr_path_avx512; inner_row = zsr_inner_avx512; }
+    if (variant == 1) { path_row = zsr_path_avx2; inner_row = zsr_inner_avx2; }
+#endif
+    (void)variant;
+    zsr_rows_with(path_row, inner_row, alab, alml, akr, an, ank, B, td, fdbuf, out);
+}
+
+#endif
