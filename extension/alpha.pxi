@@ -7,11 +7,14 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
                        const int32_t[::1] keyroots, const int64_t[::1] kr_offsets,
                        const int64_t[::1] sizes, const double[::1] counts,
                        Py_ssize_t row_start, Py_ssize_t row_end, int n_threads=1, cost=None, mirror=None,
-                       layouts=None):
+                       layouts=None, bint per_row=False):
     """Σ over rows ``row_start <= i < row_end`` and all ``j > i`` of ``2 c_i c_j δ²(i, j)`` for
     each δ of ``KERNEL_DELTAS`` (in that order): the expected-disagreement sum of α over *distinct* trees with
     multiplicities ``counts`` (identical trees are at distance 0 and add nothing). The rows are
-    split over ``n_threads`` OpenMP threads with one DP buffer each; no allocation per pair.
+    split over ``n_threads`` OpenMP threads with one DP buffer each; no allocation per pair;
+    each row's sums are kept apart and added in row order, so the result does not depend on
+    the number of threads or their timing. ``per_row`` returns them unadded (one line per
+    row): a caller adding all rows at once gets the same sums however it chunked them.
     Callers pass rows in chunks to show progress and to stay interruptible.
 
     ``mirror`` = ``(labels, lml, keyroots, kr_offsets, left_cost, right_cost)`` of the same
@@ -49,7 +52,9 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     fd_arr = np.empty((n_threads, (m + 1) * (m + 1)), dtype=np.float64)
     tdi_arr = np.empty((n_threads, max(m * m, 1)), dtype=np.intc)
     fdi_arr = np.empty((n_threads, (m + 1) * (m + 1)), dtype=np.intc)
-    acc_arr = np.zeros((n_threads, N_KERNEL_DELTAS), dtype=np.float64)
+    # one accumulator per row, added up in row order at the end: the sums do not depend on
+    # which thread took which row (with one per thread, δnorm's last bit did)
+    acc_arr = np.zeros((row_end - row_start, N_KERNEL_DELTAS), dtype=np.float64)
     cdef double[:, ::1] td = td_arr
     cdef double[:, ::1] fd = fd_arr
     cdef int[:, ::1] tdi = tdi_arr
@@ -59,7 +64,7 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     cdef double d, dk, w
     cdef int tid, k
     if labels.shape[0] == 0 or row_start == row_end:
-        return acc_arr.sum(axis=0)
+        return acc_arr if per_row else acc_arr.sum(axis=0)
     # the combined-row kernel (unit costs): distances of a row into dist[tid], -1 = classic
     cdef bint rows = cptr == NULL and _rows_on
     # lay0 and lay1 own the records f0 and f1 point into: both stay referenced to the end
@@ -102,8 +107,8 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
                 w = 2.0 * counts[i] * counts[j]
                 for k in range(N_KERNEL_DELTAS):
                     dk = _delta(k, d, <double>sizes[i], <double>sizes[j])
-                    acc[tid, k] += w * dk * dk
-    return acc_arr.sum(axis=0)
+                    acc[i - row_start, k] += w * dk * dk
+    return acc_arr if per_row else acc_arr.sum(axis=0)
 
 
 def forest_alpha_sums(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,

@@ -45,7 +45,7 @@ def expected_sums_rows(
     labels: _Int32, lml: _Int32, offsets: _Int64, keyroots: _Int32, kr_offsets: _Int64,
     sizes: _Int64, counts: _Float64, row_start: int, row_end: int, n_threads: int = 1,
     cost: Optional[_Float64] = None, mirror: Optional[_Mirror] = None,
-    layouts: Optional[Tuple[Optional[RowLayouts], Optional[RowLayouts]]] = None,
+    layouts: Optional[Tuple[Optional[RowLayouts], Optional[RowLayouts]]] = None, per_row: bool = False,
 ) -> _Float64: ...
 
 ROW_KERNELS: Tuple[str, ...]

@@ -50,9 +50,9 @@ def test_dask_passes_the_mirror_and_matches_threads(client, monkeypatch):
     mirrors = []
     real = _core.expected_sums_rows
 
-    def spy(*args):
+    def spy(*args, **kwargs):
         mirrors.append(args[11] if len(args) > 11 else None)
-        return real(*args)
+        return real(*args, **kwargs)
 
     monkeypatch.setattr(_core, "expected_sums_rows", spy)  # the in-process workers see it too
     threads = expected_sums(forest, sizes, counts, n_threads=2, chunks=3, forest_trees=ordered)

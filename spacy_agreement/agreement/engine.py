@@ -196,16 +196,19 @@ def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: O
         # pairs, not rows (rows shrink along the triangle); smoothing=0: the ETA from the average rate
         bar = tqdm(total=n * (n - 1) // 2, desc="alpha", unit="pairs", unit_scale=True, smoothing=0,
                    leave=False)
-    total = np.zeros(len(_core.KERNEL_DELTAS))
+    # every row's sums, added up once at the end: the same to the last bit whatever the threads
+    # and chunks (and the same as the dask backend's)
+    rows = np.zeros((n, len(_core.KERNEL_DELTAS)))
     try:
         for start, end in ranges:
-            total += _core.expected_sums_rows(*arrays, sizes, counts, start, end, n_threads, cost, mirror, layouts)
+            rows[start:end] = _core.expected_sums_rows(*arrays, sizes, counts, start, end, n_threads, cost, mirror,
+                                                       layouts, per_row=True)
             if bar is not None:
                 bar.update(chunk_pairs(n, start, end))
     finally:
         if bar is not None:
             bar.close()
-    return total
+    return rows.sum(axis=0)
 
 
 #: Seconds to wait for a dask scheduler given by address before giving up.
@@ -250,7 +253,8 @@ def expected_sums_dask(forest: Forest, sizes: np.ndarray, counts: np.ndarray, co
                                 hash=False)
         futures = [client.submit(_rows_task, *arrays, start, end, pure=False)
                    for start, end in row_chunks(len(forest), chunks)]
-        return np.sum(client.gather(futures), axis=0) if futures else np.zeros(len(_core.KERNEL_DELTAS))
+        parts = client.gather(futures)  # each chunk's rows, in row order: one sum over all rows
+        return (np.concatenate(parts).sum(axis=0) if parts else np.zeros(len(_core.KERNEL_DELTAS)))
     finally:
         if client is not scheduler:
             client.close()
@@ -260,7 +264,7 @@ def expected_sums_dask(forest: Forest, sizes: np.ndarray, counts: np.ndarray, co
 
 def _rows_task(labels, lml, offsets, keyroots, kr_offsets, sizes, counts, cost, mirror, layouts, start, end):
     return _core.expected_sums_rows(labels, lml, offsets, keyroots, kr_offsets, sizes, counts, start, end, 1, cost,
-                                    mirror, layouts)
+                                    mirror, layouts, per_row=True)
 
 
 def within_item_pairs(item_of: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
