@@ -54,7 +54,9 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     fdi_arr = np.empty((n_threads, (m + 1) * (m + 1)), dtype=np.intc)
     # one accumulator per row, added up in row order at the end: the sums do not depend on
     # which thread took which row (with one per thread, δnorm's last bit did)
-    acc_arr = np.zeros((row_end - row_start, N_KERNEL_DELTAS), dtype=np.float64)
+    # (16 doubles a row: no cache line holds two rows' sums, so threads never write into a line
+    # another thread writes)
+    acc_arr = np.zeros((row_end - row_start, 16), dtype=np.float64)
     cdef double[:, ::1] td = td_arr
     cdef double[:, ::1] fd = fd_arr
     cdef int[:, ::1] tdi = tdi_arr
@@ -64,7 +66,7 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     cdef double d, dk, w
     cdef int tid, k
     if labels.shape[0] == 0 or row_start == row_end:
-        return acc_arr if per_row else acc_arr.sum(axis=0)
+        return acc_arr[:, :N_KERNEL_DELTAS] if per_row else acc_arr[:, :N_KERNEL_DELTAS].sum(axis=0)
     # the combined-row kernel (unit costs): distances of a row into dist[tid], -1 = classic
     cdef bint rows = cptr == NULL and _rows_on
     # lay0 and lay1 own the records f0 and f1 point into: both stay referenced to the end
@@ -108,7 +110,7 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
                 for k in range(N_KERNEL_DELTAS):
                     dk = _delta(k, d, <double>sizes[i], <double>sizes[j])
                     acc[i - row_start, k] += w * dk * dk
-    return acc_arr if per_row else acc_arr.sum(axis=0)
+    return acc_arr[:, :N_KERNEL_DELTAS] if per_row else acc_arr[:, :N_KERNEL_DELTAS].sum(axis=0)
 
 
 def forest_alpha_sums(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,
