@@ -304,7 +304,9 @@ def _pairs_by_rows(const int32_t[::1] labels, const int32_t[::1] lml, const int6
     wanted_arr = np.zeros((2, n_trees), dtype=np.bool_)
     cdef int64_t[::1] degree = degree_arr, rows = rows_arr, cols = cols_arr, start = start_arr, order = order_arr
     cdef double[::1] sum_left = sum_left_arr, sum_right = sum_right_arr
+    side_arr = np.zeros(n_trees, dtype=np.uint8)  # 1: the batch of this row tree is mirrored
     cdef uint8_t[:, ::1] wanted = wanted_arr.view(np.uint8)
+    cdef uint8_t[::1] side_of = side_arr
     cdef int32_t[::1] out = out_arr
     cdef int64_t side_begin[3]
     with nogil:
@@ -318,17 +320,17 @@ def _pairs_by_rows(const int32_t[::1] labels, const int32_t[::1] lml, const int6
             rows[k], cols[k] = a, b
             sum_left[a] += cost_left[b]
             sum_right[a] += cost_right[b]
+        for a in range(n_trees):
+            side_of[a] = cost_right[a] * sum_right[a] < cost_left[a] * sum_left[a]
         for k in range(n_pairs):
             a = rows[k]
-            t = a + n_trees * (cost_right[a] * sum_right[a] < cost_left[a] * sum_left[a])
-            start[t + 1] += 1
-            wanted[t // n_trees, cols[k]] = 1
+            start[a + n_trees * side_of[a] + 1] += 1
+            wanted[side_of[a], cols[k]] = 1
         for t in range(2 * n_trees):
             start[t + 1] += start[t]
         side_begin[0], side_begin[1], side_begin[2] = 0, start[n_trees], n_pairs
         for k in range(n_pairs):
-            a = rows[k]
-            t = a + n_trees * (cost_right[a] * sum_right[a] < cost_left[a] * sum_left[a])
+            t = rows[k] + n_trees * side_of[rows[k]]
             order[start[t]] = k
             start[t] += 1
     cdef _RowWork work = None

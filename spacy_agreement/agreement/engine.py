@@ -85,14 +85,11 @@ def row_chunks(n: int, chunks: int) -> List[Tuple[int, int]]:
 CHUNK_CELLS_PER_THREAD = 3e7
 
 
-def tree_costs(forest: Forest, forest_trees: Optional[Sequence[OrderedTree]] = None,
-               mirror: Optional[Tuple[np.ndarray, ...]] = None) -> np.ndarray:
+def tree_costs(forest: Forest, mirror: Optional[Tuple[np.ndarray, ...]] = None) -> np.ndarray:
     """Each tree's Zhang–Shasha cost (Σ of its keyroot subtree sizes; a pair costs about the
     product of its two trees' values in DP cells): the cheaper orientation with ``mirror``."""
     if mirror is not None:
         return np.minimum(mirror[4], mirror[5]).astype(np.float64)
-    if forest_trees is not None:
-        return np.fromiter((t.keyroot_cost for t in forest_trees), dtype=np.float64, count=len(forest_trees))
     # from the flat arrays: a keyroot k of tree t covers k - lml[k] + 1 nodes
     tree_of_kr = np.repeat(np.arange(len(forest)), np.diff(forest.kr_offsets))
     nodes = forest.offsets[tree_of_kr] + forest.keyroots
@@ -186,7 +183,7 @@ def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: O
     arrays = forest.arrays()
     layouts = row_layouts(arrays, mirror) if cost is None else None
     n = len(forest)
-    work = row_work(tree_costs(forest, None, mirror))
+    work = row_work(tree_costs(forest, mirror))
     budget = min(float(work.sum()) / max(1, chunks), chunk_cells * n_threads)
     ranges = work_chunks(work, budget, min_rows=n_threads)
     bar = None
