@@ -49,7 +49,8 @@ from spacy_agreement.adapters.brackets import (
 )
 from spacy_agreement.adapters.conll import iter_conll, parse_conll, read_conll, write_conll
 from spacy_agreement.agreement.deltas import delta, distance_matrix, tree_edit_distance
-from spacy_agreement.agreement.pqgram import pqgram_alpha, pqgram_distance
+from spacy_agreement.agreement.alpha import pqgram_alpha
+from spacy_agreement.agreement.pqgram import pqgram_distance
 from spacy_agreement.corpus import ReadStats
 from spacy_agreement.errors import AgreementError
 from spacy_agreement.evaluation import discourse as discourse_module
@@ -541,8 +542,9 @@ def _public_kernels(r: ByteReader, items, trees, phrase: bool) -> None:
     deltas = (None, ("plain",), ("norm", "diff"), ("bogus",))[r.below(4)]
     with _Quiet():
         try:
-            threads = spacy_agreement.alpha(items, cost, cycles, size, "threads", 1 + r.below(2), deltas=deltas)
-            serial = spacy_agreement.alpha(items, cost, cycles, size, "serial", deltas=deltas)
+            common = dict(label_cost=cost, cycles=cycles, size=size, method="exact", deltas=deltas)
+            threads = spacy_agreement.alpha(items, backend="threads", n_threads=1 + r.below(2), **common)
+            serial = spacy_agreement.alpha(items, backend="serial", **common)
             for name in threads.alphas:
                 assert _same(threads.alphas[name], serial.alphas[name]), (name, threads.alphas, serial.alphas)
             threads.to_dict()

@@ -19,8 +19,8 @@ from .adapters import (
     read_conll,
     to_dependency_graph,
 )
-from .agreement.alpha import AlphaResult, alpha
-from .agreement.policy import estimate_alpha
+from .agreement.alpha import AlphaResult, alpha, estimate_alpha
+from .agreement.settings import AlphaSettings
 from .corpus import Corpus
 from .agreement.deltas import delta, distance_matrix, tree_edit_distance
 from .errors import InvalidTreeError, Location, MismatchedCorpusError, UndefinedMetricWarning
@@ -28,11 +28,12 @@ from .integrations.nltk_scoring import score_nltk_trees
 from .trees import ConstituencyTree, DependencyTree, Forest, OrderedTree
 from .vocab import LabelVocab
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "AccuracyResult",
     "AlphaResult",
+    "AlphaSettings",
     "ConstituencyTree",
     "Corpus",
     "DependencyTree",

@@ -4,11 +4,15 @@ A :class:`Corpus` is what the agreement metrics take: the data model only, no fi
 Build one in Python from trees (:meth:`Corpus.from_items`), or load one from files with
 :func:`~spacy_agreement.adapters.files.load_parallel_files` or
 :func:`~spacy_agreement.adapters.files.load_annotator_dirs` (also ``spacy_agreement.load_*``).
+This module imports no adapter (the adapters import it), so the 0.1 names
+``spacy_agreement.corpus.load_parallel_files``, ``load_annotator_dirs``, ``guess_format``,
+``CONLL_SUFFIXES``, ``BRACKET_SUFFIXES`` and ``Format`` are gone: use
+``spacy_agreement.adapters.files`` (or ``spacy_agreement.load_*``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .trees import ConstituencyTree, DependencyTree
 
@@ -96,16 +100,3 @@ def family_of(trees) -> str:
     for tree in trees:
         return "dependency" if isinstance(tree, DependencyTree) else "constituency"
     return "dependency"
-
-
-# moved to spacy_agreement.adapters.files in 0.2; still importable from here for 0.1 code
-_MOVED = frozenset({"load_parallel_files", "load_annotator_dirs", "guess_format", "CONLL_SUFFIXES",
-                    "BRACKET_SUFFIXES", "Format"})
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        from .adapters import files  # 0.1 names; the loaders import this module
-
-        return getattr(files, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

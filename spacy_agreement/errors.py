@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
-from typing import Optional, Tuple
+from typing import Optional, Tuple, Union
 
 
 @dataclass(frozen=True)
@@ -100,12 +100,26 @@ class Location:
 
 
 class AgreementError(ValueError):
-    """Base class of the input errors; ``location`` says where, ``message`` says what."""
+    """Base class of the input errors; ``location`` says where, ``message`` says what.
 
-    def __init__(self, message: str, location: Optional[Location] = None):
+    ``option`` names the parameter (or a tuple of the parameters) of the function called
+    that the message speaks of, in Python terms (``bootstrap``, ``method="off"``), so that a
+    front end can say it in its own: the CLI prints the command's flags instead
+    (``--bootstrap``, ``--alpha off``)."""
+
+    def __init__(self, message: str, location: Optional[Location] = None,
+                 option: Union[str, Tuple[str, ...], None] = None):
         self.message = message
         self.location = location
+        self.option = option
         super().__init__(f"{location}: {message}" if location is not None else message)
+
+    @property
+    def options(self) -> Tuple[str, ...]:
+        """:attr:`option` as a tuple of parameter names (empty when none is named)."""
+        if self.option is None:
+            return ()
+        return (self.option,) if isinstance(self.option, str) else tuple(self.option)
 
 
 class InvalidTreeError(AgreementError):
@@ -124,7 +138,21 @@ class ResourceLimitError(AgreementError):
 
 class BadOptionError(AgreementError):
     """An option or argument value the function (or the CLI) cannot use: an unknown metric,
-    rule or backend name, a malformed list, a combination of options that exclude each other."""
+    rule or backend name, a malformed list, a combination of options that exclude each other.
+    ``option`` (:class:`AgreementError`) names the parameter(s): ``BadOptionError(message,
+    option="method")``."""
+
+
+class JudgmentError(AgreementError):
+    """A judgment item is malformed: unknown preference, a missing parse, different lengths
+    (raised where judgments are read, :mod:`spacy_agreement.adapters.judgments_files`, and
+    where items are checked, :mod:`spacy_agreement.evaluation.judgments`)."""
+
+
+class DiscourseError(AgreementError):
+    """Malformed discourse annotation: unknown node, missing connective, different documents
+    (raised where documents are read, :mod:`spacy_agreement.adapters.discourse_files`, and
+    where relations are checked, :mod:`spacy_agreement.evaluation.discourse`)."""
 
 
 class UndefinedMetricWarning(RuntimeWarning):
@@ -135,14 +163,33 @@ class UndefinedMetricWarning(RuntimeWarning):
     parser metrics over nothing to count, κ when chance agreement is 1, leaf-ancestor scores
     without words are ``nan`` and this warning is issued, once per undefined value returned.
     :func:`undefined` and :func:`ratio` apply it.
+
+    ``metric`` names the undefined value and ``reason`` says why (as :func:`undefined` was
+    given them; ``None`` for a warning made from a message alone), so that a program can
+    group or filter warnings without parsing their text; the message is ``"<metric> is
+    undefined: <reason>; returning nan"`` (:meth:`of`).
     """
+
+    def __init__(self, message: str = "", metric: Optional[str] = None, reason: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.metric = metric
+        self.reason = reason
+
+    @classmethod
+    def of(cls, metric: str, reason: str = "nothing to count (0/0)") -> "UndefinedMetricWarning":
+        """The warning that ``metric`` is undefined for ``reason``, with its message."""
+        return cls(f"{metric} is undefined: {reason}; returning nan", metric, reason)
+
+    def __reduce__(self) -> Tuple[type, Tuple[str, Optional[str], Optional[str]]]:
+        return type(self), (str(self), self.metric, self.reason)
 
 
 def undefined(name: str, why: str = "nothing to count (0/0)", stacklevel: int = 2) -> float:
     """The one policy for undefined results: warn :class:`UndefinedMetricWarning` (``"<name> is
-    undefined: <why>; returning nan"``) and return ``nan``. ``stacklevel`` counts from the
-    caller of this function (2: the warning points at the caller's caller)."""
-    warnings.warn(f"{name} is undefined: {why}; returning nan", UndefinedMetricWarning, stacklevel=stacklevel + 1)
+    undefined: <why>; returning nan"``, with ``metric=name`` and ``reason=why``) and return
+    ``nan``. ``stacklevel`` counts from the caller of this function (2: the warning points at
+    the caller's caller)."""
+    warnings.warn(UndefinedMetricWarning.of(name, why), stacklevel=stacklevel + 1)
     return math.nan
 
 

@@ -87,7 +87,8 @@ def check_ted(m: int, n: int, where: Optional[Location] = None, threads: int = 1
         threads_text = f" on {threads} threads" if threads > 1 else ""
         raise ResourceLimitError(
             f"{what} of trees of {m:,} and {n:,} nodes needs {size_text(needed)} of tables{threads_text}, over the "
-            f"limit of {size_text(limit)} (--max-memory, or SPACY_AGREEMENT_MAX_MEMORY in GiB)", where)
+            f"limit of {size_text(limit)} (spacy_agreement.limits.memory_limit(), or SPACY_AGREEMENT_MAX_MEMORY in GiB)",
+            where, option="memory_limit")
 
 
 def check_forest(sizes: Sequence[int], locations: Sequence[object], threads: int = 1) -> None:

@@ -6,7 +6,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from spacy_agreement.cli import app
+from spacy_agreement.cli import COMMANDS, app
 
 runner = CliRunner()
 
@@ -74,4 +74,4 @@ def test_console_script_help():
         capture_output=True, text=True, check=False,
     )
     assert completed.returncode == 0
-    assert "alpha" in completed.stdout and "demo" in completed.stdout
+    assert all(name in completed.stdout for name in COMMANDS)

@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 
 import spacy_agreement as sa
 from spacy_agreement.cli import COMMANDS, app
-from spacy_agreement.cli.options import Output, flat, json_safe, warning_lines
+from spacy_agreement.cli.output import Output, flat, json_safe
+from spacy_agreement.cli.warning_lines import warning_lines
 
 from .builders import conll, write_two_annotators
 from .test_cli_errors import command_args, one_line_error
@@ -73,11 +74,25 @@ def test_warnings_of_a_real_process_are_one_line_each(tmp_path):
 
 
 def test_warning_lines_drop_repeats_and_join_undefined_results():
-    assert warning_lines(["x is undefined: 0/0; returning nan", "y is undefined: 0/0; returning nan",
-                          "x is undefined: 0/0; returning nan", "Mean of empty\nslice", "Mean of empty slice"]) == [
+    undefined = sa.UndefinedMetricWarning.of  # grouped by its metric and reason, not by its text
+    assert warning_lines([undefined("x", "0/0"), undefined("y", "0/0"), undefined("x", "0/0"),
+                          RuntimeWarning("Mean of empty\nslice"), "Mean of empty slice"]) == [
         "warning: x and y are undefined: 0/0; returning nan", "warning: Mean of empty slice"]
-    assert warning_lines(["a is undefined: why", "b is undefined: why", "c is undefined: why"]) == [
-        "warning: a, b and c are undefined: why"]
+    assert warning_lines([undefined("a", "why"), undefined("b", "why"), undefined("Cohen's kappa", "why")]) == [
+        "warning: a, b and Cohen's kappa are undefined: why; returning nan"]
+    assert warning_lines(["a is undefined: why", "b is undefined: why"]) == [  # text alone is not parsed
+        "warning: a is undefined: why", "warning: b is undefined: why"]
+
+
+def test_an_undefined_metric_warning_carries_its_metric_and_reason():
+    from spacy_agreement.errors import undefined
+
+    with pytest.warns(sa.UndefinedMetricWarning) as record:
+        undefined("alpha_plain", "no expected disagreement")
+    found = record[0].message
+    assert (found.metric, found.reason) == ("alpha_plain", "no expected disagreement")
+    assert str(found) == "alpha_plain is undefined: no expected disagreement; returning nan"
+    assert sa.UndefinedMetricWarning("made from a message").metric is None
 
 
 # --------------------------------------------------------------------------- Ctrl-C
@@ -241,6 +256,10 @@ FILE_COMMANDS = {  # a command and its arguments, {x} the input file under test
     "discourse": ["discourse", "{x}"],
     "report": ["report", "{a}", "{x}", "--html", "{html}"],
 }
+
+
+def test_every_command_that_reads_files_is_checked_here():
+    assert set(FILE_COMMANDS) == set(COMMANDS) - {"demo"}  # demo reads the example files shipped with the package
 
 
 def _args(name, files, x, tmp_path):

@@ -8,12 +8,11 @@ import pytest
 from typer.testing import CliRunner
 
 import spacy_agreement as sa
-from spacy_agreement.cli import app
+from spacy_agreement.cli import COMMANDS, app
 
 from .builders import conll, write_two_annotators
 
 runner = CliRunner()
-COMMANDS = ("alpha", "evaluate", "judgments", "synthetic", "leaf-ancestor", "evalb", "discourse")
 
 
 @pytest.fixture
@@ -27,7 +26,7 @@ def strict_json(text):
     return json.loads(text, parse_constant=no_nan)
 
 
-@pytest.mark.parametrize("command", COMMANDS + ("report",))
+@pytest.mark.parametrize("command", list(COMMANDS))
 def test_every_command_has_the_shared_options(command):
     text = runner.invoke(app, [command, "--help"], terminal_width=200).stdout
     for flag in ("--json", "--tsv", "--quiet"):

@@ -120,6 +120,21 @@ def test_library_option_errors_are_agreement_errors_and_still_value_errors():
     assert isinstance(err.value, AgreementError) and isinstance(err.value, ValueError)  # 0.1 callers catch ValueError
 
 
+def test_library_errors_name_parameters_and_the_cli_says_flags(files):
+    from spacy_agreement import load_parallel_files
+    from spacy_agreement.cli.handling import in_flags
+
+    a, _ = files
+    with pytest.raises(BadOptionError) as err:  # a Python caller reads Python
+        load_parallel_files([a, a])
+    assert str(err.value).endswith("or allow_duplicates=True") and err.value.option == "allow_duplicates"
+    one_line_error(runner.invoke(app, ["alpha", str(a), str(a)]), "given twice", "or --allow-duplicates")
+    assert in_flags('leave out method="off", or bootstrap (not /x/bootstrap.conll)', ("method", "bootstrap")) == \
+        "leave out --alpha off, or --bootstrap (not /x/bootstrap.conll)"
+    assert in_flags("raise spacy_agreement.limits.memory_limit() or budget=1e+09", ("memory_limit", "budget")) == \
+        "raise --max-memory or --alpha-budget 1e+09"
+
+
 def test_a_bug_is_a_traceback_not_a_bad_input_line(files, monkeypatch):
     from spacy_agreement.cli import alpha as alpha_command
 

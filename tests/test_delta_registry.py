@@ -118,5 +118,5 @@ def test_a_plugin_delta_reaches_the_cli_and_the_estimators(tmp_path, sqrt_delta)
     assert "expected_sqrt" in values and values["alpha_method"] == "exact"
     sampled = sampled_alpha(corpus, pairs=2000)
     assert sampled.method == "sampled pairs" and "sqrt" in sampled.low
-    boot = bootstrap_alpha(corpus, samples=50)
+    boot = bootstrap_alpha(sa.alpha(corpus), samples=50)
     assert boot.low["sqrt"] <= boot["sqrt"] <= boot.high["sqrt"] or math.isnan(boot.low["sqrt"])

@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spacy_agreement as sa
-from spacy_agreement.agreement.pqgram import pqgram_alpha, pqgram_distance
+from spacy_agreement.agreement.alpha import pqgram_alpha
+from spacy_agreement.agreement.pqgram import pqgram_distance
 
 from .reference import ref_krippendorff_alpha
 from .strategies import labelled_trees

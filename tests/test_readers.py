@@ -9,8 +9,10 @@ import spacy_agreement as sa
 from spacy_agreement.adapters import files
 from spacy_agreement.adapters.files import (READERS, first_content, guess_format, read_trees, reader_names,
                                             register_reader, unregister_reader)
+from spacy_agreement.adapters.docbin import read_docbin
 from spacy_agreement.cli import app
 from spacy_agreement.errors import BadOptionError
+from spacy_agreement.registry import Registry, RegistryError
 from spacy_agreement.evaluation.leaf_ancestor import leaf_ancestor
 
 runner = CliRunner()
@@ -67,6 +69,31 @@ def test_registry_lists_the_built_in_formats():
         register_reader("bracket", [".x"], _sniff_heads, _read_heads)
     with pytest.raises(BadOptionError, match="unknown format 'nope'"):
         read_trees("whatever", "nope")
+
+
+def test_readers_are_a_registry_of_built_in_and_added_formats(heads_format):
+    """READERS is the package's one registry type: the three formats of the package are built
+    in (``spacy`` registered by adapters/docbin.py), an added one can be removed again, and a
+    name must be an identifier (``-`` allowed) that is not taken."""
+    assert isinstance(READERS, Registry) and READERS.kind == "reader"
+    assert reader_names()[:3] == ("conll", "bracket", "spacy") and reader_names()[-1] == "heads"
+    assert all(READERS.is_builtin(name) for name in ("conll", "bracket", "spacy"))
+    assert not READERS.is_builtin("heads") and "heads" in READERS and READERS.get("heads").family == "dependency"
+    assert files.get_reader("spacy").read is read_docbin
+    with pytest.raises(RegistryError, match="is built in"):
+        unregister_reader("spacy")
+    with pytest.raises(RegistryError, match="registered already"):
+        register_reader("heads", [".h"], _sniff_heads, _read_heads)
+    with pytest.raises(RegistryError, match="not an identifier"):
+        register_reader("two words", [".x"], _sniff_heads, _read_heads)
+    with pytest.raises(ValueError, match="family"):
+        register_reader("trees-of-sorts", [".x"], _sniff_heads, _read_heads, family="graph")
+    register_reader("heads-too", [".heads2"], _sniff_heads, _read_heads)
+    try:
+        assert "heads-too" in reader_names()
+    finally:
+        unregister_reader("heads-too")
+    assert "heads-too" not in READERS
 
 
 def test_bracket_reader_marks_failed_parses(tmp_path):

@@ -1,10 +1,13 @@
 """Adapters: they only convert outside formats into the compact trees of
 :mod:`spacy_agreement.trees`; no metric knows where a tree came from. The input formats of
-files are a registry (:data:`~spacy_agreement.adapters.files.READERS`)."""
+files are a registry (:data:`~spacy_agreement.adapters.files.READERS`): ``conll`` and
+``bracket`` are registered by :mod:`.files`, ``spacy`` by :mod:`.docbin`, imported here so
+that every built-in reader is registered whichever adapter is imported first."""
 from .brackets import from_nltk, from_nltk_trees, parse_brackets, read_brackets, to_nltk
 from .conll import ReadStats, from_conllu, iter_conll, parse_conll, read_conll, write_conll
 from .files import (READERS, Reader, guess_format, load_annotator_dirs, load_parallel_files, read_trees, reader_names,
                     register_reader, unregister_reader)
+from .docbin import load_docbin  # registers the "spacy" reader
 from .nltk_graph import from_dependency_graph, to_dependency_graph
 from .spacy import from_doc, from_span
 
@@ -21,6 +24,7 @@ __all__ = [
     "guess_format",
     "iter_conll",
     "load_annotator_dirs",
+    "load_docbin",
     "load_parallel_files",
     "parse_brackets",
     "parse_conll",

@@ -33,8 +33,8 @@ annotator parsed gives no item). A file that is not a ``DocBin``, holds no docs,
 docs have no analysis at all is an :class:`~spacy_agreement.errors.InvalidTreeError` naming
 the file, on one line.
 
-The registered ``spacy`` reader (:func:`read_docbin`, see
-:mod:`~spacy_agreement.adapters.files`) gives the trees of one file's current parses in
+The ``spacy`` reader, registered by this module (:func:`read_docbin`, in
+:data:`~spacy_agreement.adapters.files.READERS`), gives the trees of one file's current parses in
 order, for what reads one file at a time through the registry
 (:func:`~spacy_agreement.adapters.files.read_trees`, annotator directories with ``--dirs``):
 there each doc is split by its own parse, and a doc without a parse is one
@@ -54,6 +54,7 @@ import numpy as np
 
 from ..corpus import Corpus, ReadStats, Tree
 from ..errors import BadOptionError, InvalidTreeError, Location, MismatchedCorpusError
+from .files import annotator_names, check_parallel_paths, check_same_lengths, register_reader
 from .spacy import doc_analysis, doc_tree
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -265,26 +266,15 @@ def load_docbin_files(paths: Sequence[PathLike], annotators: Optional[Sequence[s
     """A corpus from one ``.spacy`` file per annotator (see the module docstring): annotators
     are named by the file names without extension unless given; the same file twice is an
     error unless ``allow_duplicates`` (as in :func:`~spacy_agreement.adapters.files.load_parallel_files`).
-    A file in which no doc has a parse is an :class:`InvalidTreeError` naming it."""
-    from .files import check_distinct  # files imports this module
-
+    A file in which no doc has a parse is an :class:`InvalidTreeError` naming it. The files
+    are paired as :func:`~spacy_agreement.adapters.files.load_parallel_files` pairs them (the
+    same checks and annotator names); the items are the sentences of each doc (module docstring)."""
     _check_cycles(cycles)
-    if len(paths) < 2:
-        raise BadOptionError("at least two files are needed to measure agreement")
-    if not allow_duplicates:
-        check_distinct(paths, "file")
+    check_parallel_paths(paths, allow_duplicates)
     sources = [os.fspath(p) for p in paths]
-    names = list(annotators) if annotators else [os.path.splitext(os.path.basename(s))[0] for s in sources]
-    if len(names) != len(sources):
-        raise BadOptionError(f"{len(names)} annotator names for {len(sources)} files")
-    if len(set(names)) != len(names):
-        names = list(sources)
-    if len(set(names)) != len(names):
-        names = [f"{name} ({k})" for k, name in enumerate(names, 1)]
+    names = annotator_names(paths, annotators)
     columns = [read_docs(p) for p in paths]
-    for source, column in zip(sources[1:], columns[1:]):
-        if len(column) != len(columns[0]):
-            raise MismatchedCorpusError(f"{sources[0]} has {len(columns[0])} docs but {source} has {len(column)}")
+    check_same_lengths(paths, columns, "docs")
     parses: List[List[Optional[Analysis]]] = []
     for source, column in zip(sources, columns):
         parses.append([current_analysis(doc) for doc in column])
@@ -344,6 +334,10 @@ def read_docbin(path: PathLike, *, single_root: bool = False, stats: Optional[Re
         raise InvalidTreeError(f"no doc has a dependency parse (doc.has_annotation('DEP') is false for all "
                                f"{len(docs)})", Location(source))
     return trees
+
+
+#: the ``spacy`` input format (spaCy imported on reading only, not on sniffing)
+register_reader("spacy", DOCBIN_SUFFIXES, sniff_docbin, read_docbin, "dependency", "spaCy DocBin", builtin=True)
 
 
 __all__ = [

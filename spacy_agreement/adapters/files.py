@@ -12,10 +12,15 @@ A format is a :class:`Reader` registered under a name in :data:`READERS`:
 
 Registering one (:func:`register_reader`) is the one change a new format needs: the loaders
 (:func:`load_parallel_files`, :func:`load_annotator_dirs`), :func:`read_trees` and every
-command's ``--format`` pick it up. Built in: ``conll`` (CoNLL-U and CoNLL-X), ``bracket``
-(one bracketed tree a line, or Penn Treebank ``.mrg`` trees over several lines) and ``spacy``
-(``DocBin`` files, ``.spacy``: :mod:`~spacy_agreement.adapters.docbin`, which also loads one
-file holding several stored analyses per doc).
+command's ``--format`` pick it up. :data:`READERS` is a
+:class:`~spacy_agreement.registry.Registry` of kind ``"reader"`` (names may hold ``-``).
+Built in: ``conll`` (CoNLL-U and CoNLL-X) and ``bracket`` (one bracketed tree a line, or Penn
+Treebank ``.mrg`` trees over several lines), registered here, and ``spacy`` (``DocBin`` files,
+``.spacy``), registered by :mod:`~spacy_agreement.adapters.docbin` itself, which builds on
+the pairing of files here (:func:`check_parallel_paths`, :func:`annotator_names`,
+:func:`check_same_lengths`) and is imported with the package :mod:`spacy_agreement.adapters`,
+so it is there before any reader is looked up. Every module of ``adapters/`` that reads a
+file of trees (judgments, discourse documents) reads it through :func:`read_trees`.
 
 Loading a corpus:
 
@@ -36,9 +41,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, 
 
 from ..corpus import Corpus, ReadStats, Tree, family_of
 from ..errors import BadOptionError, MismatchedCorpusError
+from ..registry import Registry
 from .brackets import read_brackets, trim_trailing_failures
 from .conll import read_conll
-from .docbin import DOCBIN_SUFFIXES, read_docbin, sniff_docbin
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: A reader's name, a key of :data:`READERS` (``"conll"``, ``"bracket"``, or a registered one).
@@ -97,49 +102,52 @@ def _read_bracket(path: PathLike, *, leaves: str = "auto", missing: bool = True,
     return list(read_brackets(path, leaves=leaves, missing=missing))  # type: ignore[arg-type]
 
 
+def _writes_no_keys(name: str) -> Tuple[str, ...]:
+    return ()  # a reader writes no output key: only its name must be new
+
+
 #: The input formats by name, in registration order (``--format`` lists them so). Guessing a
 #: file's format asks the most recently registered reader first, the built-in ``conll`` last.
-READERS: Dict[str, Reader] = {
-    "conll": Reader(CONLL_SUFFIXES, _sniff_conll, _read_conll, "dependency", "CoNLL"),
-    "bracket": Reader(BRACKET_SUFFIXES, _sniff_bracket, _read_bracket, "constituency", "bracketed trees"),
-    # spaCy DocBin: the docs' current parses, sentence by sentence (spaCy imported on reading only)
-    "spacy": Reader(DOCBIN_SUFFIXES, sniff_docbin, read_docbin, "dependency", "spaCy DocBin"),
-}
-_BUILT_IN = frozenset(READERS)
+READERS: "Registry[Reader]" = Registry("reader", keys=_writes_no_keys, dashes=True)
 
 
 def register_reader(name: str, suffixes: Sequence[str], sniff: Callable[[PathLike], bool],
                     read: Callable[..., List[Optional[Tree]]], family: Optional[str] = None,
-                    description: str = "") -> Reader:
-    """Add an input format (see the module docstring); every loader and command picks it up."""
-    if not name or name in READERS:
-        raise ValueError(f"a reader named {name!r} exists already" if name else "a reader needs a name")
+                    description: str = "", builtin: bool = False) -> Reader:
+    """Add an input format (see the module docstring); every loader and command picks it up.
+    A name that is not an identifier (letters, digits, ``_``, ``-``) or is taken is a
+    :class:`~spacy_agreement.registry.RegistryError` (a ``ValueError``); ``builtin=True`` is
+    for the formats of this package, which cannot be removed."""
     if family not in (None, "dependency", "constituency"):
         raise ValueError(f"family must be 'dependency' or 'constituency', got {family!r}")
     reader = Reader(tuple(s.lower() for s in suffixes), sniff, read, family, description or name)
-    READERS[name] = reader
-    return reader
+    return READERS.register(name, reader, builtin=builtin)
 
 
 def unregister_reader(name: str) -> None:
-    """Remove a registered format (the built-in ones stay)."""
-    if name in _BUILT_IN:
-        raise ValueError(f"{name!r} is built in")
-    READERS.pop(name, None)
+    """Remove a registered format (a built-in one is a
+    :class:`~spacy_agreement.registry.RegistryError`, a ``ValueError``)."""
+    READERS.unregister(name)
 
 
 def reader_names() -> Tuple[str, ...]:
     """The registered format names, in registration order: the choices of ``--format``."""
-    return tuple(READERS)
+    return READERS.names()
 
 
 def get_reader(name: str) -> Reader:
     """The reader of a format name (:class:`~spacy_agreement.errors.BadOptionError` naming the
     choices for an unknown one)."""
-    try:
-        return READERS[name]
-    except KeyError:
-        raise BadOptionError(f"unknown format {name!r}: use {' or '.join(map(repr, READERS))}") from None
+    reader = READERS.find(name)
+    if reader is None:
+        raise BadOptionError(f"unknown format {name!r}: use {' or '.join(map(repr, READERS))}")
+    return reader
+
+
+register_reader("conll", CONLL_SUFFIXES, _sniff_conll, _read_conll, "dependency", "CoNLL", builtin=True)
+register_reader("bracket", BRACKET_SUFFIXES, _sniff_bracket, _read_bracket, "constituency", "bracketed trees",
+                builtin=True)
+# "spacy" (DocBin) is registered by adapters/docbin.py, which builds on the loaders here
 
 
 def guess_format(path: PathLike) -> Format:
@@ -148,7 +156,7 @@ def guess_format(path: PathLike) -> Format:
     .gld/.tst or Penn .mrg files of any name; ``"conll"`` for any other content). An empty
     file, or one that cannot be read here, goes by its suffix (.tree/.mrg/.trees/.ptb are
     bracketed; CoNLL when no suffix matches) so that reading it reports the real problem."""
-    for name in reversed(list(READERS)):
+    for name in reversed(READERS.names()):
         if READERS[name].sniff(path):
             return name
     lowered = os.fspath(path).lower()
@@ -193,8 +201,42 @@ def check_distinct(paths: Sequence[PathLike], what: str = "file") -> None:
         if resolved in seen:
             same = "" if seen[resolved] == os.fspath(path) else f" (as {seen[resolved]} and {os.fspath(path)})"
             raise BadOptionError(f"{os.fspath(path)}: the same {what} is given twice{same}; "
-                                 "give each annotator once, or --allow-duplicates")
+                                 "give each annotator once, or allow_duplicates=True", option="allow_duplicates")
         seen[resolved] = os.fspath(path)
+
+
+def check_parallel_paths(paths: Sequence[PathLike], allow_duplicates: bool = False) -> None:
+    """What every loader of one file per annotator checks first: at least two files
+    (:class:`BadOptionError`), each given once unless ``allow_duplicates`` (:func:`check_distinct`)."""
+    if len(paths) < 2:
+        raise BadOptionError("at least two files are needed to measure agreement")
+    if not allow_duplicates:
+        check_distinct(paths, "file")
+
+
+def annotator_names(paths: Sequence[PathLike], annotators: Optional[Sequence[str]] = None) -> List[str]:
+    """The annotators of one file each: ``annotators`` when given (one per file, else a
+    :class:`BadOptionError`), else the file names without their extension; where names repeat,
+    the paths; where paths repeat too (``allow_duplicates``), the names numbered."""
+    sources = [os.fspath(p) for p in paths]
+    names = list(annotators) if annotators else [os.path.splitext(os.path.basename(s))[0] for s in sources]
+    if len(names) != len(sources):
+        raise BadOptionError(f"{len(names)} annotator names for {len(sources)} files")
+    if len(set(names)) != len(names):
+        names = list(sources)
+    if len(set(names)) != len(names):  # the same path twice (allow_duplicates): number them
+        names = [f"{name} ({k})" for k, name in enumerate(names, 1)]
+    return names
+
+
+def check_same_lengths(paths: Sequence[PathLike], columns: Sequence[Sequence[Any]], unit: str = "sentences") -> None:
+    """:class:`MismatchedCorpusError` naming the first file and the first one whose column
+    (sentences, docs: ``unit``) is not as long as the first file's."""
+    first = columns[0]
+    for path, column in zip(paths[1:], columns[1:]):
+        if len(column) != len(first):
+            raise MismatchedCorpusError(
+                f"{os.fspath(paths[0])} has {len(first)} {unit} but {os.fspath(path)} has {len(column)}")
 
 
 def load_parallel_files(
@@ -213,35 +255,23 @@ def load_parallel_files(
     (:func:`~spacy_agreement.adapters.conll.iter_conll`). The same file given twice is an
     error (:func:`check_distinct`) unless ``allow_duplicates``.
     """
-    if len(paths) < 2:
-        raise BadOptionError("at least two files are needed to measure agreement")
-    if not allow_duplicates:
-        check_distinct(paths, "file")
+    check_parallel_paths(paths, allow_duplicates)
     if fmt is None:
         guessed = {guess_format(p) for p in paths}
         if len(guessed) > 1:
-            found = [READERS[n].description or n for n in reversed(list(READERS)) if n in guessed]
+            found = [READERS[n].description or n for n in reversed(READERS.names()) if n in guessed]
             raise MismatchedCorpusError(
-                f"the files mix {' and '.join(found)} ({', '.join(os.fspath(p) for p in paths)}): give --format")
+                f"the files mix {' and '.join(found)} ({', '.join(os.fspath(p) for p in paths)}): give fmt", option="fmt")
         fmt = guessed.pop()
     reader = get_reader(fmt)
-    names = list(annotators) if annotators else [os.path.splitext(os.path.basename(p))[0] for p in paths]
-    if len(set(names)) != len(names):
-        names = [os.fspath(p) for p in paths]
-    if len(set(names)) != len(names):  # the same path twice (allow_duplicates): number them
-        names = [f"{name} ({k})" for k, name in enumerate(names, 1)]
+    names = annotator_names(paths, annotators)
     stats = {name: ReadStats() for name in names}
     read: List[Any] = [reader.read(p, single_root=single_root, stats=stats[n], cycles=cycles)
                        for p, n in zip(paths, names)]
     columns = cast(List[List[Optional[Tree]]], trim_trailing_failures(*read))
-    first = columns[0]
-    for path, column in zip(paths[1:], columns[1:]):
-        if len(column) != len(first):
-            raise MismatchedCorpusError(
-                f"{os.fspath(paths[0])} has {len(first)} sentences but {os.fspath(path)} has {len(column)}"
-            )
+    check_same_lengths(paths, columns, "sentences")
     items, item_names = [], []
-    for k in range(len(first)):
+    for k in range(len(columns[0])):
         item = _present({n: col[k] for n, col in zip(names, columns)}, stats)
         if item:
             items.append(item)
@@ -283,7 +313,7 @@ def load_annotator_dirs(
     for d in dirs:
         if not os.path.isdir(d):
             if os.path.exists(d):
-                raise NotADirectoryError(errno.ENOTDIR, "not a directory (--dirs takes annotator directories)", d)
+                raise NotADirectoryError(errno.ENOTDIR, "not a directory (annotator directories expected)", d)
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), d)
     if not allow_duplicates:
         check_distinct(dirs, "directory")
@@ -324,7 +354,8 @@ def load_annotator_dirs(
 
 
 __all__ = [
-    "BRACKET_SUFFIXES", "CONLL_SUFFIXES", "READERS", "Format", "Reader", "check_distinct", "first_content",
-    "get_reader", "guess_format", "load_annotator_dirs", "load_parallel_files", "read_trees", "reader_names",
-    "register_reader", "unregister_reader",
+    "BRACKET_SUFFIXES", "CONLL_SUFFIXES", "READERS", "Format", "Reader", "annotator_names", "check_distinct",
+    "check_parallel_paths", "check_same_lengths", "first_content", "get_reader", "guess_format",
+    "load_annotator_dirs", "load_parallel_files", "read_trees", "reader_names", "register_reader",
+    "unregister_reader",
 ]

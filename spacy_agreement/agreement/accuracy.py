@@ -79,10 +79,20 @@ class AccuracyResult(ScoresByName):
         }
 
 
-def attachment_counts(a: DependencyTree, b: DependencyTree) -> Tuple[int, int, int]:
-    """Tokens with the same head and label, the same head, the same label (same tokens assumed)."""
+def fold_root_case(label: str) -> str:
+    """The default label comparison of every attachment score (:class:`AlphaSettings` and
+    ``EvaluationOptions``, ``fold_root_case=True``): ``ROOT`` and ``Root`` are ``root``."""
+    return "root" if label != "root" and label.lower() == "root" else label
+
+
+def attachment_counts(a: DependencyTree, b: DependencyTree,
+                      label: Optional[Callable[[str], str]] = None) -> Tuple[int, int, int]:
+    """Tokens with the same head and label, the same head, the same label (same tokens
+    assumed), labels compared through ``label`` (default :func:`fold_root_case`, as
+    ``evaluate``'s default; ``str`` compares them as written)."""
+    label = label or fold_root_case
     same_head = a.heads == b.heads
-    same_label = np.fromiter((x == y for x, y in zip(a.deprels, b.deprels)), dtype=bool, count=len(a))
+    same_label = np.fromiter((label(x) == label(y) for x, y in zip(a.deprels, b.deprels)), dtype=bool, count=len(a))
     return int(np.count_nonzero(same_head & same_label)), int(np.count_nonzero(same_head)), int(
         np.count_nonzero(same_label)
     )
@@ -148,11 +158,14 @@ def _pairwise(
                           mismatched_scored=not exclude_mismatched)
 
 
-def pairwise_attachment(corpus: Corpus, strict: bool = False) -> AccuracyResult:
-    """LAS, UAS and LA (keys ``las``, ``uas``, ``la``) between annotators, eq. (3)."""
+def pairwise_attachment(corpus: Corpus, strict: bool = False,
+                        label: Optional[Callable[[str], str]] = None) -> AccuracyResult:
+    """LAS, UAS and LA (keys ``las``, ``uas``, ``la``) between annotators, eq. (3); labels
+    compared through ``label`` (:func:`attachment_counts`: by default the root relation's
+    case is folded, as ``evaluate`` does, so that both give one LAS on the same files)."""
 
     def score(a: DependencyTree, b: DependencyTree) -> Tuple[float, float, float]:
-        las, uas, la = attachment_counts(a, b)
+        las, uas, la = attachment_counts(a, b, label)
         n = len(a)
         return las / n, uas / n, la / n
 
@@ -170,12 +183,14 @@ def pairwise_jaccard(corpus: Corpus, strict: bool = False, exclude_mismatched: b
                      exclude_mismatched)
 
 
-def pairwise_accuracy(corpus: Corpus, strict: bool = False, exclude_mismatched: bool = False) -> AccuracyResult:
+def pairwise_accuracy(corpus: Corpus, strict: bool = False, exclude_mismatched: bool = False,
+                      label: Optional[Callable[[str], str]] = None) -> AccuracyResult:
     """The uncorrected scores that go with the corpus family (attachment or Jaccard).
 
     ``exclude_mismatched`` applies to Jaccard; attachment scores always leave out items
-    whose annotations differ in tokens (they are undefined there).
+    whose annotations differ in tokens (they are undefined there). ``label``: how labels
+    are compared in attachment scores (:func:`attachment_counts`).
     """
     if corpus.family == "constituency":
         return pairwise_jaccard(corpus, strict, exclude_mismatched)
-    return pairwise_attachment(corpus, strict)
+    return pairwise_attachment(corpus, strict, label)

@@ -12,9 +12,16 @@ annotations is compared, within and across items. δ is δplain, δdiff, δnorm 
 to the registry (:mod:`spacy_agreement.agreement.deltas`), squared as in the paper. The
 built-in α come from one pass over the pairs.
 
-One result type, :class:`AlphaResult`, serves every δ and every estimator: the exact α
-here, the sampled and bootstrap estimates (:mod:`spacy_agreement.agreement.estimate`, which
-add an interval) and α over pq-grams (:mod:`spacy_agreement.agreement.pqgram`).
+**One pipeline.** :func:`alpha` is the one entry point: it takes the corpus and one
+:class:`~spacy_agreement.agreement.settings.AlphaSettings`, builds the one container of
+pairable trees (:class:`~spacy_agreement.agreement.pairable.PairableTrees`: forest, |x|,
+items, the deduplicated view, each computed once), plans exact or sampled α by the policy
+of :mod:`spacy_agreement.agreement.policy`, sums the expected disagreement on one of the
+backends of :data:`BACKENDS` (a table of functions of one signature) and writes the
+resolved settings into the one result type, :class:`AlphaResult`, whose ``signature`` says
+how its numbers were computed. The sampled and bootstrap estimates
+(:mod:`spacy_agreement.agreement.estimate`) add an interval; a pair-level δ such as the
+pq-gram distance (:mod:`spacy_agreement.agreement.pqgram`) is summed by its own hook.
 
 Choices the paper leaves open, made here:
 
@@ -37,302 +44,255 @@ Choices the paper leaves open, made here:
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field, replace
-from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
+from dataclasses import replace
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .. import _core
 from ..corpus import Corpus
-from ..errors import BadOptionError, undefined
-from ..trees import CyclePolicy, Forest, OrderedTree
-from ..vocab import LabelCost, LabelVocab
-from .deltas import delta_names, get_delta
-from ..limits import check_forest
-from .engine import default_threads, deduplicate, expected_sums, expected_sums_dask, expected_sums_pairs, observed_sums
+from ..errors import AgreementError, BadOptionError
+from .deltas import Delta, as_delta, delta_names, get_delta
+from .engine import default_threads, expected_sums, expected_sums_dask, expected_sums_pairs, observed_sums
+from .engine import within_item_pairs
+from .estimate import bootstrap_interval, sampled_alpha
+from .pairable import DistinctTrees, PairableTrees, as_corpus, pairable_trees
+from .policy import plan_alpha
+from .pqgram import pqgram_delta
+from .result import AlphaResult, alphas_from_sums
+from .settings import AlphaSettings
+
+Data = Union[Corpus, Sequence[Any], PairableTrees]
+#: A backend sums 2·c_i·c_j·δ² over the pairs of distinct trees for the kernel's δ
+#: (``_core.KERNEL_DELTAS``, in that order): ``backend(trees, settings)``.
+Backend = Callable[[PairableTrees, AlphaSettings], np.ndarray]
 
 
-@dataclass
-class AlphaResult:
-    """α for each δ (``alphas``, also ``result["plain"]`` and ``result.alpha_plain``), the
-    disagreements behind them and what was skipped.
-
-    ``method`` says how De was obtained: ``"exact"`` (all pairs), ``"sampled pairs"`` or
-    ``"bootstrap over items (De fixed)"``; estimates carry a ``confidence`` interval
-    (``low``, ``high``) from ``samples`` draws. ``item_disagreement[u, k]`` is the mean
-    squared δ number k (in the order of ``alphas``) between the annotations of item u.
-    """
-
-    alphas: Dict[str, float]
-    observed: Dict[str, float]
-    expected: Dict[str, float]
-    items: int
-    annotations: int
-    items_unpairable: int = 0
-    annotations_unpairable: int = 0
-    cycle_tokens: int = 0
-    cycle_trees: List[str] = field(default_factory=list)
-    item_names: List[str] = field(default_factory=list, repr=False)
-    item_disagreement: Optional[np.ndarray] = field(default=None, repr=False)
-    item_counts: List[int] = field(default_factory=list, repr=False)
-    method: str = "exact"
-    low: Dict[str, float] = field(default_factory=dict)
-    high: Dict[str, float] = field(default_factory=dict)
-    confidence: Optional[float] = None
-    samples: Optional[int] = None
-    cells: Optional[float] = None  # cost of the exact α in DP cells, where a policy chose (agreement.policy)
-    budget: Optional[float] = None  # the budget that cost was held against
-
-    def __getitem__(self, kind: str) -> float:
-        return self.alphas[kind]
-
-    def __getattr__(self, name: str) -> float:
-        if name.startswith("alpha_") and name[6:] in self.__dict__.get("alphas", {}):
-            return self.alphas[name[6:]]
-        raise AttributeError(name)
-
-    @property
-    def alpha(self) -> float:
-        """α of the only δ of a single-δ result (e.g. over pq-grams)."""
-        if len(self.alphas) != 1:
-            raise AttributeError("this result has several alphas: use result[name]")
-        return next(iter(self.alphas.values()))
-
-    @property
-    def estimate(self) -> Dict[str, float]:
-        return self.alphas
-
-    def to_dict(self) -> Dict[str, Any]:
-        """A flat dict in the style of spaCy's scorers."""
-        out: Dict[str, Any] = {f"alpha_{k}": v for k, v in self.alphas.items()}
-        out.update({
-            "alpha_method": self.method,
-            "items": self.items,
-            "annotations": self.annotations,
-            "items_unpairable": self.items_unpairable,
-            "annotations_unpairable": self.annotations_unpairable,
-            "cycle_tokens": self.cycle_tokens,
-        })
-        for kind in self.alphas:
-            out[f"observed_{kind}"] = self.observed.get(kind, math.nan)
-            out[f"expected_{kind}"] = self.expected.get(kind, math.nan)
-            if kind in self.low:
-                out[f"alpha_{kind}_low"] = self.low[kind]
-                out[f"alpha_{kind}_high"] = self.high[kind]
-        if self.confidence is not None:
-            out["confidence"] = self.confidence
-            out["samples"] = self.samples
-        if self.cells is not None:
-            out["alpha_cells"] = self.cells
-            out["alpha_budget"] = self.budget
-        return out
-
-    def worst_items(self, k: int = 10, kind: str = "plain") -> List[Tuple[str, float]]:
-        """The ``k`` items contributing most to the observed disagreement for δ ``kind``,
-        with their mean squared δ between annotations."""
-        if self.item_disagreement is None or not len(self.item_names):
-            return []
-        column = self.item_disagreement[:, list(self.alphas).index(kind)]
-        order = np.argsort(-column, kind="stable")[:k]
-        return [(self.item_names[i], float(column[i])) for i in order if column[i] > 0]
-
-    def merged(self, other: "AlphaResult") -> "AlphaResult":
-        """This result with the δ of ``other`` (same corpus) added, e.g. α over pq-grams."""
-        per_item = self.item_disagreement
-        if per_item is not None and other.item_disagreement is not None:
-            per_item = np.column_stack([per_item, other.item_disagreement])
-        return replace(self, alphas={**self.alphas, **other.alphas}, observed={**self.observed, **other.observed},
-                       expected={**self.expected, **other.expected}, item_disagreement=per_item)
-
-    def with_interval(self, method: str, low: Dict[str, float], high: Dict[str, float], confidence: float,
-                      samples: int, alphas: Optional[Dict[str, float]] = None) -> "AlphaResult":
-        """The same result as an estimate with an interval (``alphas`` replaced if given)."""
-        return replace(self, alphas=dict(alphas or self.alphas), method=method, low=low, high=high,
-                       confidence=confidence, samples=samples)
+def _threads_backend(trees: PairableTrees, settings: AlphaSettings) -> np.ndarray:
+    distinct = trees.distinct
+    return expected_sums(distinct.forest, distinct.sizes, distinct.multiplicity, trees.cost, settings.n_threads,
+                         settings.progress, forest_trees=distinct.trees)
 
 
-def alphas_from_sums(observed_sums: Sequence[float], expected_sums: Sequence[float], n: int,
-                     names: Sequence[str], stacklevel: int = 3) -> Tuple[Dict[str, float], ...]:
-    """Do, De and α = 1 − Do/De for each δ from the sums over pairs (module docstring): the
-    one place the ratio is taken and the undefined case (De = 0) warned about."""
-    observed: Dict[str, float] = {}
-    expected: Dict[str, float] = {}
-    alphas: Dict[str, float] = {}
-    for k, kind in enumerate(names):
-        observed[kind] = float(observed_sums[k] / n) if n else math.nan
-        expected[kind] = float(expected_sums[k] / (n * (n - 1))) if n > 1 else math.nan
-        if n < 2 or not expected_sums[k] > 0:
-            alphas[kind] = undefined(f"alpha_{kind}", f"the expected disagreement is zero over {n} pairable "
-                                     "annotations", stacklevel=stacklevel)
+def _dask_backend(trees: PairableTrees, settings: AlphaSettings) -> np.ndarray:
+    distinct = trees.distinct
+    return expected_sums_dask(distinct.forest, distinct.sizes, distinct.multiplicity, trees.cost,
+                              settings.scheduler, forest_trees=distinct.trees)
+
+
+def _gpu_backend(trees: PairableTrees, settings: AlphaSettings) -> np.ndarray:
+    from .gpu import expected_sums_gpu
+
+    distinct = trees.distinct
+    return expected_sums_gpu(distinct.forest, distinct.sizes, distinct.multiplicity, trees.cost,
+                             progress=settings.progress)
+
+
+def _serial_backend(trees: PairableTrees, settings: AlphaSettings) -> np.ndarray:
+    """The plain single-threaded loop over every pair of pairable annotations (no
+    deduplication): the reference the others are checked against."""
+    _, sums, _ = _core.forest_alpha_sums(*trees.forest.arrays(), trees.item_array, trees.count_array,
+                                         trees.size_array, trees.cost)
+    return np.asarray(sums, dtype=np.float64)
+
+
+#: The backends of the exact expected disagreement, by name (``settings.backend``).
+BACKENDS: Dict[str, Backend] = {
+    "threads": _threads_backend,
+    "dask": _dask_backend,
+    "gpu": _gpu_backend,
+    "serial": _serial_backend,
+}
+
+
+def resolve_deltas(deltas: Sequence[Any] = ()) -> List[Delta]:
+    """The δ to compute: names of registered ones, :class:`~.deltas.Delta` objects or
+    functions of ``(ted, size_a, size_b)`` (as the ``krippendorff`` package takes a
+    distance); none: every δ registered to be computed by default."""
+    if not deltas:
+        return [get_delta(name) for name in delta_names(default_only=True)]
+    out: List[Delta] = []
+    for item in deltas:
+        if isinstance(item, str):
+            out.append(get_delta(item))
         else:
-            alphas[kind] = 1.0 - observed[kind] / expected[kind]
-    return observed, expected, alphas
-
-
-def as_corpus(data: Union[Corpus, Sequence[Any]]) -> Corpus:
-    """A :class:`Corpus`, or items as :meth:`Corpus.from_items` takes them, as a corpus."""
-    return data if isinstance(data, Corpus) else Corpus.from_items(data)
-
-
-@dataclass
-class PairableTrees:
-    """The pairable annotations of a corpus as ordered trees in one label vocabulary, with
-    what every α needs about them: the item of each tree, its size |x|, the number of
-    annotations of each item, the label cost matrix and what was left out."""
-
-    trees: List[OrderedTree]
-    item_of: List[int]
-    sizes: List[int]
-    counts: List[int]
-    names: List[str]
-    cost: Optional[np.ndarray]
-    unpairable_items: int = 0
-    unpairable_annotations: int = 0
-    cycle_tokens: int = 0
-    cycle_trees: List[str] = field(default_factory=list)
-    locations: List[Any] = field(default_factory=list, repr=False)  # where each tree came from
-
-    def check_memory(self, threads: int = 1) -> None:
-        """The all-pairs tables for the largest tree within :func:`~spacy_agreement.limits.max_memory`
-        (else :class:`~spacy_agreement.errors.ResourceLimitError` naming that tree)."""
-        check_forest([t.size for t in self.trees], self.locations, threads)
-
-    def result(self, observed_sums: Sequence[float], expected_sums: Sequence[float], names: Sequence[str],
-               per_item: Optional[np.ndarray] = None, stacklevel: int = 4) -> AlphaResult:
-        """The :class:`AlphaResult` of these trees from the sums over pairs."""
-        n = len(self.trees)
-        observed, expected, alphas = alphas_from_sums(observed_sums, expected_sums, n, names, stacklevel)
-        per_pair = None
-        if per_item is not None:  # per item: mean squared δ over the ordered pairs of its annotations
-            counts = np.asarray(self.counts, dtype=np.float64)
-            per_pair = per_item / counts[:, None] if len(self.counts) else per_item
-        return AlphaResult(alphas, observed, expected, items=len(self.counts), annotations=n,
-                           items_unpairable=self.unpairable_items,
-                           annotations_unpairable=self.unpairable_annotations, cycle_tokens=self.cycle_tokens,
-                           cycle_trees=self.cycle_trees, item_names=self.names, item_disagreement=per_pair,
-                           item_counts=list(self.counts))
-
-
-def pairable_trees(data: Union[Corpus, Sequence[Any]], label_cost: Optional[LabelCost] = None,
-                   cycles: CyclePolicy = "drop", size: str = "annotation") -> PairableTrees:
-    """Items with at least two annotations as ordered trees in one label vocabulary."""
-    if size not in ("annotation", "tree"):
-        raise BadOptionError(f"size must be 'annotation' or 'tree', not {size!r}")
-    corpus = as_corpus(data)
-    vocab = LabelVocab()
-    out = PairableTrees([], [], [], [], [], None)
-    for name, item in zip(corpus.names, corpus.items):
-        if len(item) < 2:
-            out.unpairable_items += 1
-            out.unpairable_annotations += len(item)
-            continue
-        for annotator in corpus.annotators:
-            tree = item.get(annotator)
-            if tree is None:
-                continue
-            ordered, dropped = tree.to_ordered(vocab, cycles)
-            if dropped:
-                out.cycle_tokens += dropped
-                out.cycle_trees.append(f"{tree.location} ({annotator}): {dropped} token(s) in head cycles")
-            out.trees.append(ordered)
-            out.locations.append(tree.location)
-            out.sizes.append(tree.annotation_size if size == "annotation" else ordered.size)
-            out.item_of.append(len(out.counts))
-        out.counts.append(len(item))
-        out.names.append(name)
-    out.cost = vocab.cost_matrix(label_cost)
+            out.append(as_delta(getattr(item, "name", None) or getattr(item, "__name__", "delta"), item))
+    names = [d.name for d in out]
+    if len(set(names)) != len(names):
+        raise BadOptionError(f"a distance is named twice in {', '.join(names)}")
     return out
 
 
-def alpha(
-    data: Union[Corpus, Sequence[Any], PairableTrees],
-    label_cost: Optional[LabelCost] = None,
-    cycles: CyclePolicy = "drop",
-    size: Literal["annotation", "tree"] = "annotation",
-    backend: Literal["threads", "serial", "dask", "gpu"] = "threads",
-    n_threads: Optional[int] = None,
-    scheduler: Optional[object] = None,
-    progress: bool = False,
-    deltas: Optional[Sequence[str]] = None,
-) -> AlphaResult:
-    """Krippendorff's α over a corpus of trees, for every registered δ (δplain, δdiff,
-    δnorm and those added with :func:`~spacy_agreement.agreement.deltas.register_delta`) or
-    the names in ``deltas``.
+def alpha_settings(settings: Optional[AlphaSettings] = None, **options: Any) -> AlphaSettings:
+    """The settings of one α: ``settings`` with ``options`` (its field names) replaced, or the
+    defaults with them. ``deltas`` may hold Delta objects or functions (not only names)."""
+    deltas = options.pop("deltas", None)
+    if settings is not None and not isinstance(settings, AlphaSettings):  # 0.2: alpha(data, label_cost)
+        options.setdefault("label_cost", settings)
+        settings = None
+    base = settings if settings is not None else AlphaSettings()
+    if "sample_pairs" in options and options["sample_pairs"] is None:
+        options.pop("sample_pairs")
+    unknown = set(options) - {f for f in base.__dataclass_fields__}
+    if unknown:
+        raise TypeError(f"unknown alpha option(s): {', '.join(sorted(unknown))}")
+    if deltas is not None:
+        options["deltas"] = tuple(deltas) if not isinstance(deltas, str) else deltas
+    return replace(base, **options) if options else base
 
-    ``data`` is a :class:`Corpus`, or items as accepted by :meth:`Corpus.from_items`
-    (each a sequence of trees with ``None`` for a missing annotation, or a mapping from
-    annotator to tree). ``label_cost`` gives partial credit for related labels (a function
-    of two labels or a mapping from label pairs to costs; unit costs by default).
-    ``cycles`` and ``size`` are explained in the module docstring.
 
-    ``backend`` chooses how the all-pairs expected disagreement is summed
-    (:mod:`spacy_agreement.agreement.engine`): ``"threads"`` (default) deduplicates identical
-    trees and splits the pairs over ``n_threads`` OpenMP threads (default: the machine's
-    cores), with a progress bar if ``progress``; ``"dask"`` sends the same work to a
-    ``dask.distributed`` cluster (``scheduler``: a ``Client``, an address, or ``None`` for a
-    local cluster); ``"gpu"`` computes them on a CUDA GPU (:mod:`spacy_agreement.agreement.gpu`,
-    extra ``gpu``: an ``ImportError`` naming ``numba`` without it, a
+def alpha(data: Data, settings: Optional[AlphaSettings] = None, **options: Any) -> AlphaResult:
+    """Krippendorff's α over a corpus of trees for every δ of ``settings.deltas`` (default:
+    δplain, δdiff, δnorm and every δ added with
+    :func:`~spacy_agreement.agreement.deltas.register_delta`; ``"pqgram"`` when named).
+
+    ``data`` is a :class:`Corpus`, items as accepted by :meth:`Corpus.from_items` (each a
+    sequence of trees with ``None`` for a missing annotation, or a mapping from annotator to
+    tree), or the :class:`~.pairable.PairableTrees` of one. ``settings``
+    (:class:`~.settings.AlphaSettings`) says how; ``options`` are its fields for a caller
+    without a settings object (``label_cost``, ``cycles``, ``size``, ``method``,
+    ``backend``, ``n_threads``, ...). The result carries the settings with ``method`` and
+    ``deltas`` resolved, and their ``signature``.
+
+    ``method``: ``"auto"`` (exact when estimated to take about a minute or less here, else
+    sampled: :mod:`~spacy_agreement.agreement.policy`), ``"exact"``, ``"sampled"``.
+    ``backend`` chooses how the all-pairs expected disagreement is summed (:data:`BACKENDS`):
+    ``"threads"`` (default) deduplicates identical trees and splits the pairs over
+    ``n_threads`` OpenMP threads (default: the machine's cores), with a progress bar if
+    ``progress``; ``"dask"`` sends the same work to a ``dask.distributed`` cluster
+    (``scheduler``: a ``Client``, an address, or ``None`` for a local cluster); ``"gpu"``
+    computes them on a CUDA GPU (:mod:`spacy_agreement.agreement.gpu`, extra ``gpu``: an
+    ``ImportError`` naming ``numba`` without it, a
     :class:`~spacy_agreement.errors.BadOptionError` without a usable GPU, both before any
     work); ``"serial"`` is the plain single-threaded loop over every pair. All give the same
-    α up to floating-point summation order.
+    α to the last bit (the sums are added in one order). ``bootstrap`` adds an interval
+    over items (exact α only).
 
     >>> from spacy_agreement import DependencyTree
     >>> a = DependencyTree.create([2, 0], ["subj", "root"])
     >>> b = DependencyTree.create([2, 0], ["obj", "root"])
     >>> c = DependencyTree.create([0, 1, 1], ["root", "obj", "punct"])
-    >>> round(alpha([[a, a], [b, a], [c, c]]).alpha_plain, 4)
-    0.8276
+    >>> result = alpha([[a, a], [b, a], [c, c]])
+    >>> round(result.alpha_plain, 4), result.settings.method
+    (0.8276, 'exact')
     """
-    if backend not in ("threads", "serial", "dask", "gpu"):
-        raise BadOptionError(f"unknown backend {backend!r}: 'threads', 'serial', 'dask' or 'gpu'")
-    if backend == "gpu":
+    settings = alpha_settings(settings, **options)
+    if settings.method == "off":
+        raise BadOptionError("method='off' computes no alpha: call pairwise_accuracy for the accuracies alone")
+    if settings.backend == "gpu":
         from .gpu import cuda_module
 
         cuda_module()  # the missing extra or GPU is one line now, not after reading the corpus
-    names = tuple(deltas) if deltas is not None else delta_names()
-    kernel = [name for name in names if get_delta(name).kernel_code is not None]
-    other = [name for name in names if get_delta(name).kernel_code is None]
-    converted = data if isinstance(data, PairableTrees) else pairable_trees(data, label_cost, cycles, size)
-    converted.check_memory(1 if backend != "threads" else (n_threads or default_threads()))
-    trees = converted.trees
-    forest = Forest.from_trees(trees)
-    item_arr = np.asarray(converted.item_of, dtype=np.int64)
-    count_arr = np.asarray(converted.counts, dtype=np.int64)
-    size_arr = np.asarray(converted.sizes, dtype=np.int64)
-    cost = converted.cost
-    expected_sum: Dict[str, float] = {}
-    per_item_of: Dict[str, np.ndarray] = {}  # per item, Σ within-item δ² / (m_u − 1), by δ
-    if backend == "serial":
-        if kernel:  # the kernel's one pass gives the observed sums too
-            _, kernel_sums, kernel_items = _core.forest_alpha_sums(*forest.arrays(), item_arr, count_arr, size_arr,
-                                                                   cost)
-            expected_sum.update(zip(_core.KERNEL_DELTAS, kernel_sums))
-            per_item_of.update((name, kernel_items[:, k]) for k, name in enumerate(_core.KERNEL_DELTAS))
-        if other:  # every pair, one by one
-            counts = np.ones(len(trees))
-            expected_sum.update(zip(other, expected_sums_pairs(forest, size_arr, counts, cost, other)))
+    deltas = resolve_deltas(settings.deltas)
+    trees = data if isinstance(data, PairableTrees) else pairable_trees(data, settings.label_cost, settings.cycles,
+                                                                       settings.size)
+    plan = plan_alpha(trees, settings)
+    if settings.bootstrap and plan.method != "exact":
+        why = (f"the exact alpha would take about {plan.seconds:.3g} s here ({plan.cells:.3g} DP cells), over the "
+               "limit: ask for method='exact' or a larger budget") if settings.method == "auto" \
+            else "it cannot be combined with method='sampled'"
+        raise BadOptionError(f"bootstrap needs the exact alpha; {why}", option=("bootstrap", "method", "budget"))
+    if plan.method == "sampled" and len(trees.trees) >= 2:
+        result = _sampled(trees, deltas, settings)
     else:
-        distinct, multiplicity, _ = deduplicate(trees, converted.sizes)
-        unique_trees = [trees[i] for i in distinct]
-        unique = Forest.from_trees(unique_trees)
-        unique_sizes = np.ascontiguousarray(size_arr[distinct])
-        if kernel and backend == "threads":
-            sums = expected_sums(unique, unique_sizes, multiplicity, cost, n_threads, progress,
-                                 forest_trees=unique_trees)
-            expected_sum.update(zip(_core.KERNEL_DELTAS, sums))
-        elif kernel and backend == "gpu":
-            from .gpu import expected_sums_gpu
+        result = _exact(trees, deltas, settings)
+    if settings.bootstrap:
+        result = bootstrap_interval(result, samples=settings.bootstrap, confidence=settings.confidence,
+                                    seed=settings.seed)
+    resolved = replace(settings, method="exact" if plan.method == "exact" or len(trees.trees) < 2 else "sampled",
+                       deltas=tuple(d.name for d in deltas))
+    return replace(result, cells=plan.cells, budget=plan.budget, seconds=plan.seconds, settings=resolved)
 
-            sums = expected_sums_gpu(unique, unique_sizes, multiplicity, cost, progress=progress)
-            expected_sum.update(zip(_core.KERNEL_DELTAS, sums))
-        elif kernel:
-            sums = expected_sums_dask(unique, unique_sizes, multiplicity, cost, scheduler, forest_trees=unique_trees)
-            expected_sum.update(zip(_core.KERNEL_DELTAS, sums))
-        if other:
-            expected_sum.update(zip(other, expected_sums_pairs(unique, unique_sizes, multiplicity, cost, other)))
-    missing = [name for name in names if name not in per_item_of]
-    if missing:
-        per_item_of.update(zip(missing, observed_sums(forest, size_arr, item_arr, count_arr, cost, missing).T))
-    per_item = np.column_stack([per_item_of[name] for name in names]).reshape(len(converted.counts), len(names))
-    return converted.result(per_item.sum(axis=0), [expected_sum[name] for name in names], names, per_item)
+
+def _exact(trees: PairableTrees, deltas: List[Delta], settings: AlphaSettings) -> AlphaResult:
+    """Every pair: the kernel's δ on the backend, other TED δ in chunks of pairs, pair-level
+    δ by their hooks; the observed sums of each over the pairs within items."""
+    kernel = [d for d in deltas if d.kernel_code is not None]
+    from_ted = [d for d in deltas if d.kernel_code is None and d.from_ted]
+    by_pairs = [d for d in deltas if not d.from_ted]
+    if kernel or from_ted:
+        trees.check_memory(settings.n_threads or default_threads() if settings.backend == "threads" else 1)
+    expected: Dict[str, float] = {}
+    if kernel:
+        sums = BACKENDS[settings.backend](trees, settings)
+        expected.update(zip(_core.KERNEL_DELTAS, (float(v) for v in sums)))
+    if from_ted:
+        distinct = trees.distinct
+        if settings.backend == "serial":  # every pair, one by one
+            values = expected_sums_pairs(trees.forest, trees.size_array, np.ones(len(trees.trees)), trees.cost,
+                                         from_ted)
+        else:
+            values = expected_sums_pairs(distinct.forest, distinct.sizes, distinct.multiplicity, trees.cost, from_ted)
+        expected.update((d.name, float(v)) for d, v in zip(from_ted, values))
+    for d in by_pairs:
+        expected[d.name] = _pair_expected(d, trees.distinct, settings)
+    per_item = _observed(trees, deltas)
+    return trees.result(per_item.sum(axis=0), [expected[d.name] for d in deltas], [d.name for d in deltas], per_item)
+
+
+def _pair_expected(delta: Delta, distinct: DistinctTrees, settings: AlphaSettings) -> float:
+    """Σ over ordered pairs of distinct annotations of δ² for a pair-level δ: its own
+    ``expected`` hook, or its ``pairs`` over every pair of distinct trees, row by row."""
+    if delta.expected is not None:
+        return float(delta.expected(distinct, settings.n_threads))
+    total = 0.0
+    n = len(distinct)
+    weights = distinct.multiplicity
+    for i in range(n - 1):
+        right = np.arange(i + 1, n, dtype=np.int64)
+        values = np.asarray(delta.pairs(distinct.trees, np.full(len(right), i, dtype=np.int64), right))
+        total += 2.0 * float(weights[i] * (weights[right] * values ** 2).sum())
+    return total
+
+
+def _observed(trees: PairableTrees, deltas: List[Delta]) -> np.ndarray:
+    """Per item and δ: Σ over the ordered pairs of its annotations of δ² / (m_u − 1)."""
+    per_item = np.zeros((len(trees.counts), len(deltas)))
+    ted_deltas = [(k, d) for k, d in enumerate(deltas) if d.from_ted]
+    if ted_deltas and len(trees.trees):
+        sums = observed_sums(trees.forest, trees.size_array, trees.item_array, trees.count_array, trees.cost,
+                             [d for _, d in ted_deltas])
+        for column, (k, _) in enumerate(ted_deltas):
+            per_item[:, k] = sums[:, column]
+    left, right = within_item_pairs(trees.item_array)
+    for k, d in enumerate(deltas):
+        if d.from_ted or not len(left):
+            continue
+        values = np.asarray(d.pairs(trees.trees, left, right), dtype=np.float64)
+        m = trees.count_array.astype(np.float64)[trees.item_array[left]]
+        np.add.at(per_item[:, k], trees.item_array[left], 2.0 * values ** 2 / (m - 1))
+    return per_item
+
+
+def _sampled(trees: PairableTrees, deltas: List[Delta], settings: AlphaSettings) -> AlphaResult:
+    """De of the TED δ from random pairs (:func:`~.estimate.sampled_alpha`); a pair-level δ
+    is cheap per pair and stays exact."""
+    from_ted = [d for d in deltas if d.from_ted]
+    result = sampled_alpha(trees, pairs=settings.sample_pairs, confidence=settings.confidence, seed=settings.seed,
+                           n_threads=settings.n_threads, deltas=from_ted) if from_ted else None
+    by_pairs = [d for d in deltas if not d.from_ted]
+    if by_pairs:
+        exact = _exact(trees, by_pairs, settings)
+        result = exact if result is None else result.merged(exact)
+    assert result is not None
+    return result
+
+
+def estimate_alpha(data: Data, method: str = "auto", budget: Optional[float] = None,
+                   sample_pairs: Optional[int] = None, seed: int = 0, confidence: float = 0.95,
+                   **options: Any) -> AlphaResult:
+    """:func:`alpha` under the package's policy with the keywords of 0.2 (``budget`` in DP
+    cells, ``sample_pairs``): the same as ``alpha(data, method=..., ...)``."""
+    return alpha(data, method=method, budget=budget, sample_pairs=sample_pairs, seed=seed, confidence=confidence,
+                 **options)
+
+
+def pqgram_alpha(data: Data, p: int = 2, q: int = 3, n_threads: Optional[int] = None, **options: Any) -> AlphaResult:
+    """Krippendorff's α with δpq (:mod:`~spacy_agreement.agreement.pqgram`) alone: the result's
+    only δ is ``"pqgram"`` (``.alpha``, ``result["pqgram"]``), exact over all pairs. The
+    same as ``alpha(data, deltas=("pqgram",))``."""
+    return alpha(data, deltas=(pqgram_delta(p, q),), n_threads=n_threads, method="exact", **options)
+
+
+__all__ = ["AlphaResult", "AlphaSettings", "BACKENDS", "PairableTrees", "alpha", "alpha_settings",
+           "alphas_from_sums", "as_corpus", "estimate_alpha", "pairable_trees", "pqgram_alpha", "resolve_deltas"]

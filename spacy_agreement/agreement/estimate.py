@@ -25,9 +25,10 @@ from .. import _core
 from ..corpus import Corpus
 from ..errors import AgreementError
 from ..trees import Forest
-from .alpha import AlphaResult, PairableTrees, alpha, pairable_trees
-from .deltas import delta_names, squared_delta_values
+from .deltas import Delta, delta_names, get_delta, squared_delta_values
 from .engine import default_threads, observed_sums
+from .pairable import PairableTrees, pairable_trees
+from .result import AlphaResult
 
 
 #: Random pairs behind a sampled estimate unless told otherwise: the interval of α is then
@@ -58,9 +59,10 @@ def ted_of_pairs(forest: Forest, left: np.ndarray, right: np.ndarray, cost: Opti
 
 def sampled_alpha(data: Union[Corpus, Sequence, PairableTrees], pairs: int = DEFAULT_SAMPLE_PAIRS,
                   confidence: float = 0.95, seed: int = 0, n_threads: Optional[int] = None,
-                  **convert_options) -> AlphaResult:
+                  deltas: Optional[Sequence[Delta]] = None, **convert_options) -> AlphaResult:
     """α with De estimated from ``pairs`` random pairs of annotations (see the module doc),
-    for every registered δ; the result's ``method`` is ``"sampled pairs"`` and ``low`` /
+    for every δ of ``deltas`` that is a function of the TED (default: every registered one
+    computed by default); the result's ``method`` is ``"sampled pairs"`` and ``low`` /
     ``high`` hold the interval."""
     from scipy.stats import norm  # lazy: import time
 
@@ -69,18 +71,18 @@ def sampled_alpha(data: Union[Corpus, Sequence, PairableTrees], pairs: int = DEF
     converted.check_memory(pair_threads(pairs, n_threads))  # one set of tables per thread of ted_of_pairs
     if n < 2:
         raise AgreementError("fewer than two pairable annotations")
-    names = delta_names()
-    forest = Forest.from_trees(converted.trees)
-    sizes = np.asarray(converted.sizes, dtype=np.int64)
-    per_item = observed_sums(forest, sizes, np.asarray(converted.item_of), np.asarray(converted.counts),
-                             converted.cost, names)
+    chosen = list(deltas) if deltas is not None else [get_delta(name) for name in delta_names(default_only=True)]
+    names = [d.name for d in chosen]
+    forest = converted.forest
+    sizes = converted.size_array
+    per_item = observed_sums(forest, sizes, converted.item_array, converted.count_array, converted.cost, chosen)
     observed = per_item.sum(axis=0) / n
     rng = np.random.default_rng(seed)
     left = rng.integers(0, n, pairs)
     right = rng.integers(0, n - 1, pairs)
     right = right + (right >= left)  # a uniform pair of distinct annotations
     ted = ted_of_pairs(forest, left, right, converted.cost, n_threads)
-    values = squared_delta_values(ted, sizes[left], sizes[right], names)
+    values = squared_delta_values(ted, sizes[left], sizes[right], chosen)
     sa, sb = sizes[left].astype(float), sizes[right].astype(float)
     # control variates with exactly known means over all ordered pairs of distinct annotations
     sorted_sizes = np.sort(sizes.astype(float))
@@ -109,11 +111,12 @@ def sampled_alpha(data: Union[Corpus, Sequence, PairableTrees], pairs: int = DEF
     return result.with_interval("sampled pairs", low, high, confidence, pairs)
 
 
-def bootstrap_alpha(data: Union[Corpus, Sequence, AlphaResult], samples: int = 1000, confidence: float = 0.95,
-                    seed: int = 0, **alpha_options) -> AlphaResult:
+def bootstrap_interval(result: AlphaResult, samples: int = 1000, confidence: float = 0.95,
+                       seed: int = 0) -> AlphaResult:
     """A bootstrap interval for α over items, De held fixed (Hayes & Krippendorff 2007): the
-    exact result with ``low`` / ``high`` and ``method`` ``"bootstrap over items (De fixed)"``."""
-    result = data if isinstance(data, AlphaResult) else alpha(data, **alpha_options)
+    exact ``result`` with ``low`` / ``high`` and ``method`` ``"bootstrap over items (De fixed)"``."""
+    if not isinstance(result, AlphaResult):
+        raise TypeError("bootstrap_interval takes an AlphaResult: alpha(data, bootstrap=N) computes both")
     if result.item_disagreement is None or result.items == 0:
         raise AgreementError("no pairable items to resample")
     # per item: Σ within-item δ² / (m_u − 1), and its number of annotations m_u
@@ -132,3 +135,7 @@ def bootstrap_alpha(data: Union[Corpus, Sequence, AlphaResult], samples: int = 1
         alphas = 1 - observed[:, d] / expected
         low[kind], high[kind] = (float(v) for v in np.quantile(alphas, [tail, 1 - tail]))
     return result.with_interval("bootstrap over items (De fixed)", low, high, confidence, samples)
+
+
+#: The 0.2 name (it took an :class:`AlphaResult`; α of raw data: ``alpha(data, bootstrap=N)``).
+bootstrap_alpha = bootstrap_interval

@@ -66,10 +66,10 @@ def cuda_module() -> Any:
     try:
         available = bool(cuda.is_available())
     except Exception as exc:  # a broken driver or toolkit reports itself here
-        raise BadOptionError(f"--backend gpu: CUDA cannot be used here ({' '.join(str(exc).split())})") from exc
+        raise BadOptionError(f"backend=\"gpu\": CUDA cannot be used here ({' '.join(str(exc).split())})", option="backend") from exc
     if not available:
-        raise BadOptionError("--backend gpu: no CUDA GPU is usable here (no device, or no NVIDIA driver); "
-                             "use the default backend")
+        raise BadOptionError('backend="gpu": no CUDA GPU is usable here (no device, or no NVIDIA driver); '
+                             "use another backend", option="backend")
     return cuda
 
 

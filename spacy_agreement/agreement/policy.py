@@ -1,102 +1,98 @@
-"""When to compute α exactly and when to estimate it: the one policy of the CLI, the Python
-API (:func:`estimate_alpha`), the spaCy scorer, :func:`~spacy_agreement.integrations.nltk_scoring.score_nltk_trees`
-and the HTML report.
+"""When to compute α exactly and when to estimate it: the one policy of every caller (the
+CLI, :func:`~spacy_agreement.agreement.alpha.alpha`, the spaCy scorer,
+:func:`~spacy_agreement.integrations.nltk_scoring.score_nltk_trees` and the HTML report).
 
-The exact α (:func:`~spacy_agreement.agreement.alpha.alpha`) compares every pair of
-pairable annotations, within and across items, so its cost grows with the square of the
-corpus: one parser against gold over the 3,914 trees of NLTK's Penn Treebank sample is 30
-million pairs. The observed disagreement needs only the pairs within items and is always
-exact; only the expected disagreement De can be estimated.
+The exact α compares every pair of pairable annotations, within and across items, so its
+cost grows with the square of the corpus: one parser against gold over the 3,914 trees of
+NLTK's Penn Treebank sample is 30 million pairs. The observed disagreement needs only the
+pairs within items and is always exact; only the expected disagreement De can be estimated.
 
-**The budget.** The cost of the exact De is counted in dynamic-programming cells: a pair of
-trees of m and n nodes costs m·n (the size of one Zhang–Shasha table), and identical trees
-are compared once (the engine deduplicates them), so the cost is Σ m·n over the pairs of
-distinct trees. ``method="auto"`` (the default) computes α exactly when that sum is at most
-``budget`` (:data:`DEFAULT_ALPHA_BUDGET`, 10⁹ cells: a few seconds on two cores) and
-otherwise estimates De from ``sample_pairs`` random pairs
+**The cost** of the exact De is counted in dynamic-programming cells: a pair of trees of m
+and n nodes costs m·n (the size of one Zhang–Shasha table), and identical trees are compared
+once, so the cost is Σ m·n over the pairs of distinct trees (:func:`exact_cells`).
+
+**The choice** (``method="auto"``, the default) is made by the *estimated time on this
+machine*: cells × the kernel's time per cell (:data:`NS_PER_CELL`, measured in
+``benchmarks/README.md`` on the shared PCEDT-scale corpus for the kernel this machine runs,
+:func:`spacy_agreement._core.row_kernel`, or the classic kernel with a label-cost table) ÷
+threads. α is exact when that is at most ``seconds`` (:data:`~.settings.DEFAULT_ALPHA_SECONDS`,
+a minute), else estimated from random pairs
 (:func:`~spacy_agreement.agreement.estimate.sampled_alpha`, with a confidence interval).
-``"exact"`` and ``"sampled"`` force either; the result's ``method`` always says which was
-computed, and ``cells`` and ``budget`` say why.
+A ``budget`` in cells, where given, replaces the time rule (exact when cells ≤ budget).
+``"exact"`` and ``"sampled"`` force either; the result's ``method`` and signature always
+say which was computed, and ``alpha_cells``, ``alpha_seconds`` and ``alpha_budget`` why.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Optional, Sequence, Union
+from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
-from ..corpus import Corpus
-from ..errors import BadOptionError
-from .alpha import AlphaResult, PairableTrees, alpha, pairable_trees
-from .engine import deduplicate
-from .estimate import DEFAULT_SAMPLE_PAIRS, sampled_alpha
+from .. import _core
+from .engine import default_threads
+from .pairable import PairableTrees
+from .settings import AlphaSettings
 
-#: ``method`` values of :func:`estimate_alpha` (``"off"`` only where α is optional: the CLI, the scorer).
-ALPHA_METHODS = ("auto", "exact", "sampled")
-#: Dynamic-programming cells (Σ m·n over pairs of distinct trees) the exact α may cost under ``"auto"``.
-DEFAULT_ALPHA_BUDGET = 1e9
+#: Nanoseconds of one core per DP cell of :func:`exact_cells` (Σ m·n, before the kernels
+#: choose each pair's cheaper orientation), by kernel: from the exact α of the shared
+#: PCEDT-scale corpus (1.27e10 cells; AVX-512: 22.1 s wall on 2 cores, 2026-11-23) and the
+#: kernels' ratios per cell-equivalent in the same run (benchmarks/README.md).
+NS_PER_CELL = {"avx512": 3.5, "avx2": 4.6, "scalar": 9.8, "classic": 15.6}
+#: The GPU is there for the exact α: its estimate is not held against the time budget.
+GPU_NS_PER_CELL = 0.0
 
 
 @dataclass(frozen=True)
 class AlphaPlan:
     """What :func:`plan_alpha` decided: ``method`` (``"exact"`` or ``"sampled"``), the cost
-    of the exact α in cells, the budget it was held against and the pairable trees."""
+    of the exact α in cells, its estimated seconds here, and the limit it was held
+    against (``budget`` in cells or ``seconds``)."""
 
     method: str
     cells: float
-    budget: float
-    trees: PairableTrees
+    seconds: float
+    budget: Optional[float]
+    limit_seconds: float
 
 
 def exact_cells(trees: PairableTrees) -> float:
-    """DP cells of the exact expected disagreement: Σ m·n over the pairs of distinct trees."""
+    """DP cells of the exact expected disagreement: Σ m·n over the pairs of distinct trees
+    (the deduplicated view of ``trees``, computed once for the plan and the sums)."""
     if len(trees.trees) < 2:
         return 0.0
-    distinct, _, _ = deduplicate(trees.trees, trees.sizes)
-    nodes = np.asarray([trees.trees[i].size for i in distinct], dtype=np.float64)
+    nodes = np.asarray([t.size for t in trees.distinct.trees], dtype=np.float64)
     total = float(nodes.sum())
     return (total * total - float((nodes * nodes).sum())) / 2.0
 
 
-def plan_alpha(data: Union[Corpus, Sequence[Any], PairableTrees], method: str = "auto",
-               budget: Optional[float] = None, **convert_options: Any) -> AlphaPlan:
-    """Exact or sampled α for this corpus under ``budget`` cells (module docstring)."""
-    if method not in ALPHA_METHODS:
-        raise BadOptionError(f"unknown alpha method {method!r}: {', '.join(ALPHA_METHODS)}")
-    budget = DEFAULT_ALPHA_BUDGET if budget is None else float(budget)
-    if not budget > 0:
-        raise BadOptionError(f"the alpha budget must be a positive number of cells, not {budget}")
-    trees = data if isinstance(data, PairableTrees) else pairable_trees(data, **convert_options)
+def ns_per_cell(settings: AlphaSettings, cost: Optional[np.ndarray]) -> float:
+    """One core's estimated nanoseconds per cell for these settings on this machine."""
+    if settings.backend == "gpu":
+        return GPU_NS_PER_CELL
+    kernel = "classic" if cost is not None or settings.backend == "serial" else _core.row_kernel()
+    return NS_PER_CELL.get(kernel, NS_PER_CELL["classic"])
+
+
+def estimated_seconds(cells: float, settings: AlphaSettings, cost: Optional[np.ndarray] = None) -> float:
+    """Seconds the exact α of ``cells`` cells is estimated to take here (module docstring)."""
+    threads = 1 if settings.backend == "serial" else (settings.n_threads or default_threads())
+    return cells * ns_per_cell(settings, cost) * 1e-9 / max(1, threads)
+
+
+def plan_alpha(trees: PairableTrees, settings: AlphaSettings) -> AlphaPlan:
+    """Exact or sampled α for these trees under ``settings`` (module docstring)."""
     cells = exact_cells(trees)
-    chosen = method if method != "auto" else ("exact" if cells <= budget else "sampled")
-    return AlphaPlan(chosen, cells, budget, trees)
-
-
-def estimate_alpha(data: Union[Corpus, Sequence[Any]], method: str = "auto", budget: Optional[float] = None,
-                   sample_pairs: Optional[int] = None, seed: int = 0, confidence: float = 0.95,
-                   label_cost: Any = None, cycles: str = "drop", size: str = "annotation",
-                   **alpha_options: Any) -> AlphaResult:
-    """Krippendorff's α for every built-in and registered δ, exact when it fits ``budget``
-    and estimated from ``sample_pairs`` random pairs otherwise (``method``: ``"auto"``,
-    ``"exact"``, ``"sampled"``; module docstring). The result's ``method`` says which was
-    computed (``"exact"`` or ``"sampled pairs"``, the latter with ``low``/``high``), ``cells``
-    the cost of the exact α and ``budget`` the limit. ``alpha_options`` (``backend``,
-    ``n_threads``, ``scheduler``, ``progress``) go to the exact
-    :func:`~spacy_agreement.agreement.alpha.alpha`."""
-    plan = plan_alpha(data, method, budget, label_cost=label_cost, cycles=cycles, size=size)
-    return alpha_by_plan(plan, sample_pairs, seed, confidence, **alpha_options)
-
-
-def alpha_by_plan(plan: AlphaPlan, sample_pairs: Optional[int] = None, seed: int = 0, confidence: float = 0.95,
-                  **alpha_options: Any) -> AlphaResult:
-    """α as ``plan`` (:func:`plan_alpha`) decided, for a caller that looked at the plan first
-    (:func:`estimate_alpha` without planning twice)."""
-    if plan.method == "exact":
-        result = alpha(plan.trees, **alpha_options)
-    else:
-        if len(plan.trees.trees) < 2:  # nothing to sample: the exact α is free (and undefined)
-            result = alpha(plan.trees, **alpha_options)
+    seconds = estimated_seconds(cells, settings, trees.cost)
+    method = settings.method
+    if method == "auto":
+        if settings.backend == "gpu":
+            method = "exact"
+        elif settings.budget is not None:
+            method = "exact" if cells <= float(settings.budget) else "sampled"
         else:
-            result = sampled_alpha(plan.trees, pairs=sample_pairs or DEFAULT_SAMPLE_PAIRS, seed=seed,
-                                   confidence=confidence, n_threads=alpha_options.get("n_threads"))
-    return replace(result, cells=plan.cells, budget=plan.budget)
+            method = "exact" if seconds <= settings.seconds else "sampled"
+    return AlphaPlan(method, cells, seconds, settings.budget, settings.seconds)
+
+
+__all__ = ["AlphaPlan", "NS_PER_CELL", "estimated_seconds", "exact_cells", "plan_alpha"]

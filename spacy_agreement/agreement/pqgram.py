@@ -11,21 +11,24 @@ trees is
 
 It is computed in time linear in the tree sizes per pair (after a sort), against the cubic
 worst case of tree edit distance, and it is a pseudo-metric (identical profiles give 0).
-Defaults p = 2, q = 3, as in the paper. α over δpq is squared like the other δ.
+Defaults p = 2, q = 3, as in the paper. α over δpq is squared like the other δ. It is the
+registered δ ``pqgram`` (a pair-level δ: not a function of the TED), computed when asked for
+(``deltas=(..., "pqgram")``, ``alpha --delta pqgram``), always exactly: its all-pairs sum is
+linear per pair.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from functools import partial
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .. import _core
-from ..corpus import Corpus
 from ..errors import BadOptionError
 from ..trees import OrderedTree, children_lists
 from ..vocab import LabelVocab
-from .alpha import AlphaResult, pairable_trees
-from .engine import deduplicate, default_threads, row_chunks, within_item_pairs
+from .deltas import Delta, register_delta
+from .engine import default_threads, row_chunks
 
 STAR = -1  # the dummy label
 
@@ -77,25 +80,34 @@ def pqgram_distance(a, b, p: int = 2, q: int = 3) -> float:
     return float(_core.pqgram_pairs(grams, offsets, np.array([0]), np.array([1]))[0])
 
 
-def pqgram_alpha(data: Union[Corpus, Sequence], p: int = 2, q: int = 3, n_threads: Optional[int] = None,
-                 **convert_options) -> AlphaResult:
-    """Krippendorff's α with δpq over a corpus (the result's only δ is ``"pqgram"``: ``.alpha``,
-    ``result["pqgram"]``), exact over all pairs: identical trees deduplicated as for the
-    other δ, the rows of the pair triangle over ``n_threads`` threads."""
-    converted = pairable_trees(data, **convert_options)
-    trees = converted.trees
-    distinct, multiplicity, _ = deduplicate(trees, converted.sizes)
-    unique, unique_offsets = profiles([trees[i] for i in distinct], p, q)
+def pqgram_pairs(trees: Sequence[OrderedTree], left: np.ndarray, right: np.ndarray, p: int = 2,
+                 q: int = 3) -> np.ndarray:
+    """δpq of the pairs (``trees[left[k]]``, ``trees[right[k]]``): the pair-level hook of the
+    registered δ ``pqgram`` (:func:`~spacy_agreement.agreement.deltas.register_delta`)."""
+    if not len(left):
+        return np.zeros(0, dtype=np.float64)
+    grams, offsets = profiles(trees, p, q)
+    return _core.pqgram_pairs(grams, offsets, np.asarray(left, dtype=np.int64), np.asarray(right, dtype=np.int64))
+
+
+def pqgram_expected(distinct: Any, n_threads: Optional[int] = None, p: int = 2, q: int = 3) -> float:
+    """Σ over ordered pairs of distinct pairable annotations of δpq²: every pair of distinct
+    trees once, weighted by their multiplicities, the rows of the pair triangle over
+    ``n_threads`` threads."""
+    if len(distinct) < 2:
+        return 0.0
+    grams, offsets = profiles(distinct.trees, p, q)
     threads = n_threads or default_threads()
-    expected_sum = sum(_core.pqgram_expected_rows(unique, unique_offsets, multiplicity, a, b, threads)
-                       for a, b in row_chunks(len(distinct), 64))
-    # observed: the pairs within items
-    item_of = np.asarray(converted.item_of, dtype=np.int64)
-    per_item = np.zeros((len(converted.counts), 1))
-    left, right = within_item_pairs(item_of)
-    if len(left):
-        grams, offsets = profiles(trees, p, q)
-        d = _core.pqgram_pairs(grams, offsets, left, right)
-        m = np.asarray(converted.counts, dtype=np.float64)[item_of[left]]
-        np.add.at(per_item[:, 0], item_of[left], 2.0 * d ** 2 / (m - 1))
-    return converted.result(per_item.sum(axis=0), [float(expected_sum)], ("pqgram",), per_item)
+    return float(sum(_core.pqgram_expected_rows(grams, offsets, distinct.multiplicity, a, b, threads)
+                     for a, b in row_chunks(len(distinct), 64)))
+
+
+def pqgram_delta(p: int = 2, q: int = 3) -> Delta:
+    """The pq-gram δ for other ``p`` and ``q`` than the registered one's (2, 3): named
+    ``pqgram`` for those, ``pqgram_p{p}_q{q}`` otherwise."""
+    name = "pqgram" if (p, q) == (2, 3) else f"pqgram_p{p}_q{q}"
+    return Delta(name, description=f"pq-gram distance, p={p}, q={q} (Augsten et al. 2005): a fast approximation",
+                 pairs=partial(pqgram_pairs, p=p, q=q), expected=partial(pqgram_expected, p=p, q=q), default=False)
+
+
+register_delta("pqgram", pqgram_delta(), _builtin=True)

@@ -2,9 +2,10 @@
 
 One thin command per module (:mod:`.alpha`, :mod:`.evaluate`, :mod:`.judgments`,
 :mod:`.synthetic`, :mod:`.leaf_ancestor`, :mod:`.evalb`, :mod:`.discourse`, :mod:`.report`,
-:mod:`.demo`) over :mod:`.options`: the shared options (``--json``, ``--tsv``,
-``--output``, ``--quiet``, ``--format``, ``--strict``), the one writer of results and the
-one error handler. Bad input ends with exit code 1 and one line
+:mod:`.demo`), each registered in :data:`~.registry.COMMANDS` by its module, over
+:mod:`.options` (the shared options: ``--json``, ``--tsv``, ``--output``, ``--quiet``,
+``--format``, ``--strict``), :mod:`.output` (the one writer of results) and :mod:`.handling`
+(the one error handler). Bad input ends with exit code 1 and one line
 ``file:LINE: sentence N (sent_id X), token M: message`` on stderr (LINE: the line in the
 file; see :mod:`spacy_agreement.errors`); anything else is a bug and shows its traceback.
 Warnings are one line each (``warning: ...``, each message once); Ctrl-C ends any command
@@ -14,16 +15,18 @@ from __future__ import annotations
 
 import typer
 
-from .alpha import alpha_command
-from .demo import demo_command
-from .discourse import discourse_command
-from .evalb import evalb_command
-from .evaluate import evaluate_command
-from .judgments import judgments_command
-from .leaf_ancestor import leaf_ancestor_command
-from .options import cli_warnings
-from .report import report_command
-from .synthetic import synthetic_command
+# each command module registers its command (.registry.command); --help lists them in this order
+from . import alpha  # noqa: F401
+from . import evaluate  # noqa: F401
+from . import judgments  # noqa: F401
+from . import synthetic  # noqa: F401
+from . import leaf_ancestor  # noqa: F401
+from . import evalb  # noqa: F401
+from . import discourse  # noqa: F401
+from . import report  # noqa: F401
+from . import demo  # noqa: F401
+from .registry import COMMANDS
+from .warning_lines import cli_warnings
 
 app = typer.Typer(
     add_completion=False,
@@ -31,17 +34,6 @@ app = typer.Typer(
     help="How far do two or more syntactic analyses of the same text agree?",
 )
 
-COMMANDS = {
-    "alpha": alpha_command,
-    "evaluate": evaluate_command,
-    "judgments": judgments_command,
-    "synthetic": synthetic_command,
-    "leaf-ancestor": leaf_ancestor_command,
-    "evalb": evalb_command,
-    "discourse": discourse_command,
-    "report": report_command,
-    "demo": demo_command,
-}
 for _name, _command in COMMANDS.items():
     app.command(_name)(_command)
 
@@ -62,10 +54,11 @@ def _app(version: bool = typer.Option(False, "--version", callback=_version, is_
 
 def main() -> None:
     """Entry point of the ``spacy-agreement`` console script: warnings as one line each
-    (``warning: ...``, :func:`~.options.cli_warnings`), Ctrl-C as ``interrupted`` and exit
-    code 130 (in a command: :func:`~.options.handled_errors`)."""
+    (``warning: ...``, :func:`~.warning_lines.cli_warnings`; a process of its own, so they
+    are not handed on as well), Ctrl-C as ``interrupted`` and exit code 130 (in a command:
+    :func:`~.handling.handled_errors`)."""
     try:
-        with cli_warnings():
+        with cli_warnings(hand_on=False):
             app(prog_name="spacy-agreement")
     except KeyboardInterrupt:  # before or after a command (in one, handled_errors answers)
         typer.echo("interrupted", err=True)

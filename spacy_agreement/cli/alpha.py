@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import typer
 
@@ -11,13 +11,20 @@ from ..adapters.docbin import load_docbin
 from ..adapters.files import guess_format, load_annotator_dirs, load_parallel_files
 from ..agreement.accuracy import AccuracyResult
 from ..agreement.alpha import AlphaResult
+from ..agreement.deltas import delta_names
 from ..agreement.run import agreement
+from ..agreement.settings import DEFAULT_ALPHA_SECONDS, AlphaSettings
+from ..errors import BadOptionError
 from ..corpus import Corpus
 from ..report.format import number, percent
 from ..report.text import summary, text_report
 from ..limits import memory_limit
-from .options import (max_memory_option, InputFormat, Output, cycles, format_option, handled_errors, json_option,
+from .handling import handled_errors
+from .options import (max_memory_option, InputFormat, cycles, format_option, json_option,
                       output_option, quiet_option, strict_option, tsv_option)
+from .output import Output
+from .registry import command
+from .settings_options import apply_signature, signature_footer, signature_option, with_signature
 
 
 class AlphaChoice(str, Enum):
@@ -27,10 +34,13 @@ class AlphaChoice(str, Enum):
     off = "off"
 
 
-ALPHA_HELP = ("How to compute alpha: auto (exact when it costs at most --alpha-budget DP cells, else estimated from "
-              "random pairs with a confidence interval), exact, sampled or off. The output says which was computed.")
+ALPHA_HELP = ("How to compute alpha: auto (exact when it is estimated to take at most --alpha-seconds here, else "
+              "estimated from random pairs with a confidence interval), exact, sampled or off. The output says which "
+              "was computed.")
 BUDGET_HELP = ("DP cells (sum of m*n over pairs of distinct trees of m and n nodes) the exact alpha may cost under "
-               "--alpha auto; 1e9 is a few seconds on two cores.")
+               "--alpha auto, instead of --alpha-seconds; 1e9 is a few seconds on two cores.")
+SECONDS_HELP = ("Seconds the exact alpha may be estimated to take on this machine under --alpha auto (from the "
+                "kernel's measured time per DP cell and --threads).")
 
 
 def alpha_option() -> AlphaChoice:
@@ -38,7 +48,49 @@ def alpha_option() -> AlphaChoice:
 
 
 def budget_option() -> Optional[float]:
-    return typer.Option(None, "--alpha-budget", help=BUDGET_HELP, show_default="1e9")
+    return typer.Option(None, "--alpha-budget", help=BUDGET_HELP, show_default="none: --alpha-seconds decides")
+
+
+def seconds_option() -> float:
+    return typer.Option(DEFAULT_ALPHA_SECONDS, "--alpha-seconds", help=SECONDS_HELP)
+
+
+def size_option() -> "SizeConvention":
+    return typer.Option(SizeConvention.annotation, "--size", help="|x| in delta-diff/norm: annotation (the paper's: tokens + root, or the leaves of a phrase tree) or tree (nodes of the compared tree).")
+
+
+def sample_pairs_option() -> Optional[int]:
+    return typer.Option(None, "--sample-pairs", help="Random pairs behind the sampled estimate (default 20000); alone, asks for it.")
+
+
+def seed_option() -> int:
+    return typer.Option(0, "--seed", help="Seed of the sampled pairs and the bootstrap.")
+
+
+def threads_option() -> Optional[int]:
+    return typer.Option(None, "--threads", help="Threads for the all-pairs sums, pq-gram alpha's too (default: all cores).")
+
+
+def delta_option() -> Optional[List[str]]:
+    return typer.Option(None, "--delta", help="A distance to compute alpha over (repeat the option): plain, diff, norm, "
+                        "pqgram or a registered one (default: plain, diff, norm and every registered one).")
+
+
+def label_options() -> Tuple[Any, Any]:
+    return (typer.Option(False, "--ignore-subtypes", help="Compare nmod:poss as nmod in LAS/LA (as evaluate --ignore-subtypes)."),
+            typer.Option(False, "--case-sensitive-root", help="Compare the root relation as written in LAS/LA (ROOT is not root), as evaluate --case-sensitive-root."))
+
+
+def alpha_settings_from_options(method: "AlphaChoice", budget: Optional[float], seconds: float, strict: bool,
+                                threads: Optional[int], deltas: Optional[List[str]] = None, pqgram: bool = False,
+                                signature: Optional[str] = None, **fields: Any) -> AlphaSettings:
+    """The α settings of the options of ``alpha`` and ``report`` (``--signature`` applied)."""
+    chosen = tuple(deltas or ())
+    if pqgram:
+        chosen = (chosen or delta_names(default_only=True)) + (("pqgram",) if "pqgram" not in chosen else ())
+    settings = AlphaSettings(deltas=chosen, method=method.value, budget=budget, seconds=seconds,
+                             cycles=cycles(strict), n_threads=threads, **fields)
+    return apply_signature(settings, signature)
 
 
 class SizeConvention(str, Enum):
@@ -78,11 +130,21 @@ def text(corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyResult
     return text_report(corpus, result, accuracy, worst) + ("\n\n" + "\n".join(intervals.values()) if intervals else "")
 
 
-def write(out: Output, corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyResult, worst: int) -> None:
-    """The text, or with ``--json`` / ``--tsv`` α (with intervals), accuracies and every count of skips."""
-    out.write(lambda: text(corpus, result, accuracy, worst), lambda: summary(corpus, result, accuracy))
+def run_signature(result: Optional[AlphaResult], settings: AlphaSettings) -> str:
+    """The signature of a run: its α's (method and δ resolved), or the settings' with ``--alpha off``."""
+    return result.signature if result is not None else settings.signature()
 
 
+def write(out: Output, corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyResult, worst: int,
+          settings: Optional[AlphaSettings] = None) -> None:
+    """The text, or with ``--json`` / ``--tsv`` α (with intervals), accuracies and every count
+    of skips; each with the run's signature."""
+    signature = run_signature(result, settings or AlphaSettings(method="off"))
+    out.write(lambda: signature_footer(text(corpus, result, accuracy, worst), signature),
+              lambda: with_signature(summary(corpus, result, accuracy), signature))
+
+
+@command("alpha")
 def alpha_command(
     paths: List[Path] = typer.Argument(..., help="Two or more parallel files (one annotator each: CoNLL, bracketed or .spacy), one .spacy DocBin with analyses stored by analysis_snapshot, or directories with --dirs."),
     dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories holding PREFIX-NAME.conll/.tree files."),
@@ -92,17 +154,23 @@ def alpha_command(
     tsv: bool = tsv_option("Print key and value, tab-separated."),
     strict: bool = strict_option("Errors instead of counts: tokens that are their own head, sentences without a root, other head cycles, annotations with different tokens."),
     single_root: bool = typer.Option(False, "--single-root", help="Require exactly one root token per sentence."),
-    size: SizeConvention = typer.Option(SizeConvention.annotation, "--size", help="|x| in delta-diff/norm: annotation (the paper's: tokens + root, or the leaves of a phrase tree) or tree (nodes of the compared tree)."),
+    size: SizeConvention = size_option(),
     exclude_mismatched: bool = typer.Option(False, "--exclude-mismatched", help="Leave phrase-tree items whose annotations differ in leaf count out of Jaccard (default: scored and counted)."),
     worst: int = typer.Option(5, "--worst", help="How many of the most disagreeing items to list."),
-    threads: Optional[int] = typer.Option(None, "--threads", help="Threads for the all-pairs sums, pq-gram alpha's too (default: all cores)."),
+    threads: Optional[int] = threads_option(),
     backend: str = typer.Option("threads", "--backend", help="threads, serial, dask or gpu (exact alpha on a CUDA GPU, extra 'gpu')."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (default: a local cluster)."),
     method: AlphaChoice = alpha_option(),
     budget: Optional[float] = budget_option(),
-    sample_pairs: Optional[int] = typer.Option(None, "--sample-pairs", help="Random pairs behind the sampled estimate (default 20000); alone, asks for it."),
+    seconds: float = seconds_option(),
+    sample_pairs: Optional[int] = sample_pairs_option(),
+    seed: int = seed_option(),
     bootstrap: Optional[int] = typer.Option(None, "--bootstrap", help="Add a bootstrap confidence interval over items with this many resamples."),
-    pqgram: bool = typer.Option(False, "--pqgram", help="Add alpha over the pq-gram distance (p=2, q=3), a fast approximation."),
+    delta: Optional[List[str]] = delta_option(),
+    pqgram: bool = typer.Option(False, "--pqgram", help="Add alpha over the pq-gram distance (p=2, q=3), a fast approximation (the same as adding --delta pqgram)."),
+    ignore_subtypes: bool = label_options()[0],
+    case_sensitive_root: bool = label_options()[1],
+    signature: Optional[str] = signature_option(),
     quiet: bool = quiet_option("No progress bar."),
     output: Optional[Path] = output_option(),
     max_memory: Optional[float] = max_memory_option(),
@@ -114,9 +182,16 @@ def alpha_command(
 
             cuda_module()
         out = Output(as_json, tsv, output, quiet)
-        corpus = load_corpus(paths, dirs, fmt, strict, single_root, allow_duplicates)
-        result, accuracy = agreement(corpus, strict=strict, size=size.value, exclude_mismatched=exclude_mismatched,
-                                     sample_pairs=sample_pairs, bootstrap=bootstrap, pqgram=pqgram, backend=backend,
-                                     method=method.value, budget=budget,
-                                     n_threads=threads, scheduler=scheduler, progress=out.progress)
-        write(out, corpus, result, accuracy, worst)
+        if sample_pairs and method is AlphaChoice.auto:
+            method = AlphaChoice.sampled  # --sample-pairs alone asks for the sampled estimate
+        if method is AlphaChoice.off and (bootstrap or pqgram or delta):
+            raise BadOptionError("--bootstrap, --delta and --pqgram need alpha: leave out --alpha off")
+        settings = alpha_settings_from_options(
+            method, budget, seconds, strict, threads, delta, pqgram, signature, size=size.value,
+            exclude_mismatched=exclude_mismatched, seed=seed, bootstrap=bootstrap or 0,
+            ignore_subtypes=ignore_subtypes, fold_root_case=not case_sensitive_root, backend=backend,
+            scheduler=scheduler, progress=out.progress,
+            **({"sample_pairs": sample_pairs} if sample_pairs else {}))
+        corpus = load_corpus(paths, dirs, fmt, settings.cycles == "raise", single_root, allow_duplicates)
+        result, accuracy = agreement(corpus, settings)
+        write(out, corpus, result, accuracy, worst, settings)

@@ -9,9 +9,13 @@ from ..agreement.run import agreement
 from ..adapters.files import load_annotator_dirs, load_parallel_files
 from ..report.text import summary
 from . import alpha
-from .options import Output, dumps, handled_errors, json_option, output_option, quiet_option, tsv_lines, tsv_option
+from .handling import handled_errors
+from .options import json_option, output_option, quiet_option, tsv_option
+from .output import Output, dumps, tsv_lines
+from .registry import command
 
 
+@command("demo")
 def demo_command(
     as_json: bool = json_option("Print two JSON objects, one a line (JSON Lines): the dependency corpus, then the "
                                 "phrase-structure one."),

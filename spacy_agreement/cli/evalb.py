@@ -7,9 +7,14 @@ from typing import Optional
 import typer
 
 from ..evaluation.evalb import EvalbParams, evaluate_files, format_report
-from .options import Output, handled_errors, json_option, output_option, quiet_option, tsv_option
+from .handling import handled_errors
+from .options import json_option, output_option, quiet_option, tsv_option
+from .output import Output
+from .registry import command
+from .settings_options import apply_signature, signature_option, with_signature
 
 
+@command("evalb")
 def evalb_command(
     gold: Path = typer.Argument(..., help="Gold trees, one per line as EVALB reads them (any suffix: .gld, .mrg, ...)."),
     test: Path = typer.Argument(..., help="Test (parser) trees, line by line parallel to GOLD."),
@@ -20,18 +25,20 @@ def evalb_command(
     tsv: bool = tsv_option("Print key and value, tab-separated (the summaries; nested keys as a.b)."),
     quiet: bool = quiet_option("Nothing on stderr but errors (no EVALB warnings or messages)."),
     output: Optional[Path] = output_option(),
+    signature: Optional[str] = signature_option(),
 ) -> None:
     """Bracket scores exactly as EVALB (Sekine & Collins) prints them, diff-able with its output."""
     with handled_errors(gold, test, params, may_be_empty=(params,)):
         out = Output(as_json, tsv, output, quiet)
         settings = EvalbParams.read(params) if params else EvalbParams()
-        settings = settings.with_options(max_error=max_error, cutoff_len=cutoff_len)
+        settings = apply_signature(settings.with_options(max_error=max_error, cutoff_len=cutoff_len), signature)
         for warning in settings.warnings:
             out.note(warning)
         report = evaluate_files(gold, test, settings)
         for message in report.messages:
             out.note(message)
-        # EVALB's bytes, whatever the encoding of the terminal
-        out.write(lambda: format_report(report), lambda: report.to_dict(sentences=as_json), encoding="latin-1")
+        # EVALB's bytes, whatever the encoding of the terminal (so no signature line: it is in --json and --tsv)
+        out.write(lambda: format_report(report),
+                  lambda: with_signature(report.to_dict(sentences=as_json), settings.signature()), encoding="latin-1")
     if report.aborted:
         raise typer.Exit(code=1)

@@ -13,9 +13,13 @@ from ..integrations.spacy_parse import spacy_convention_scores, write_parses
 from ..report.format import percent
 from ..limits import memory_limit
 from ..trees import DependencyTree
-from .options import (InputFormat, format_option, max_memory_option, read_trees, CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, Output, cycles,
-                      handled_errors, json_option, metric_options, output_option, quiet_option, strict_option,
+from .handling import handled_errors, in_flags
+from .options import (InputFormat, format_option, max_memory_option, read_trees, CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, cycles,
+                      json_option, metric_options, output_option, quiet_option, strict_option,
                       tsv_option)
+from .output import Output
+from .registry import command
+from .settings_options import apply_signature, signature_footer, signature_option
 
 def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optional[Dict[str, float]] = None) -> str:
     """The readable table: counts, one line per metric (percent, ``n/a`` if undefined),
@@ -49,7 +53,7 @@ def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optio
         lines.extend(f"  {where}" for where in result.multi_root[:worst])
     if result.over_limits:
         lines.append(f"{len(result.over_limits)} sentence(s) left out of a metric, too large for it:")
-        lines.extend(f"  {where}" for where in result.over_limits[:worst])
+        lines.extend(f"  {in_flags(where, ('memory_limit',))}" for where in result.over_limits[:worst])
     if result.skipped:
         lines.append(f"skipped {len(result.skipped)} sentence(s) whose tokens differ:")
         lines.extend(f"  {where}" for where in result.skipped[:worst])
@@ -85,6 +89,7 @@ def parse_with_model(model: str, gold_trees: List[Any], out: Output) -> Tuple[Li
     return trees, nlp, docs
 
 
+@command("evaluate")
 def evaluate_command(
     gold: Path = typer.Argument(..., help="Gold CoNLL-U/CoNLL-X file (or a .spacy DocBin)."),
     pred: Optional[Path] = typer.Argument(None, help="Predicted CoNLL-U/CoNLL-X file or .spacy DocBin (or use --model)."),
@@ -110,6 +115,7 @@ def evaluate_command(
     quiet: bool = quiet_option("No progress bar."),
     output: Optional[Path] = output_option(),
     max_memory: Optional[float] = max_memory_option(),
+    signature: Optional[str] = signature_option(),
 ) -> None:
     """Every parser metric (LAS, UAS, LA, NED, TED, UCP, LCP, POS-wise and root-weighted LAS,
     and CLAS, MLAS, BLEX of the CoNLL 2018 shared task)."""
@@ -122,7 +128,10 @@ def evaluate_command(
         options = metric_options(no_punct, punct, punct_label, verb_tags, content_tags,
                                  ignore_subtypes=ignore_subtypes, ted_norm=ted_norm, ned=ned,
                                  label_map=read_label_map(label_map) if label_map else None,
-                                 fold_root_case=not case_sensitive_root)
+                                 fold_root_case=not case_sensitive_root, skip_mismatched=skip_mismatched,
+                                 check_forms=not ignore_forms, cycles=cycles(strict))
+        options = apply_signature(options, signature)
+        strict = options.cycles == "raise"
         gold_trees = dependency_trees(gold, fmt, strict)
         spacy_scores: Dict[str, float] = {}
         if model is not None:
@@ -133,5 +142,6 @@ def evaluate_command(
                 out.note(f"wrote {len(pred_trees)} parses to {save_parses}")
         else:
             pred_trees = dependency_trees(pred, fmt, strict)
-        result = evaluate(gold_trees, pred_trees, options, skip_mismatched, check_forms=not ignore_forms)
-        out.write(lambda: format_result(result, worst, spacy_scores), lambda: {**result.to_json(), **spacy_scores})
+        result = evaluate(gold_trees, pred_trees, options)
+        out.write(lambda: signature_footer(format_result(result, worst, spacy_scores), result.signature),
+                  lambda: {**result.to_json(), **spacy_scores})

@@ -6,11 +6,17 @@ from typing import List, Optional
 
 import typer
 
+from ..evaluation.settings import JudgmentSettings
 from ..evaluation.judgments import DEFAULT_METRICS, analyse_judgments, format_analysis, load_judgments
-from .options import (CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, Output, comma_list,
-                      handled_errors, json_option, metric_options, output_option, quiet_option, tsv_option)
+from .handling import handled_errors
+from .options import (CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, comma_list,
+                      json_option, metric_options, output_option, quiet_option, tsv_option)
+from .output import Output
+from .registry import command
+from .settings_options import apply_signature, signature_footer, signature_option, with_signature
 
 
+@command("judgments")
 def judgments_command(
     path: Path = typer.Argument(..., help="JSON Lines file of judged items, or a folder in the layout of the Plank et al. (2015) release: gold.conll, parser1.conll, parser2.conll, annotated.csv (format: spacy_agreement.evaluation.judgments)."),
     as_json: bool = json_option("Print one flat JSON object."),
@@ -31,16 +37,21 @@ def judgments_command(
     tsv: bool = tsv_option(),
     quiet: bool = quiet_option(),
     output: Optional[Path] = output_option(),
+    signature: Optional[str] = signature_option(),
 ) -> None:
     """Which metric agrees with the people who judge parses (Plank et al. 2015, Tables 1, 3-5)."""
     with handled_errors(path):
         out = Output(as_json, tsv, output, quiet)
-        options = metric_options(no_punct, punct, None, verb_tags, content_tags, ned=ned)
+        options = metric_options(no_punct, punct, None, verb_tags, content_tags, settings_class=JudgmentSettings,
+                                 ned=ned, metrics=tuple(metric), ties=ties, kappa=kappa, seed=seed,
+                                 check_forms=not ignore_forms)
+        options = apply_signature(options, signature)
         if path.is_dir():
             items = load_judgments(path, parses=comma_list(parses, "--parses", 2),
                                    colours=comma_list(colours, "--colours", 2))
         else:
             items = load_judgments(path)
-        result = analyse_judgments(items, metrics=metric, options=options, ties=ties, seed=seed, kappa=kappa,
-                                   check_forms=not ignore_forms)
-        out.write(lambda: format_analysis(result), result.to_dict)
+        result = analyse_judgments(items, metrics=options.metrics, options=options, ties=options.ties,
+                                   seed=options.seed, kappa=options.kappa, check_forms=options.check_forms)
+        out.write(lambda: signature_footer(format_analysis(result), options.signature()),
+                  lambda: with_signature(result.to_dict(), options.signature()))

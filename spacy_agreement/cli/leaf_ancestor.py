@@ -10,10 +10,15 @@ import typer
 from ..adapters.brackets import trim_trailing_failures
 from ..adapters.files import guess_format
 from ..evaluation.geig import EvalbParams
+from ..evaluation.settings import LeafAncestorSettings
 from ..evaluation.leaf_ancestor import LeafAncestorResult, SentenceResult, format_sentence, leaf_ancestor
 from ..report.format import number
-from .options import (InputFormat, Output, cycles, format_option, handled_errors, json_option,
+from .handling import handled_errors
+from .options import (InputFormat, cycles, format_option, json_option,
                       output_option, quiet_option, read_trees, strict_option, tsv_option)
+from .output import Output
+from .registry import command
+from .settings_options import apply_signature, signature_footer, signature_option, with_signature
 
 
 class CostChoice(str, Enum):
@@ -68,6 +73,7 @@ def format_result(result: LeafAncestorResult, gold: Path, candidate: Path, worst
     return "\n\n".join(blocks + ["\n".join(summary)])
 
 
+@command("leaf-ancestor")
 def leaf_ancestor_command(
     gold: Path = typer.Argument(..., help="Gold trees: bracketed (words as leaves) or CoNLL."),
     candidate: Path = typer.Argument(..., help="Candidate trees, same sentences and words."),
@@ -83,16 +89,19 @@ def leaf_ancestor_command(
     tsv: bool = tsv_option("Print key and value, tab-separated (corpus scores; nested keys as a.b)."),
     quiet: bool = quiet_option(),
     output: Optional[Path] = output_option(),
+    signature: Optional[str] = signature_option(),
 ) -> None:
     """Leaf-ancestor scores and GEIG bracket F (Sampson & Babarczy 2003): the corpus scores and the
     worst sentences word by word (every sentence with --words)."""
     with handled_errors(gold, candidate, evalb_params, may_be_empty=(evalb_params,)):
         out = Output(as_json, tsv, output, quiet)
         params = EvalbParams.read(evalb_params) if evalb_params else None
+        settings = apply_signature(LeafAncestorSettings(cost=costs.value, evalb=params), signature)
         kind = fmt or guess_format(gold)  # the gold file's format is the candidate's
         options = {"cycles": cycles(strict), "leaves": "categories", "missing": True}
         gold_trees, cand_trees = trim_trailing_failures(read_trees(gold, kind, **options),
                                                         read_trees(candidate, kind, **options))
-        result = leaf_ancestor(gold_trees, cand_trees, cost=costs.value, evalb=params, strict=strict)
-        out.write(lambda: format_result(result, gold, candidate, worst, words),
-                  lambda: corpus_figures(result, gold, candidate, sentences=as_json))
+        result = leaf_ancestor(gold_trees, cand_trees, cost=settings.cost, evalb=settings.evalb, strict=strict)
+        out.write(lambda: signature_footer(format_result(result, gold, candidate, worst, words), settings.signature()),
+                  lambda: with_signature(corpus_figures(result, gold, candidate, sentences=as_json),
+                                         settings.signature()))

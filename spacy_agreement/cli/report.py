@@ -11,10 +11,15 @@ from ..errors import BadOptionError
 from ..report.html import build_report
 from . import alpha
 from ..limits import memory_limit, size_text
-from .options import (max_memory_option, InputFormat, Output, format_option, handled_errors, json_option, output_option, quiet_option,
+from .handling import handled_errors
+from .options import (max_memory_option, InputFormat, format_option, json_option, output_option, quiet_option,
                       strict_option, tsv_option)
+from .output import Output
+from .registry import command
+from .settings_options import signature_option
 
 
+@command("report")
 def report_command(
     paths: List[Path] = typer.Argument(..., help="Parallel files (one annotator each: CoNLL, bracketed or .spacy), one .spacy DocBin with stored analyses, or directories with --dirs."),
     html_path: Path = typer.Option(..., "--html", help="Write the self-contained HTML report here."),
@@ -31,20 +36,36 @@ def report_command(
     strict: bool = strict_option("Tokens that are their own head, sentences without a root and other head cycles are errors instead of being counted."),
     method: alpha.AlphaChoice = alpha.alpha_option(),
     budget: Optional[float] = alpha.budget_option(),
+    seconds: float = alpha.seconds_option(),
+    size: alpha.SizeConvention = alpha.size_option(),
+    sample_pairs: Optional[int] = alpha.sample_pairs_option(),
+    seed: int = alpha.seed_option(),
+    threads: Optional[int] = alpha.threads_option(),
+    delta: Optional[List[str]] = alpha.delta_option(),
+    ignore_subtypes: bool = alpha.label_options()[0],
+    case_sensitive_root: bool = alpha.label_options()[1],
+    signature: Optional[str] = signature_option(),
     max_memory: Optional[float] = max_memory_option(),
 ) -> None:
     """One HTML page to adjudicate from: alpha, the items ranked by disagreement with all analyses of each in one
     aligned picture, filters by annotator pair and by confused labels, pairwise scores, confusions, plots."""
     with handled_errors(*paths), memory_limit(max_memory):
         out = Output(as_json, tsv, output, quiet)
-        corpus = alpha.load_corpus(paths, dirs, fmt, strict, allow_duplicates=allow_duplicates)
+        if sample_pairs and method is alpha.AlphaChoice.auto:
+            method = alpha.AlphaChoice.sampled  # --sample-pairs alone asks for the sampled estimate
         if method is alpha.AlphaChoice.off:
             raise BadOptionError("the report ranks items by alpha's disagreements: use --alpha auto, exact or sampled")
-        computed = agreement(corpus, strict=strict, method=method.value, budget=budget,
-                             progress=out.progress)  # α once, for the page and the output
-        page = build_report(corpus, items=items, title=title, computed=computed, rank_by=rank_by)  # type: ignore[arg-type]
+        settings = alpha.alpha_settings_from_options(method, budget, seconds, strict, threads, delta,
+                                                     signature=signature, ignore_subtypes=ignore_subtypes,
+                                                     size=size.value, seed=seed,
+                                                     **({"sample_pairs": sample_pairs} if sample_pairs else {}),
+                                                     fold_root_case=not case_sensitive_root, progress=out.progress)
+        corpus = alpha.load_corpus(paths, dirs, fmt, settings.cycles == "raise", allow_duplicates=allow_duplicates)
+        computed = agreement(corpus, settings)  # α once, for the page and the output
+        page = build_report(corpus, items=items, title=title, computed=computed, rank_by=rank_by,
+                            settings=settings)  # type: ignore[arg-type]
         html_path.write_text(page.html, encoding="utf-8")
         out.note(f"wrote {html_path}: {page.items_shown} items drawn (of {page.items_disagreeing} with any "
                  f"disagreement), {size_text(page.size)}")
         if computed is not None:
-            alpha.write(out, corpus, *computed, 0)
+            alpha.write(out, corpus, *computed, 0, settings)

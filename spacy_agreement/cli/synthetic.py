@@ -8,8 +8,11 @@ import typer
 
 from ..experiments.synthetic import Point, plot_points, points_tsv, run_experiment
 from ..report.format import number
-from .options import (InputFormat, Output, format_option, handled_errors, json_option, output_option, quiet_option,
-                      read_trees, require_extra, tsv_option)
+from .handling import handled_errors, require_extra
+from .options import (InputFormat, format_option, json_option, output_option, quiet_option,
+                      read_trees, tsv_option)
+from .output import Output
+from .registry import command
 
 
 def format_points(points: Sequence[Point]) -> str:
@@ -21,6 +24,7 @@ def format_points(points: Sequence[Point]) -> str:
     return "\n".join(lines)
 
 
+@command("synthetic")
 def synthetic_command(
     corpus: Path = typer.Argument(..., help="A corpus taken as correct: CoNLL file or bracketed trees."),
     fmt: Optional[InputFormat] = format_option(),

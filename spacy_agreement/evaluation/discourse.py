@@ -26,31 +26,30 @@ are a maximum matching in the graph of pairs that satisfy it (scipy's
 ``linear_sum_assignment``), and among maximum matchings the one with the most exact node
 agreements, then type and connective agreements, is taken. For more than two annotators
 every pair is reported, and the mean.
+
+Documents are read from their JSON files by :mod:`spacy_agreement.adapters.discourse_files`
+(:func:`load_discourse` turns what it reads into a checked :class:`DiscourseDocument`); the
+measures take documents.
 """
 from __future__ import annotations
 
-import json
 import math
-import os
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..adapters.conll import read_conll
+from ..adapters.discourse_files import json_list as _json_list
+from ..adapters.discourse_files import read_discourse_file
 from ..adapters.spacy import from_doc
-from ..errors import AgreementError, Location, not_utf8, ratio
+from ..errors import DiscourseError, Location, ratio
 from ..agreement.kappa import cohen_kappa
 from ..report.format import number
 from ..trees import DependencyTree
 
 Node = Tuple[int, int]  # (sentence index from 0, token id from 1)
 MEASURES = ("strict", "skip", "connective")
-
-
-class DiscourseError(AgreementError):
-    """Malformed discourse annotation: unknown node, missing connective, different documents."""
 
 
 @dataclass(frozen=True)
@@ -110,15 +109,6 @@ def _node(value: Any, annotator: str, index: int, role: str, source: str) -> Nod
     return int(value[0]), int(value[1])
 
 
-def _json_list(value: Any, what: str, source: str, sentence: Optional[int] = None) -> Sequence[Any]:
-    """``value`` when it is a JSON array (or a Python list or tuple), else a :class:`DiscourseError`
-    naming ``what``."""
-    if not isinstance(value, (list, tuple)):
-        raise DiscourseError(f"{what} must be a JSON array, got {type(value).__name__} {value!r:.40}",
-                             Location(source, sentence))
-    return value
-
-
 def relations_from_json(records: Sequence[Mapping[str, Any]], annotator: str, source: str = "<json>") -> List[Relation]:
     """Relations from JSON objects ``{"start", "target", "connective", "type"}`` (node shapes checked here;
     that the nodes exist and the connective is not empty, by :meth:`DiscourseDocument.add`)."""
@@ -138,48 +128,13 @@ def relations_from_json(records: Sequence[Mapping[str, Any]], annotator: str, so
 
 
 def load_discourse(path) -> DiscourseDocument:
-    """A document from the JSON format of the module (``"conllu"`` may replace ``"sentences"``)."""
-    name = os.fspath(path)
-    with open(path, encoding="utf-8") as handle:
-        try:
-            data = json.load(handle)
-        except UnicodeDecodeError as exc:  # the file named, and the line of the bad byte
-            raise not_utf8(path, exc) from None
-        except json.JSONDecodeError as exc:
-            raise DiscourseError(f"not JSON: {exc.msg} (line {exc.lineno})", Location(name)) from None
-        except (ValueError, RecursionError) as exc:  # a number of over 4300 digits, arrays nested too deep
-            raise DiscourseError(f"not JSON that can be read: {exc}", Location(name)) from None
-    if not isinstance(data, dict):
-        raise DiscourseError(f"the document must be a JSON object, got {type(data).__name__}", Location(name))
-    if "conllu" in data:
-        reference = data["conllu"]
-        if not isinstance(reference, str) or not reference or "\0" in reference:
-            raise DiscourseError(f'"conllu" must name a CoNLL-U file, got {reference!r:.40}', Location(name))
-        try:
-            sentences = read_conll(os.path.join(os.path.dirname(name), reference))
-        except OSError as exc:  # not there, a folder, a name too long, ...: the document's error
-            raise DiscourseError(f'"conllu" names {reference!r:.60}, which cannot be read: '
-                                 f'{exc.strerror or exc}', Location(name)) from None
-    else:
-        sentences = []
-        for k, sent in enumerate(_json_list(data.get("sentences", []), '"sentences"', name)):
-            if not isinstance(sent, dict):
-                raise DiscourseError(f"a sentence must be a JSON object, got {type(sent).__name__} {sent!r:.40}",
-                                     Location(name, k + 1))
-            heads = sent.get("heads")
-            if heads is None:
-                raise DiscourseError(f"sentence {k} has no heads", Location(name, k + 1))
-            heads = _json_list(heads, "heads", name, k + 1)
-            tokens = sent.get("tokens")
-            tokens = None if tokens is None else _json_list(tokens, "tokens", name, k + 1)
-            deprels = _json_list(sent.get("deprels") or ["_"] * len(heads), "deprels", name, k + 1)
-            sentences.append(DependencyTree.create(heads, deprels, tokens, location=Location(name, k + 1)))
-    document = DiscourseDocument(sentences, {}, name)
-    annotators = data.get("annotators") or {}
-    if not isinstance(annotators, dict):
-        raise DiscourseError(f'"annotators" must be a JSON object, got {type(annotators).__name__}', Location(name))
-    for annotator, records in annotators.items():
-        document.add(annotator, relations_from_json(records, annotator, name))
+    """A document from its JSON file (the format in :mod:`spacy_agreement.adapters.discourse_files`;
+    ``"conllu"`` may replace ``"sentences"``), read by :func:`~spacy_agreement.adapters.discourse_files.read_discourse_file`, its relations
+    checked as each annotator's are added."""
+    data = read_discourse_file(path)
+    document = DiscourseDocument(data.sentences, {}, data.source)
+    for annotator, records in data.annotators.items():
+        document.add(annotator, relations_from_json(records, annotator, data.source))
     return document
 
 

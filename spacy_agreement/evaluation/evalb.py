@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass, field, fields
 from typing import Dict, Iterable, List, Optional
 
+from ..adapters.evalb_files import file_lines
 from .evalb_params import BLANK, EvalbParams, Path
 
 __all__ = ["EvalbParams", "EvalbReport", "Evaluator", "SentenceResult", "Totals", "evaluate", "evaluate_files",
@@ -498,39 +499,6 @@ def evaluate(gold_lines: Iterable[str], test_lines: Iterable[str],
         return evaluator.report
 
 
-def file_lines(path: Path) -> List[str]:
-    """The sentences of a bracket file, whatever its suffix, as EVALB reads them: one per
-    line (blank lines included). A file whose trees are spread over several lines, as in
-    the Penn Treebank's ``.mrg`` files, which EVALB cannot read, is read one tree a line
-    (what ``tgrep -wn '/.*/' | tgrep_proc.prl`` would make of it)."""
-    with open(path, "rb") as handle:
-        text = handle.read().decode("latin-1")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return _join_trees(text) or lines
-
-
-def _join_trees(text: str) -> Optional[List[str]]:
-    depth, trees, start, multi = 0, [], 0, False
-    for pos, ch in enumerate(text):
-        if ch == "(":
-            if depth == 0:
-                start = pos
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth < 0:
-                return None
-            if depth == 0:
-                trees.append(" ".join(text[start:pos + 1].split("\n")))
-        elif ch == "\n":
-            multi = multi or depth > 0
-        elif depth == 0 and ch not in BLANK:
-            return None
-    return trees if multi and depth == 0 else None
-
-
 def format_report(report: EvalbReport) -> str:
     """EVALB's output, line for line (without the last newline)."""
     out = ["  Sent.                        Matched  Bracket   Cross        Correct Tag",
@@ -557,5 +525,6 @@ def format_report(report: EvalbReport) -> str:
 
 
 def evaluate_files(gold: Path, test: Path, params: Optional[EvalbParams] = None) -> EvalbReport:
-    """:func:`evaluate` on two bracket files (see :func:`file_lines`)."""
+    """:func:`evaluate` on two bracket files, read line by line as EVALB reads them
+    (:func:`~spacy_agreement.adapters.evalb_files.file_lines`, also importable from here)."""
     return evaluate(file_lines(gold), file_lines(test), params)

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Dict, Tuple, Union
 
+from ..signature import Settings, setting
+
 BLANK = " \t\n\v\f\r"  # C isspace() in the C locale
 _BLANKS = re.compile("[ \t\n\v\f\r]+")
 _ATOI = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
@@ -21,21 +23,28 @@ def _atoi(text: str) -> int:
 
 
 @dataclass(frozen=True)
-class EvalbParams:
+class EvalbParams(Settings):
     """An EVALB parameter file; the defaults are EVALB's when run without ``-p``: labelled,
     nothing deleted, ``MAX_ERROR`` 10, ``CUTOFF_LEN`` 40 (``COLLINS.prm`` is what most
-    papers use). ``warnings`` holds what EVALB would print on stderr while reading it."""
+    papers use). ``warnings`` holds what EVALB would print on stderr while reading it.
 
-    debug: int = 0
-    max_error: int = 10
-    cutoff_len: int = 40
-    labeled: int = 1
-    delete_labels: Tuple[str, ...] = ()
-    delete_labels_for_length: Tuple[str, ...] = ()
-    quote_labels: Tuple[str, ...] = ()
-    eq_labels: Tuple[Tuple[str, str], ...] = ()
-    eq_words: Tuple[Tuple[str, str], ...] = ()
-    warnings: Tuple[str, ...] = ()
+    These are the settings of an EVALB run: its signature (:mod:`spacy_agreement.signature`)
+    writes every parameter that changes a number, so that a signature given back rebuilds
+    the parameter file's settings without the file."""
+
+    computation = "evalb"
+
+    debug: int = setting(0)
+    max_error: int = setting(10, key="maxerr", kind="int", doc="MAX_ERROR: errors before EVALB gives up")
+    cutoff_len: int = setting(40, key="cutoff", kind="int", doc="CUTOFF_LEN of the len<=N summary")
+    labeled: int = setting(1, key="lab", kind="int", doc="LABELED: 1 labelled, 0 unlabelled brackets")
+    delete_labels: Tuple[str, ...] = setting((), key="del", kind="list", doc="DELETE_LABEL: labels left out")
+    delete_labels_for_length: Tuple[str, ...] = setting((), key="dellen", kind="list",
+                                                        doc="DELETE_LABEL_FOR_LENGTH: words not counted in lengths")
+    quote_labels: Tuple[str, ...] = setting((), key="quote", kind="list", doc="QUOTE_LABEL: quotation labels")
+    eq_labels: Tuple[Tuple[str, str], ...] = setting((), key="eqlab", kind="pairs", doc="EQ_LABEL: labels counted equal")
+    eq_words: Tuple[Tuple[str, str], ...] = setting((), key="eqword", kind="pairs", doc="EQ_WORD: words counted equal")
+    warnings: Tuple[str, ...] = setting(())
 
     @classmethod
     def read(cls, path: Path) -> "EvalbParams":

@@ -2,7 +2,9 @@
 §3–4, for items that each have a gold tree, two candidate parses A and B and the
 preferences of one or more human judges.
 
-Input (:func:`load_judgments`) is JSON Lines, one item per line::
+Input (:func:`load_judgments`; the files are read by
+:mod:`spacy_agreement.adapters.judgments_files`, this module checks the items and analyses
+them) is JSON Lines, one item per line::
 
     {"id": "en-17",
      "gold": {"heads": [2, 0, 2], "deprels": ["nsubj", "root", "obj"], "upos": [...], "forms": [...]},
@@ -50,8 +52,6 @@ Statistics come from scipy (``spearmanr``, ``norm``).
 """
 from __future__ import annotations
 
-import csv
-import json
 import math
 import os
 import warnings
@@ -61,8 +61,9 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..adapters.conll import parse_conll, read_conll
-from ..errors import AgreementError, BadOptionError, Location, UndefinedMetricWarning, not_utf8, undefined
+from ..adapters.judgments_files import (DATAPACKAGE_COLOURS, DATAPACKAGE_PARSES, read_datapackage_records,
+                                        read_judgment_records)
+from ..errors import BadOptionError, JudgmentError, Location, UndefinedMetricWarning, undefined
 from ..agreement.kappa import cohen_kappa, fleiss_kappa
 from ..report.format import number as format_number
 from .mace import MaceResult, mace
@@ -75,22 +76,10 @@ PREFERENCES = ("A", "B")
 DEFAULT_METRICS = ("las", "uas", "la", "ned", "ted", "lcp", "ucp")
 
 
-
-def _utf8_lines(handle, path):
-    """The lines of an open text file; a byte that is not UTF-8 is an error naming the file and line."""
-    try:
-        yield from handle
-    except UnicodeDecodeError as exc:
-        raise not_utf8(path, exc) from None
-
 def judgment_metric_choices() -> Tuple[str, ...]:
     """The metrics ``analyse_judgments`` (and ``judgments --metric``) accept: every metric of
     :data:`~spacy_agreement.evaluation.parser_metrics.PARSER_METRICS`, registered ones included."""
     return metric_names()
-
-
-class JudgmentError(AgreementError):
-    """A judgment item is malformed: unknown preference, a missing parse, different lengths."""
 
 
 @dataclass
@@ -120,30 +109,6 @@ def make_item(id: str, gold: DependencyTree, a: DependencyTree, b: DependencyTre
     return JudgmentItem(str(id), gold, a, b, clean)
 
 
-def _tree(value: Any, id: str, name: str, location: Location) -> DependencyTree:
-    if value is None:
-        raise JudgmentError(f"item {id!r} has no {name!r} parse", location)
-    if isinstance(value, str):
-        trees = parse_conll(value, name=f"{location.source}[{id}].{name}")
-        if len(trees) != 1:
-            raise JudgmentError(f"item {id!r}: {name!r} must hold one sentence, found {len(trees)}", location)
-        return trees[0]
-    if isinstance(value, Mapping) and "heads" in value and "deprels" in value:
-        for column in ("heads", "deprels", "forms", "upos"):  # forms and upos may be left out
-            found = value.get(column)
-            if not isinstance(found, (list, tuple)) and (found is not None or column in ("heads", "deprels")):
-                raise JudgmentError(f"item {id!r}: {name!r} {column} must be a JSON array, got "
-                                    f"{type(found).__name__} {found!r:.40}", location)
-        return DependencyTree.create(value["heads"], value["deprels"], value.get("forms"), value.get("upos"),
-                                     location=Location(f"{location.source}[{id}].{name}", location.sentence,
-                                                       line=location.line))
-    raise JudgmentError(f"item {id!r}: {name!r} must be CoNLL-U text or an object with heads and deprels", location)
-
-
-DATAPACKAGE_PARSES = ("parser1", "parser2")
-DATAPACKAGE_COLOURS = ("blue", "red")
-
-
 def load_datapackage(
     folder: Union[str, "os.PathLike[str]"],
     parses: Sequence[str] = DATAPACKAGE_PARSES,
@@ -152,80 +117,19 @@ def load_datapackage(
     judgments_file: str = "annotated.csv",
 ) -> List[JudgmentItem]:
     """Items from one language folder of the Plank et al. (2015) release (layout in the module
-    docstring): ``parses`` names the CoNLL files (without ``.conll``) of parse A and parse B,
+    docstring; read by :func:`~spacy_agreement.adapters.judgments_files.read_datapackage_records`):
+    ``parses`` names the CoNLL files (without ``.conll``) of parse A and parse B,
     ``colours`` the cell values that mean A and B. A first row with no colour in it is taken
     as a header of judge names."""
-    if len(parses) != 2 or len(colours) != 2:
-        raise BadOptionError("give two parses (A and B) and two colours (meaning A and B)")
-    meaning = {str(colours[0]).strip().lower(): "A", str(colours[1]).strip().lower(): "B"}
-    if len(meaning) != 2:
-        raise BadOptionError(f"the two colours must differ, got {list(colours)}")
-    base = os.fspath(folder)
-    trees = {name: read_conll(os.path.join(base, f"{name}.conll")) for name in (gold, *parses)}
-    table = os.path.join(base, judgments_file)
-    try:
-        with open(table, encoding="utf-8", newline="") as handle:
-            rows = [[cell.strip() for cell in row] for row in csv.reader(handle)]
-    except UnicodeDecodeError as exc:  # the file named, and the line of the bad byte
-        raise not_utf8(table, exc) from None
-    while rows and not any(rows[-1]):
-        rows.pop()
-    judges = [f"judge{k}" for k in range(1, max((len(r) for r in rows), default=0) + 1)]
-    first_line = 1
-    if rows and any(rows[0]) and not any(cell.lower() in meaning for cell in rows[0]):
-        judges = [cell or f"judge{k}" for k, cell in enumerate(rows[0], start=1)]
-        rows, first_line = rows[1:], 2
-    counts = {f"{name}.conll": len(t) for name, t in trees.items()}
-    if len(set(counts.values())) != 1 or len(rows) != len(trees[gold]):
-        listed = ", ".join(f"{name} {n}" for name, n in counts.items())
-        raise JudgmentError(f"different numbers of sentences: {listed}, {judgments_file} {len(rows)} rows",
-                            Location(base))
-    items: List[JudgmentItem] = []
-    label = os.path.basename(os.path.normpath(base)) or "item"
-    for k, row in enumerate(rows):
-        location = Location(table, k + 1, line=k + first_line)  # row k is sentence k + 1
-        judged: Dict[str, str] = {}
-        for column, cell in enumerate(row):
-            if not cell:
-                continue
-            if cell.lower() not in meaning:
-                raise JudgmentError(f"column {column + 1}: unknown colour {cell!r} (expected "
-                                    f"{' or '.join(map(repr, colours))})", location)
-            judge = judges[column] if column < len(judges) else f"judge{column + 1}"
-            judged[judge] = meaning[cell.lower()]
-        items.append(make_item(f"{label}-{k + 1}", trees[gold][k], trees[parses[0]][k], trees[parses[1]][k],
-                               judged, location))
-    return items
+    return [make_item(*record) for record in read_datapackage_records(folder, parses, colours, gold, judgments_file)]
 
 
 def load_judgments(path: Union[str, "os.PathLike[str]"], **datapackage_options: Any) -> List[JudgmentItem]:
     """Items from a JSON Lines file (format in the module docstring), or from a folder in the
     layout of the Plank et al. (2015) release (:func:`load_datapackage`, which takes the
-    keyword options)."""
-    if os.path.isdir(path):
-        return load_datapackage(path, **datapackage_options)
-    items: List[JudgmentItem] = []
-    name = os.fspath(path)
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(_utf8_lines(handle, path), start=1):
-            if not line.strip():
-                continue
-            location = Location(name, len(items) + 1, line=number)  # item number, file line
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise JudgmentError(f"not JSON: {exc.msg}", location) from None
-            except (ValueError, RecursionError) as exc:  # a number of over 4300 digits, arrays nested too deep
-                raise JudgmentError(f"not JSON that can be read: {exc}", location) from None
-            if not isinstance(record, dict):
-                raise JudgmentError("each line must be a JSON object", location)
-            id = str(record.get("id", f"line {number}"))
-            judgments = record.get("judgments")
-            if not isinstance(judgments, Mapping):
-                raise JudgmentError(f"item {id!r} has no 'judgments' object", location)
-            trees = [_tree(record.get(key), id, key, location) for key in ("gold", "a", "b")]
-            items.append(make_item(id, *trees, judgments, location))
-    return items
+    keyword options); read by :func:`~spacy_agreement.adapters.judgments_files.read_judgment_records`,
+    each item checked by :func:`make_item` before the next is read."""
+    return [make_item(*record) for record in read_judgment_records(path, **datapackage_options)]
 
 
 @dataclass

@@ -13,6 +13,7 @@ from typing import Callable, FrozenSet, Mapping, Optional, Union
 import numpy as np
 
 from ..errors import BadOptionError
+from ..signature import Settings, setting
 from ..limits import depths
 from ..trees import DependencyTree
 
@@ -23,26 +24,47 @@ Weight = Union[str, Callable[[int], float]]
 
 
 @dataclass(frozen=True)
-class EvaluationOptions:
-    """Options applied the same way to every metric (see the module docstring)."""
+class EvaluationOptions(Settings):
+    """Options applied the same way to every metric (see the module docstring): the settings
+    of one parser evaluation, written into its result with their signature
+    (:mod:`spacy_agreement.signature`)."""
 
-    exclude_punct: bool = False
-    punct_upos: FrozenSet[str] = frozenset({"PUNCT"})
-    punct_labels: FrozenSet[str] = frozenset({"punct"})
-    ignore_subtypes: bool = False
-    ted_norm: str = "sum"
-    root_weight: Weight = "inverse-log"
-    verb_upos: FrozenSet[str] = frozenset({"VERB"})
-    content_upos: FrozenSet[str] = CONTENT_UPOS
-    punct_rules: FrozenSet[str] = frozenset({"upos", "label"})  # or a string "upos,label"
-    ned: str = "schwartz"
-    label_map: Optional[Mapping[str, str]] = None  # predicted label -> gold scheme label
-    fold_root_case: bool = True  # ROOT, Root and root are one label
+    computation = "evaluate"
+
+    exclude_punct: bool = setting(False, key="xpunct", kind="bool", doc="punctuation left out of every metric")
+    punct_upos: FrozenSet[str] = setting(frozenset({"PUNCT"}), key="pupos", kind="set",
+                                         doc="UPOS tags of punctuation (rule upos)")
+    punct_labels: FrozenSet[str] = setting(frozenset({"punct"}), key="plabels", kind="set",
+                                           doc="relations of punctuation (rule label)")
+    ignore_subtypes: bool = setting(False, key="sub", kind="bool", doc="relation subtypes dropped (nmod:poss = nmod)")
+    ted_norm: str = setting("sum", key="tednorm", doc="TED accuracy normaliser: sum, max or gold")
+    root_weight: Weight = setting("inverse-log", key="rw", doc="root-distance weight: inverse-log, log or uniform")
+    verb_upos: FrozenSet[str] = setting(frozenset({"VERB"}), key="verbs", kind="set", doc="gold tags of verbs (UCP, LCP)")
+    content_upos: FrozenSet[str] = setting(CONTENT_UPOS, key="content", kind="set",
+                                           doc="gold tags of content words (LAS content/function)")
+    punct_rules: FrozenSet[str] = setting(frozenset({"upos", "label"}), key="prules", kind="set",
+                                          doc="what makes a gold token punctuation: upos, label, form")
+    ned: str = setting("schwartz", key="ned", doc="NED variant: schwartz or undirected")
+    label_map: Optional[Mapping[str, str]] = setting(None, key="lmap", kind="digest", compare=False,
+                                                     doc="predicted-to-gold label map: none or its digest")
+    fold_root_case: bool = setting(True, key="rootfold", kind="bool",
+                                   doc="the root relation compared case-insensitively (ROOT = root)")
+    skip_mismatched: bool = setting(False, key="skipmism", kind="bool",
+                                    doc="sentences whose tokens differ skipped and counted (else an error)")
+    check_forms: bool = setting(True, key="forms", kind="bool",
+                                doc="tokens compared by form as well as by count")
+    cycles: str = setting("drop", key="cycles", doc="head cycles in the input: drop (scored as they are) or raise")
 
     def __post_init__(self) -> None:
         if isinstance(self.punct_rules, str):  # "upos,label", as the CLI and scorer configs write it
             rules = frozenset(r.strip().lower() for r in self.punct_rules.split(",") if r.strip())
             object.__setattr__(self, "punct_rules", rules)
+        for name in ("punct_upos", "punct_labels", "verb_upos", "content_upos", "punct_rules"):
+            value = getattr(self, name)
+            if not isinstance(value, frozenset):
+                object.__setattr__(self, name, frozenset(value))
+        if self.cycles not in ("drop", "raise"):
+            raise BadOptionError(f"cycles must be 'drop' or 'raise', not {self.cycles!r}")
         unknown = set(self.punct_rules) - set(PUNCT_RULES)
         if unknown:
             raise BadOptionError(f"unknown punctuation rule(s) {sorted(unknown)}: choose from {', '.join(PUNCT_RULES)}")

@@ -79,7 +79,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -87,6 +87,7 @@ import numpy as np
 
 from ..agreement.accuracy import ScoresByName, token_mismatch
 from ..agreement.deltas import tree_edit_distance
+from ..registry import Registry
 from ..errors import BadOptionError, MismatchedCorpusError, ResourceLimitError, undefined
 from ..trees import DependencyTree
 from .label_sets import WARN_SHARE, WARN_TOKENS, LabelSetCheck, LabelSetWarning, LabelTable, check_label_sets
@@ -261,7 +262,16 @@ def _ud(metric: str) -> Count:
     return count
 
 
-PARSER_METRICS: Dict[str, Metric] = {}
+def _result_keys() -> frozenset:
+    """Keys an :class:`EvaluationResult` writes beside the metrics (``to_json`` too), and
+    names the spaCy integration uses: a metric may not write one of them."""
+    return _RESERVED | frozenset(EvaluationResult([], [], Counts()).to_json()) if _RESERVED_READY else _RESERVED
+
+
+#: The parser metrics by name (:class:`~spacy_agreement.registry.Registry`): a name is the
+#: metric's key in every output, so one that a result writes already is refused.
+PARSER_METRICS: Registry = Registry("metric", reserved=lambda: _result_keys())
+_RESERVED_READY = False
 
 
 def register_metric(name: str, display_name: str, count: Count, score: Optional[Score] = None,
@@ -270,18 +280,17 @@ def register_metric(name: str, display_name: str, count: Count, score: Optional[
     """Add a metric to :data:`PARSER_METRICS` (see the module docstring): it then appears in
     :func:`evaluate` (and the CLI's ``evaluate``, text and JSON), in the spaCy scorer as
     ``dep_<name>``, in the spaCy component's ``metrics`` and in ``judgments --metric``.
-    ``name`` must be new and usable in output keys (letters, digits, ``_``)."""
-    if not name.replace("_", "").isalnum() or name in PARSER_METRICS or name in _RESERVED:
-        raise ValueError(f"metric name {name!r} is taken or not an identifier")
+    ``name`` must be new and usable in output keys (letters, digits, ``_``): a name that
+    an evaluation result writes already (``sentences_multi_root``, ``signature``, ...) is a
+    :class:`~spacy_agreement.registry.RegistryError` (a ``ValueError``)."""
     metric = Metric(name, display_name, count, score or _ratio, description, undefined_when, _builtin)
-    PARSER_METRICS[name] = metric
-    return metric
+    return PARSER_METRICS.register(name, metric, builtin=_builtin)
 
 
 def unregister_metric(name: str) -> None:
     """Remove a metric added with :func:`register_metric` (the built-in ones stay)."""
     if name in PARSER_METRICS and not PARSER_METRICS[name].builtin:
-        del PARSER_METRICS[name]
+        PARSER_METRICS.unregister(name)
 
 
 def metric_names() -> Tuple[str, ...]:
@@ -290,16 +299,13 @@ def metric_names() -> Tuple[str, ...]:
 
 
 def get_metric(name: str) -> Metric:
-    try:
-        return PARSER_METRICS[name]
-    except KeyError:
-        raise BadOptionError(f"unknown metric {name!r}: use one of {', '.join(PARSER_METRICS)}") from None
+    return PARSER_METRICS.get(name)
 
 
 def display_name(name: str) -> str:
     """How a metric is shown in tables (``"LAS content"``); the key in upper case for a name
     outside the table."""
-    metric = PARSER_METRICS.get(name)
+    metric = PARSER_METRICS.find(name)
     return metric.display_name if metric is not None else name.upper()
 
 
@@ -343,7 +349,7 @@ for _name, _display, _count, _score, _description, _undefined in (
     register_metric(_name, _display, _count, _score, _description, _undefined or "no token to score", _builtin=True)
 
 #: The metric names (a live view of :data:`PARSER_METRICS`: registered metrics appear in it).
-METRICS = PARSER_METRICS.keys()
+METRICS = PARSER_METRICS  # the names, live (iterating the registry gives its names)
 
 
 def _selected(metrics: Optional[Iterable[str]]) -> List[Metric]:
@@ -402,6 +408,12 @@ class EvaluationResult(ScoresByName):
     label_check: LabelSetCheck = field(default_factory=LabelSetCheck)
     multi_root: List[str] = field(default_factory=list)  # predictions with several roots, gold with one
     over_limits: List[str] = field(default_factory=list)  # sentences too large for a metric (TED), left out of it
+    settings: EvaluationOptions = field(default_factory=EvaluationOptions)  # how the numbers were computed
+
+    @property
+    def signature(self) -> str:
+        """The settings' signature (:mod:`spacy_agreement.signature`)."""
+        return self.settings.signature()
 
     @property
     def per_label(self) -> Dict[str, Dict[str, float]]:
@@ -418,6 +430,7 @@ class EvaluationResult(ScoresByName):
         out["sentences_multi_root"] = len(self.multi_root)
         out["sentences_over_limits"] = len(self.over_limits)
         out["unseen_gold_label_share"] = self.label_check.share
+        out["signature"] = self.signature  # type: ignore[assignment]
         return out
 
     def to_json(self) -> Dict[str, object]:
@@ -453,8 +466,8 @@ def evaluate(
     gold: Sequence[DependencyTree],
     pred: Sequence[DependencyTree],
     options: Optional[EvaluationOptions] = None,
-    skip_mismatched: bool = False,
-    check_forms: bool = True,
+    skip_mismatched: Optional[bool] = None,
+    check_forms: Optional[bool] = None,
     metrics: Optional[Sequence[str]] = None,
 ) -> EvaluationResult:
     """Every metric of :data:`PARSER_METRICS` (or those named in ``metrics``) for a corpus of
@@ -462,8 +475,14 @@ def evaluate(
     number of tokens (for a parser that rewrote forms, e.g. numbers as ``<num>``; the form
     punctuation rule reads the gold forms). An undefined corpus score is ``nan`` with one
     :class:`~spacy_agreement.errors.UndefinedMetricWarning`; per-sentence rows hold ``nan``
-    without a warning (module docstring)."""
+    without a warning (module docstring). ``options`` are the settings (their
+    ``skip_mismatched`` and ``check_forms`` unless given here) and go into the result, whose
+    ``signature`` says how its numbers were computed."""
     options = options or EvaluationOptions()
+    if skip_mismatched is not None or check_forms is not None:
+        options = replace(options, **{k: v for k, v in (("skip_mismatched", skip_mismatched),
+                                                        ("check_forms", check_forms)) if v is not None})
+    skip_mismatched, check_forms = options.skip_mismatched, options.check_forms
     chosen = [m.name for m in _selected(metrics)]
     with_ud = any(m in ("clas", "mlas", "blex") for m in chosen)
     if len(gold) != len(pred):
@@ -506,7 +525,7 @@ def evaluate(
             ud = ud + ctx.ud
         per_sentence.append(counts.scores(warn=False))
     return EvaluationResult(total.scores(), per_sentence, total, skipped, ud, tokens, verbs, labels, checked,
-                            multi_root, over_limits)
+                            multi_root, over_limits, options)
 
 
 def _token_problem(gold: DependencyTree, pred: DependencyTree, check_forms: bool) -> Optional[str]:
@@ -542,3 +561,6 @@ def complete_predications(gold: DependencyTree, pred: DependencyTree, **options)
     """(UCP, LCP) of one sentence (Plank et al. 2015, §2)."""
     scores = sentence_scores(gold, pred, EvaluationOptions(**options), metrics=("ucp", "lcp"))
     return scores["ucp"], scores["lcp"]
+
+
+_RESERVED_READY = True  # EvaluationResult exists: its keys are reserved from now on

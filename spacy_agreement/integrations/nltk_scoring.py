@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Union
 from ..adapters.brackets import from_nltk_trees
 from ..adapters.nltk_graph import from_dependency_graph
 from ..agreement.accuracy import pairwise_accuracy
-from ..agreement.policy import estimate_alpha
+from ..agreement.alpha import alpha as alpha_of
 from ..corpus import Corpus
 from ..errors import Location
 from ..evaluation.leaf_ancestor import leaf_ancestor
@@ -56,7 +56,8 @@ def score_nltk_trees(gold: Sequence[Union[nltk.Tree, DependencyGraph]],
         out["alpha_method"] = "off"
         return out
     # undefined α: nan and a warning, as everywhere
-    result = estimate_alpha([[a, b] for a, b in zip(g, p)], method=alpha, budget=alpha_budget)
+    result = alpha_of([[a, b] for a, b in zip(g, p)], method=alpha, budget=alpha_budget)
     values = result.to_dict()
     out.update({k: v for k, v in values.items() if k.startswith("alpha_")})
+    out["alpha_signature"] = result.signature
     return out

@@ -55,7 +55,8 @@ from spacy.util import registry
 
 from ..adapters.spacy import doc_analysis, doc_tree  # doc_analysis: importable from here too
 from ..agreement.alpha import AlphaResult, alpha
-from ..agreement.policy import ALPHA_METHODS, estimate_alpha
+from ..agreement.alpha import alpha as alpha_of  # score_syntax has a parameter named alpha
+from ..agreement.settings import ALPHA_METHODS
 from ..corpus import Corpus
 from ..errors import BadOptionError, Location, undefined
 from ..evaluation.leaf_ancestor import leaf_ancestor as leaf_ancestor_scores
@@ -346,9 +347,11 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
         scores["dep_sentences_multi_root"] = len(result.multi_root)
         if alpha != "off":
             # labels as compared, so that α sees the label map too; nan + warning if undefined
-            agreement = estimate_alpha([[options.normalise(g), options.normalise(p, predicted=True)]
-                                        for g, p in zip(golds, preds)], method=alpha, budget=alpha_budget)
+            agreement = alpha_of([[options.normalise(g), options.normalise(p, predicted=True)]
+                                  for g, p in zip(golds, preds)], method=alpha, budget=alpha_budget)
             scores.update({f"dep_{k}": v for k, v in agreement.to_dict().items() if k.startswith("alpha_")})
+            scores["dep_alpha_signature"] = agreement.signature
+        scores["dep_signature"] = result.signature
     scores["dep_examples_misaligned"] = misaligned
     scores["dep_examples_unparsed"] = skipped
     scores["dep_unaligned_tokens"] = unaligned
@@ -368,8 +371,8 @@ def make_syntax_scorer(punct_labels: Sequence[str] = tuple(sorted(SPACY_PUNCT)),
                        ) -> Callable[..., Dict[str, Any]]:
     """The registered scorer ``spacy_agreement.syntax_scorer.v1`` (options: :func:`score_syntax`)."""
     EvaluationOptions(punct_rules=punct)  # check the rules early
-    if alpha not in ("off", *ALPHA_METHODS):
-        raise BadOptionError(f"unknown alpha method {alpha!r}: off, {', '.join(ALPHA_METHODS)}")
+    if alpha not in ALPHA_METHODS:
+        raise BadOptionError(f"unknown alpha method {alpha!r}: {', '.join(ALPHA_METHODS)}")
 
     def scorer(examples: Iterable, **kwargs) -> Dict[str, Any]:
         return score_syntax(examples, punct_labels=punct_labels, alpha=alpha, alpha_budget=alpha_budget,

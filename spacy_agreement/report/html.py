@@ -31,7 +31,7 @@ import base64
 import io
 import warnings
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -41,7 +41,8 @@ from ..adapters.brackets import from_nltk, to_nltk
 from ..agreement.accuracy import AccuracyResult, attachment_counts, bracket_jaccard, pairwise_accuracy, token_mismatch
 from ..agreement.alpha import AlphaResult
 from ..agreement.deltas import delta_from_ted, get_delta, tree_edit_distance
-from ..agreement.policy import estimate_alpha
+from ..agreement.alpha import alpha
+from ..agreement.settings import AlphaSettings
 from ..corpus import Corpus
 from ..errors import BadOptionError, UndefinedMetricWarning
 from ..evaluation.leaf_ancestor import score_lineages
@@ -77,11 +78,12 @@ DELTA_TEXT = {
 DEFAULT_RANKING = "norm"
 
 
-def _quiet_alpha(corpus: Corpus) -> AlphaResult:
-    """α by the package's policy (exact within the budget, else sampled), warnings silenced."""
+def _quiet_alpha(corpus: Corpus, settings: AlphaSettings) -> AlphaResult:
+    """α under the user's settings (method, budget, threads, δ; no bootstrap, no progress
+    bar), warnings silenced: the pairwise and leave-one-out tables."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        return estimate_alpha(corpus)
+        return alpha(corpus, replace(settings, bootstrap=0, progress=False))
 
 
 def _nltk_with_words(tree: ConstituencyTree):
@@ -299,13 +301,22 @@ def _number(value: float, digits: int = 3) -> str:
 
 def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annotation agreement",
                  computed: Optional[Tuple[AlphaResult, AccuracyResult]] = None,
-                 rank_by: str = DEFAULT_RANKING) -> ReportPage:
+                 rank_by: str = DEFAULT_RANKING, settings: Optional[AlphaSettings] = None) -> ReportPage:
     """The report page (module docstring). ``items``: how many of the most disagreeing items
     to draw (the filters work on these); ``rank_by``: the δ whose mean squared value over an
     item's pairs of annotations ranks the items (``norm`` by default, so that long sentences
     do not come first for their length alone); ``computed``: α and the accuracies of the
-    corpus when the caller has them (else computed here, by the package's α policy)."""
-    result, accuracy = computed if computed is not None else (_quiet_alpha(corpus), pairwise_accuracy(corpus))
+    corpus when the caller has them (else computed here); ``settings``: how every α of the
+    page is computed, the pairwise and leave-one-out ones included (default: the settings
+    of ``computed``'s α, else the package's defaults). The page ends with the signature."""
+    if settings is None:
+        settings = computed[0].settings if computed is not None and computed[0] is not None else AlphaSettings()
+    if computed is None:
+        computed = (_quiet_alpha(corpus, settings),
+                    pairwise_accuracy(corpus, exclude_mismatched=settings.exclude_mismatched, label=settings.label))
+    result, accuracy = computed
+    # the pairwise and leave-one-out α over the δ of the corpus α, by its settings
+    settings = replace(settings, deltas=tuple(result.settings.deltas) or settings.deltas)
     kinds = list(result.alphas)
     if rank_by not in kinds:
         raise BadOptionError(f"cannot rank items by {rank_by!r}: choose from {', '.join(kinds)}")
@@ -386,29 +397,29 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
     out.append("</section>")
     # ---------------------------------------------------------------- annotators
     out.append('<section id="annotators"><h2>Annotators</h2>')
+    alpha_heads = "".join(f"<th>α {esc(kind)}</th>" for kind in kinds)
     out.append(f"<table><tr><th class='name'>pair</th><th>items both annotated</th><th>{metric}</th>"
-               "<th>α plain</th><th>α norm</th></tr>")
+               f"{alpha_heads}</tr>")
     for a, b in combinations(range(len(names)), 2):
         both = [{names[a]: it[names[a]], names[b]: it[names[b]]} for it in corpus.items
                 if names[a] in it and names[b] in it]
-        pair_alpha = _quiet_alpha(Corpus((names[a], names[b]), both, [str(k) for k in range(len(both))], family)) \
-            if len(both) >= 2 else None
+        pair_alpha = _quiet_alpha(Corpus((names[a], names[b]), both, [str(k) for k in range(len(both))], family),
+                                  settings) if len(both) >= 2 else None
+        cells = "".join(f"<td>{_number(pair_alpha.alphas[kind]) if pair_alpha else 'n/a'}</td>" for kind in kinds)
         out.append(f"<tr><td class='name'>{esc(names[a])} / {esc(names[b])}</td><td>{len(both)}</td>"
-                   f"<td>{_percent(matrix[a, b])}</td>"
-                   f"<td>{_number(pair_alpha.alphas['plain']) if pair_alpha else 'n/a'}</td>"
-                   f"<td>{_number(pair_alpha.alphas['norm']) if pair_alpha else 'n/a'}</td></tr>")
+                   f"<td>{_percent(matrix[a, b])}</td>{cells}</tr>")
     out.append("</table>")
     if len(names) >= 3:  # leaving one out says something only when two or more remain
-        out.append("<table><tr><th class='name'>annotator</th><th>items</th><th>α plain without them</th>"
-                   "<th>α norm without them</th></tr>")
+        heads = "".join(f"<th>α {esc(kind)} without them</th>" for kind in kinds)
+        out.append(f"<table><tr><th class='name'>annotator</th><th>items</th>{heads}</tr>")
         for annotator in corpus.annotators:
             others = tuple(x for x in corpus.annotators if x != annotator)
             reduced = Corpus(others, [{k: v for k, v in it.items() if k != annotator} for it in corpus.items],
                              corpus.names, family)
-            left_out = _quiet_alpha(reduced)
+            left_out = _quiet_alpha(reduced, settings)
             count = sum(annotator in it for it in corpus.items)
-            out.append(f"<tr><td class='name'>{esc(annotator)}</td><td>{count}</td>"
-                       f"<td>{_number(left_out.alphas['plain'])}</td><td>{_number(left_out.alphas['norm'])}</td></tr>")
+            cells = "".join(f"<td>{_number(left_out.alphas[kind])}</td>" for kind in kinds)
+            out.append(f"<tr><td class='name'>{esc(annotator)}</td><td>{count}</td>{cells}</tr>")
         out.append("</table>")
     out.append("</section>")
     # ---------------------------------------------------------------- confusions
@@ -420,12 +431,14 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
                    f"<td class='pick' data-confusion='{confusion_ids[(x, y)]}'>{n}</td></tr>")
     out.append("</table></section>")
     out.append(f'<section id="plots"><h2>Plots</h2>{_plots(corpus, names, matrix)}</section>')
+    out.append(f"<footer class='muted' id='signature'>signature: <code>{esc(result.signature)}</code> "
+               "(give it back with --signature to compute the same numbers)</footer>")
     out.append(f"<script>{SCRIPT}</script></body></html>")
     return ReportPage("\n".join(out), len(shown), len(order))
 
 
 def html_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annotation agreement",
                 computed: Optional[Tuple[AlphaResult, AccuracyResult]] = None,
-                rank_by: str = DEFAULT_RANKING) -> str:
+                rank_by: str = DEFAULT_RANKING, settings: Optional[AlphaSettings] = None) -> str:
     """The whole report as one HTML string (:func:`build_report`)."""
-    return build_report(corpus, items, title, computed, rank_by).html
+    return build_report(corpus, items, title, computed, rank_by, settings).html

@@ -20,10 +20,15 @@ def alpha_method_line(result: Optional[AlphaResult]) -> str:
         return "alpha: not computed (--alpha off)"
     cost = ""
     if result.cells is not None:
-        over = result.budget is not None and result.cells > result.budget
-        cost = (f"; the exact alpha would cost {result.cells:.3g} DP cells, over the budget of {result.budget:.3g} "
-                "(--alpha exact computes it)" if over and result.method != "exact"
-                else f", {result.cells:.3g} DP cells")
+        seconds = f", about {result.seconds:.2g} s here" if result.seconds else ""
+        if result.method != "exact" and result.budget is not None and result.cells > result.budget:
+            cost = (f"; the exact alpha would cost {result.cells:.3g} DP cells, over the budget of {result.budget:.3g} "
+                    "(--alpha exact computes it)")
+        elif result.method != "exact" and result.seconds is not None and result.seconds > result.settings.seconds:
+            cost = (f"; the exact alpha would take about {result.seconds:.3g} s here ({result.cells:.3g} DP cells), "
+                    f"over the limit of {result.settings.seconds:.3g} s (--alpha exact computes it)")
+        else:
+            cost = f", {result.cells:.3g} DP cells{seconds}"
     if result.method == "exact":
         return f"alpha: exact, over all pairs of annotations{cost}"
     if result.method == "sampled pairs":
@@ -36,6 +41,7 @@ def summary(corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyRes
     not computed), accuracies and every count of skips."""
     out: Dict[str, Any] = {"tree_family": corpus.family, "annotators": len(corpus.annotators)}
     out.update(result.to_dict() if result is not None else {"alpha_method": "off"})
+    out.pop("signature", None)  # the caller adds the signature of the whole run (α and accuracies)
     out.update(accuracy.to_dict())
     out["items_unpairable_accuracy"] = accuracy.items_unpairable
     out["multiword_ranges"] = sum(s.multiword_ranges for s in corpus.read_stats.values())

@@ -1,0 +1,185 @@
+"""Files of human judgments of parses (Plank et al. 2015) read into trees and preferences.
+
+Two inputs, read by :func:`read_judgment_records` (a folder or a file):
+
+* **JSON Lines**, one item per line (:func:`read_jsonl_records`)::
+
+      {"id": "en-17",
+       "gold": {"heads": [2, 0, 2], "deprels": ["nsubj", "root", "obj"], "upos": [...], "forms": [...]},
+       "a": {...}, "b": {...},
+       "judgments": {"judge1": "A", "judge2": "B"}}
+
+  A tree may also be given as CoNLL-U text (a string). ``upos`` and ``forms`` are optional.
+* **a language folder of the released data** (``CoNLL2015/datapackage/<lang>/``,
+  :func:`read_datapackage_records`): ``gold.conll``, ``parser1.conll``, ``parser2.conll``
+  (parallel CoNLL files, read through the reader registry,
+  :func:`~spacy_agreement.adapters.files.read_trees`) and ``annotated.csv``, one row per
+  sentence, one column per judge, each cell the colour of the parse the judge preferred
+  (:data:`DATAPACKAGE_COLOURS`; an empty cell: not judged).
+
+What comes out is one :class:`JudgmentRecord` per item, in order: the trees and the judges'
+raw preferences, with the item's :class:`~spacy_agreement.errors.Location`. What a
+preference may be and that the parses match the gold is checked where the records become
+items (:func:`spacy_agreement.evaluation.judgments.make_item`;
+:func:`~spacy_agreement.evaluation.judgments.load_judgments` does both). The records are
+yielded one at a time, so an item is checked before the next line is read and the first
+error in the file is the one reported. Problems of the files themselves are a
+:class:`~spacy_agreement.errors.JudgmentError` naming the file, the item and the line.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Sequence, Union, cast
+
+from ..errors import BadOptionError, JudgmentError, Location, not_utf8
+from ..trees import DependencyTree
+from .conll import parse_conll
+from .files import read_trees
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: The CoNLL files (without ``.conll``) of parse A and parse B in a release folder: in the
+#: released data ``parser1`` is Malt and ``parser2`` MST.
+DATAPACKAGE_PARSES = ("parser1", "parser2")
+#: The cell values of ``annotated.csv`` meaning A and B (blue is parser1: this reproduces the
+#: paper's Tables 2 and 5).
+DATAPACKAGE_COLOURS = ("blue", "red")
+
+
+class JudgmentRecord(NamedTuple):
+    """One item as read: a gold tree, parses A and B, each judge's preference as written, and
+    where the item is (``make_item(*record)`` checks it)."""
+
+    id: str
+    gold: DependencyTree
+    a: DependencyTree
+    b: DependencyTree
+    judgments: Mapping[str, str]
+    location: Location
+
+
+def _utf8_lines(handle, path):
+    """The lines of an open text file; a byte that is not UTF-8 is an error naming the file and line."""
+    try:
+        yield from handle
+    except UnicodeDecodeError as exc:
+        raise not_utf8(path, exc) from None
+
+
+def json_tree(value: Any, id: str, name: str, location: Location) -> DependencyTree:
+    """The tree ``name`` (``gold``, ``a``, ``b``) of item ``id`` from its JSON value: CoNLL-U
+    text of one sentence, or an object with ``heads`` and ``deprels`` (``forms`` and ``upos``
+    optional)."""
+    if value is None:
+        raise JudgmentError(f"item {id!r} has no {name!r} parse", location)
+    if isinstance(value, str):
+        trees = parse_conll(value, name=f"{location.source}[{id}].{name}")
+        if len(trees) != 1:
+            raise JudgmentError(f"item {id!r}: {name!r} must hold one sentence, found {len(trees)}", location)
+        return trees[0]
+    if isinstance(value, Mapping) and "heads" in value and "deprels" in value:
+        for column in ("heads", "deprels", "forms", "upos"):  # forms and upos may be left out
+            found = value.get(column)
+            if not isinstance(found, (list, tuple)) and (found is not None or column in ("heads", "deprels")):
+                raise JudgmentError(f"item {id!r}: {name!r} {column} must be a JSON array, got "
+                                    f"{type(found).__name__} {found!r:.40}", location)
+        return DependencyTree.create(value["heads"], value["deprels"], value.get("forms"), value.get("upos"),
+                                     location=Location(f"{location.source}[{id}].{name}", location.sentence,
+                                                       line=location.line))
+    raise JudgmentError(f"item {id!r}: {name!r} must be CoNLL-U text or an object with heads and deprels", location)
+
+
+def read_datapackage_records(
+    folder: PathLike,
+    parses: Sequence[str] = DATAPACKAGE_PARSES,
+    colours: Sequence[str] = DATAPACKAGE_COLOURS,
+    gold: str = "gold",
+    judgments_file: str = "annotated.csv",
+) -> Iterator[JudgmentRecord]:
+    """The items of one language folder of the Plank et al. (2015) release (module
+    docstring): ``parses`` names the CoNLL files (without ``.conll``) of parse A and parse B,
+    ``colours`` the cell values that mean A and B. Judges are named ``judge1``, ``judge2``, ...
+    by column; a first row with no colour in it is taken as a header of judge names."""
+    if len(parses) != 2 or len(colours) != 2:
+        raise BadOptionError("give two parses (A and B) and two colours (meaning A and B)")
+    meaning = {str(colours[0]).strip().lower(): "A", str(colours[1]).strip().lower(): "B"}
+    if len(meaning) != 2:
+        raise BadOptionError(f"the two colours must differ, got {list(colours)}")
+    base = os.fspath(folder)
+    trees = {name: cast(List[DependencyTree], read_trees(os.path.join(base, f"{name}.conll"), "conll"))
+             for name in (gold, *parses)}
+    table = os.path.join(base, judgments_file)
+    try:
+        with open(table, encoding="utf-8", newline="") as handle:
+            rows = [[cell.strip() for cell in row] for row in csv.reader(handle)]
+    except UnicodeDecodeError as exc:  # the file named, and the line of the bad byte
+        raise not_utf8(table, exc) from None
+    while rows and not any(rows[-1]):
+        rows.pop()
+    judges = [f"judge{k}" for k in range(1, max((len(r) for r in rows), default=0) + 1)]
+    first_line = 1
+    if rows and any(rows[0]) and not any(cell.lower() in meaning for cell in rows[0]):
+        judges = [cell or f"judge{k}" for k, cell in enumerate(rows[0], start=1)]
+        rows, first_line = rows[1:], 2
+    counts = {f"{name}.conll": len(t) for name, t in trees.items()}
+    if len(set(counts.values())) != 1 or len(rows) != len(trees[gold]):
+        listed = ", ".join(f"{name} {n}" for name, n in counts.items())
+        raise JudgmentError(f"different numbers of sentences: {listed}, {judgments_file} {len(rows)} rows",
+                            Location(base))
+    label = os.path.basename(os.path.normpath(base)) or "item"
+    for k, row in enumerate(rows):
+        location = Location(table, k + 1, line=k + first_line)  # row k is sentence k + 1
+        judged: Dict[str, str] = {}
+        for column, cell in enumerate(row):
+            if not cell:
+                continue
+            if cell.lower() not in meaning:
+                raise JudgmentError(f"column {column + 1}: unknown colour {cell!r} (expected "
+                                    f"{' or '.join(map(repr, colours))})", location)
+            judge = judges[column] if column < len(judges) else f"judge{column + 1}"
+            judged[judge] = meaning[cell.lower()]
+        yield JudgmentRecord(f"{label}-{k + 1}", trees[gold][k], trees[parses[0]][k], trees[parses[1]][k], judged,
+                             location)
+
+
+def read_jsonl_records(path: PathLike) -> Iterator[JudgmentRecord]:
+    """The items of a JSON Lines file (module docstring), one per non-blank line; an item
+    without an ``id`` is named ``line N``."""
+    name = os.fspath(path)
+    count = 0
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(_utf8_lines(handle, path), start=1):
+            if not line.strip():
+                continue
+            location = Location(name, count + 1, line=number)  # item number, file line
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise JudgmentError(f"not JSON: {exc.msg}", location) from None
+            except (ValueError, RecursionError) as exc:  # a number of over 4300 digits, arrays nested too deep
+                raise JudgmentError(f"not JSON that can be read: {exc}", location) from None
+            if not isinstance(record, dict):
+                raise JudgmentError("each line must be a JSON object", location)
+            id = str(record.get("id", f"line {number}"))
+            judgments = record.get("judgments")
+            if not isinstance(judgments, Mapping):
+                raise JudgmentError(f"item {id!r} has no 'judgments' object", location)
+            gold, a, b = (json_tree(record.get(key), id, key, location) for key in ("gold", "a", "b"))
+            count += 1
+            yield JudgmentRecord(id, gold, a, b, judgments, location)
+
+
+def read_judgment_records(path: PathLike, **datapackage_options: Any) -> Iterator[JudgmentRecord]:
+    """The items of a JSON Lines file, or of a folder in the layout of the Plank et al. (2015)
+    release (:func:`read_datapackage_records`, which takes the keyword options)."""
+    if os.path.isdir(path):
+        return read_datapackage_records(path, **datapackage_options)
+    return read_jsonl_records(path)
+
+
+__all__: List[str] = [
+    "DATAPACKAGE_COLOURS", "DATAPACKAGE_PARSES", "JudgmentRecord", "json_tree", "read_datapackage_records",
+    "read_judgment_records", "read_jsonl_records",
+]

@@ -1,0 +1,68 @@
+"""The settings of the evaluations other than the parser metrics (whose settings are
+:class:`~spacy_agreement.evaluation.metric_options.EvaluationOptions`) and EVALB (whose
+settings are its parameter file, :class:`~spacy_agreement.evaluation.evalb_params.EvalbParams`):
+leaf-ancestor, discourse arrows and judgments. Each is written into its output with its
+signature (:mod:`spacy_agreement.signature`).
+
+>>> LeafAncestorSettings().signature().rsplit("|", 1)[0]
+'leaf-ancestor|cost:exact|evalb:none'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Tuple
+
+from ..errors import BadOptionError
+from ..signature import Settings, setting
+from .metric_options import EvaluationOptions
+
+LEAF_ANCESTOR_COSTS = ("exact", "first-char")
+
+
+@dataclass(frozen=True)
+class LeafAncestorSettings(Settings):
+    """Leaf-ancestor and GEIG (Sampson & Babarczy 2003): the label replacement costs and the
+    EVALB parameters GEIG's brackets follow (``evalb``: an
+    :class:`~spacy_agreement.evaluation.evalb_params.EvalbParams`, or none)."""
+
+    computation = "leaf-ancestor"
+
+    cost: str = setting("exact", key="cost", doc="label replacement costs: exact (0/2) or first-char (0.5 for a "
+                                                  "shared first character)")
+    evalb: Any = setting(None, key="evalb", kind="digest", compare=False,
+                         doc="the EVALB parameters of GEIG: none or the digest of the parameter file's settings")
+
+    def __post_init__(self) -> None:
+        if self.cost not in LEAF_ANCESTOR_COSTS:
+            raise BadOptionError(f"unknown leaf-ancestor cost {self.cost!r}: {' or '.join(LEAF_ANCESTOR_COSTS)}")
+
+
+@dataclass(frozen=True)
+class DiscourseSettings(Settings):
+    """Agreement on discourse arrows (Mírovský et al. 2010)."""
+
+    computation = "discourse"
+
+    skip_both_ends: bool = setting(False, key="skip2", kind="bool",
+                                   doc="one-level skip allowed at both ends of an arrow at once")
+
+
+@dataclass(frozen=True)
+class JudgmentSettings(EvaluationOptions):
+    """Which metric agrees with human judgments (Plank et al. 2015): the metrics' settings
+    (every field of :class:`EvaluationOptions`) and the analysis's own."""
+
+    computation = "judgments"
+
+    metrics: Tuple[str, ...] = setting(("las", "uas", "la", "ned", "ted", "lcp", "ucp"), key="metrics", kind="list",
+                                       doc="the metrics compared with the judges")
+    ties: str = setting("half", key="ties", doc="a metric's tie: half an agreement, skip, or a preference for a or b")
+    kappa: str = setting("cohen", key="kappa", doc="agreement between judges: cohen (mean pairwise) or fleiss")
+    seed: int = setting(0, key="seed", kind="int", doc="seed of the MACE restarts")
+
+    def __post_init__(self) -> None:  # ties and kappa are checked by the analysis
+        super().__post_init__()
+        object.__setattr__(self, "metrics", tuple(self.metrics))
+
+
+__all__ = ["DiscourseSettings", "JudgmentSettings", "LeafAncestorSettings"]
