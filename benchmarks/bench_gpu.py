@@ -25,7 +25,7 @@ import numpy as np
 import spacy_agreement as sa
 from spacy_agreement import _core
 from spacy_agreement.agreement.alpha import pairable_trees
-from spacy_agreement.agreement.engine import deduplicate, expected_sums
+from spacy_agreement.agreement.engine import deduplicate, expected_sums, Mirror
 from spacy_agreement.agreement.gpu import cuda_module, expected_sums_gpu
 from spacy_agreement.trees import Forest
 
@@ -69,8 +69,8 @@ def main(argv=None):
     trees = [converted.trees[i] for i in distinct]
     forest = Forest.from_trees(trees)
     sizes = np.asarray(converted.sizes, dtype=np.int64)[distinct]
-    mirror = _core.mirror_forest(*forest.arrays())
-    left, right = mirror[4].astype(float), mirror[5].astype(float)
+    mirror = Mirror(*_core.mirror_forest(*forest.arrays()))
+    left, right = mirror.cost_left.astype(float), mirror.cost_right.astype(float)
     n = len(trees)
     pairs = n * (n - 1) // 2
     cells = (left.sum() ** 2 - (left ** 2).sum()) / 2  # Σ over pairs of L_i L_j, the cells computed

@@ -152,10 +152,10 @@ def main(argv=None):
     start = time.perf_counter()
     layouts = row_layouts(forest.arrays(), mirror)
     layout_s = time.perf_counter() - start
-    mirrored = Forest(mirror[0], mirror[1], forest.offsets, mirror[2], mirror[3])
+    mirrored = Forest(mirror.labels, mirror.lml, forest.offsets, mirror.keyroots, mirror.kr_offsets)
     ranges, left, right = triangle_rows(len(forest), args.rows)
-    flip = mirror[5][left] * mirror[5][right] < mirror[4][left] * mirror[4][right]
-    cells = np.where(flip, mirror[5][left] * mirror[5][right], mirror[4][left] * mirror[4][right]).astype(float)
+    flip = mirror.cost_right[left] * mirror.cost_right[right] < mirror.cost_left[left] * mirror.cost_left[right]
+    cells = np.where(flip, mirror.cost_right[left] * mirror.cost_right[right], mirror.cost_left[left] * mirror.cost_left[right]).astype(float)
     print(f"corpus: {len(corpus)} sentences, {len(forest)} annotations; timed: {len(left):,} pairs "
           f"({sum(b - a for a, b in ranges)} rows i of the pair triangle in {len(ranges)} runs, all j > i), "
           f"{cells.sum():.3g} cell-equivalents, "

@@ -46,8 +46,7 @@ from spacy_agreement.agreement.engine import expected_sums  # noqa: E402
 from spacy_agreement.trees import Forest  # noqa: E402
 
 from .strategies import labelled_trees  # noqa: E402
-from .test_row_kernels import assert_same_sums, block_forest, ordered_forest  # noqa: E402
-from .test_ted import to_ordered  # noqa: E402
+from .helpers import assert_same_sums, block_forest, ordered_forest, to_ordered
 
 #: Small blocks in the simulator (a Python thread per CUDA thread).
 TPB = 8 if SIMULATED else gpu.THREADS_PER_BLOCK

@@ -51,6 +51,8 @@ COMMANDS = {
     "judgments": (["judgments", str(PLANK)], ["--no-punct", "--ties", "skip", "--metric", "las", "--metric", "uas",
                                               "--kappa", "fleiss"], ()),
     "discourse": (["discourse", str(DISCOURSE)], ["--skip-both-ends"], ()),
+    "synthetic": (["synthetic", str(PLANK / "gold.conll"), "--sample", "4", "--runs", "1"], ["--seed", "3"],
+                  ("corpus",)),
     "evalb": (["evalb", str(EVALB / "main.gld"), str(EVALB / "main.tst")], ["-p", str(EVALB / "evalb.prm")], ()),
 }
 
@@ -71,7 +73,8 @@ def test_the_signature_given_back_reproduces_the_numbers(name, tmp_path):
     assert without(run_json(base + ["--signature", str(saved), "--json"]), *paths) == without(first, *paths)
     # the TSV output names it too
     tsv = runner.invoke(app, base + ["--signature", signature, "--tsv"]).stdout
-    assert f"signature\t{signature}" in tsv.splitlines()
+    assert f"signature\t{signature}" in tsv.splitlines() or all(
+        line.endswith(f"\t{signature}") for line in tsv.splitlines()[1:])  # synthetic: a column of its table
 
 
 def test_text_outputs_end_with_the_signature():
@@ -81,6 +84,19 @@ def test_text_outputs_end_with_the_signature():
         text = runner.invoke(app, base + options).stdout
         last = text.strip().splitlines()[-1]
         assert last.startswith("signature: ") and "|v:" in last, name
+
+
+def test_demo_json_carries_the_signature():
+    lines = runner.invoke(app, ["demo", "--json"]).stdout.strip().splitlines()
+    assert len(lines) == 2 and all(json.loads(line)["signature"].startswith("alpha|") for line in lines)
+
+
+def test_every_registered_command_but_the_demo_takes_a_signature():
+    from spacy_agreement.cli.registry import COMMANDS
+
+    for name in COMMANDS:
+        result = runner.invoke(app, [name, "--help"])
+        assert ("--signature" in result.stdout) == (name != "demo"), name
 
 
 def test_report_json_and_page_carry_the_signature(tmp_path):
@@ -166,7 +182,8 @@ def test_a_label_cost_table_is_a_digest():
 
 def test_every_signature_field_is_in_the_readme():
     readme = (HERE.parent / "README.md").read_text(encoding="utf-8")
-    assert set(COMPUTATIONS.names()) >= {"alpha", "evaluate", "leaf-ancestor", "evalb", "discourse", "judgments"}
+    assert set(COMPUTATIONS.names()) >= {"alpha", "evaluate", "leaf-ancestor", "evalb", "discourse", "judgments",
+                                         "synthetic"}
     for computation, key, field, default, doc in signature_table():
         assert doc, f"{computation}.{field} has no description"
         assert re.search(rf"\| *`{re.escape(computation)}` *\| *`{re.escape(key)}` *\|", readme), \

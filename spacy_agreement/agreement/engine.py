@@ -30,7 +30,7 @@ the pair kernel. All paths give the same α up to floating-point summation order
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -85,11 +85,11 @@ def row_chunks(n: int, chunks: int) -> List[Tuple[int, int]]:
 CHUNK_CELLS_PER_THREAD = 3e7
 
 
-def tree_costs(forest: Forest, mirror: Optional[Tuple[np.ndarray, ...]] = None) -> np.ndarray:
+def tree_costs(forest: Forest, mirror: Optional[Mirror] = None) -> np.ndarray:
     """Each tree's Zhang–Shasha cost (Σ of its keyroot subtree sizes; a pair costs about the
     product of its two trees' values in DP cells): the cheaper orientation with ``mirror``."""
     if mirror is not None:
-        return np.minimum(mirror[4], mirror[5]).astype(np.float64)
+        return np.minimum(mirror.cost_left, mirror.cost_right).astype(np.float64)
     # from the flat arrays: a keyroot k of tree t covers k - lml[k] + 1 nodes
     tree_of_kr = np.repeat(np.arange(len(forest)), np.diff(forest.kr_offsets))
     nodes = forest.offsets[tree_of_kr] + forest.keyroots
@@ -133,15 +133,29 @@ def chunk_pairs(n: int, start: int, end: int) -> int:
     return rows * (n - 1) - (start + end - 1) * rows // 2
 
 
-def mirror_arrays(trees: Sequence[OrderedTree]) -> Tuple[np.ndarray, ...]:
+class Mirror(NamedTuple):
+    """A forest mirrored (every tree's children in reverse order: the same distances), as the
+    kernels take it: its label, leftmost-leaf and keyroot arrays (the offsets are the
+    original forest's), and each tree's Zhang–Shasha cost in DP cells as given
+    (``cost_left``) and mirrored (``cost_right``)."""
+
+    labels: np.ndarray
+    lml: np.ndarray
+    keyroots: np.ndarray
+    kr_offsets: np.ndarray
+    cost_left: np.ndarray
+    cost_right: np.ndarray
+
+
+def mirror_arrays(trees: Sequence[OrderedTree]) -> Mirror:
     """The mirrored forest's arrays and each tree's Zhang–Shasha cost in both orientations,
     so the kernel can take the cheaper one per pair (Pawlik & Augsten's left/right path
     choice, at the level of whole trees): ``_core.mirror_forest`` of the trees' forest."""
-    return _core.mirror_forest(*Forest.from_trees(trees).arrays())
+    return Mirror(*_core.mirror_forest(*Forest.from_trees(trees).arrays()))
 
 
 def oriented(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Optional[np.ndarray],
-             forest_trees: Optional[Sequence[OrderedTree]]) -> Tuple[Forest, np.ndarray, np.ndarray, Optional[tuple]]:
+             forest_trees: Optional[Sequence[OrderedTree]]) -> Tuple[Forest, np.ndarray, np.ndarray, Optional[Mirror]]:
     """``(forest, sizes, counts, mirror)`` for the all-pairs sums: with unit costs and the
     trees given, their mirror (:func:`mirror_arrays`) and all of it reordered by increasing
     ratio of right to left Zhang–Shasha cost. A pair is mirrored when the product of its
@@ -153,16 +167,17 @@ def oriented(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Option
     labels, lml, keyroots, kr_offsets, left, right = _core.mirror_forest(*forest.arrays())
     order = np.argsort(right / np.maximum(left, 1), kind="stable")
     mirrored = Forest(labels, lml, forest.offsets, keyroots, kr_offsets).take(order)
-    mirror = (mirrored.labels, mirrored.lml, mirrored.keyroots, mirrored.kr_offsets,
-              np.ascontiguousarray(left[order]), np.ascontiguousarray(right[order]))
+    mirror = Mirror(mirrored.labels, mirrored.lml, mirrored.keyroots, mirrored.kr_offsets,
+                    np.ascontiguousarray(left[order]), np.ascontiguousarray(right[order]))
     return (forest.take(order), np.ascontiguousarray(sizes[order]), np.ascontiguousarray(counts[order]), mirror)
 
 
-def row_layouts(arrays: Tuple[np.ndarray, ...], mirror: Optional[Tuple[np.ndarray, ...]]) -> Tuple[object, object]:
+def row_layouts(arrays: Tuple[np.ndarray, ...], mirror: Optional[Mirror]) -> Tuple[object, object]:
     """The combined-row kernel's layouts of the forest (and of its mirror), built once for
     all the chunks of one α instead of once per chunk."""
     offsets = arrays[2]
-    mirrored = None if mirror is None else _core.row_layouts(mirror[0], mirror[1], offsets, mirror[2], mirror[3])
+    mirrored = None if mirror is None else _core.row_layouts(mirror.labels, mirror.lml, offsets, mirror.keyroots,
+                                                             mirror.kr_offsets)
     return _core.row_layouts(*arrays), mirrored
 
 

@@ -13,6 +13,7 @@ from .handling import handled_errors
 from .options import json_option, output_option, quiet_option, tsv_option
 from .output import Output, dumps, tsv_lines
 from .registry import command
+from .settings_options import with_signature
 
 
 @command("demo")
@@ -31,7 +32,7 @@ def demo_command(
         corpora = {"dependency": load_annotator_dirs(dep_dirs),
                    "phrase": load_parallel_files(sorted((base / "phrase").glob("*.tree")), "bracket")}
         results = {name: (corpus, *agreement(corpus)) for name, corpus in corpora.items()}
-        values = {name: summary(*computed) for name, computed in results.items()}
+        values = {name: with_signature(summary(*computed), computed[1].signature) for name, computed in results.items()}
         if as_json:
             # one JSON object per corpus, as in 0.1, each on its own line so that every line parses
             out.emit("\n".join(dumps(v, indent=None) for v in values.values()))
@@ -44,4 +45,6 @@ def demo_command(
                 alpha.text(*results["dependency"], 5),
                 "\n== Phrase-structure annotations: two annotators ==\n",
                 alpha.text(*results["phrase"], 5),
+                "",
+                f"signature: {results['phrase'][1].signature}",
             ]))

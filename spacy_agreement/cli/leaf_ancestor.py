@@ -52,7 +52,7 @@ def format_result(result: LeafAncestorResult, gold: Path, candidate: Path, worst
         blocks.append(f"the {len(chosen)} sentence(s) with the lowest leaf-ancestor score "
                       "(--words: every sentence word by word):")
     blocks += [f"{sentence.location or f'sentence {k}'}\n{format_sentence(sentence)}" for k, sentence in chosen]
-    summary = [f"corpus: LA {number(figures['leaf_ancestor'])} (mean over sentences), "
+    summary = [f"corpus: leaf-ancestor {number(figures['leaf_ancestor'])} (mean over sentences), "
                f"{number(figures['leaf_ancestor_words'])} (mean over words); "
                f"{figures['sentences_scored']} sentences and {figures['words_scored']} words scored, "
                f"{figures['sentences_skipped']} sentences skipped"]

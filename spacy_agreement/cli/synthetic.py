@@ -6,13 +6,14 @@ from typing import Optional, Sequence
 
 import typer
 
-from ..experiments.synthetic import Point, plot_points, points_tsv, run_experiment
+from ..experiments.synthetic import SyntheticSettings, Point, plot_points, points_tsv, run_experiment
 from ..report.format import number
 from .handling import handled_errors, require_extra
 from .options import (InputFormat, format_option, json_option, output_option, quiet_option,
                       read_trees, tsv_option)
 from .output import Output
 from .registry import command
+from .settings_options import apply_signature, signature_footer, signature_option
 
 
 def format_points(points: Sequence[Point]) -> str:
@@ -37,19 +38,23 @@ def synthetic_command(
     quiet: bool = quiet_option(),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Write one PNG per setting into this directory (needs matplotlib)."),
     output: Optional[Path] = output_option(),
+    signature: Optional[str] = signature_option(),
 ) -> None:
     """Skjaerholt (2014) section 3: alpha and LAS under label and structural noise (Figures 3-5)."""
     with handled_errors(corpus):
         out = Output(as_json, tsv, output, quiet)
         if plot is not None:
             require_extra("matplotlib", "--plot")  # before the work, not after it
+        settings = apply_signature(SyntheticSettings(sample, runs, seed, ("paper", "uniform") if uniform else ("paper",)),
+                                   signature)
         trees = read_trees(corpus, fmt)
-        models = ("paper", "uniform") if uniform else ("paper",)
-        points = run_experiment(trees, sample=sample, runs=runs, seed=seed, models=models, progress=out.progress)
+        points = run_experiment(trees, sample=settings.sample, runs=settings.runs, seed=settings.seed,
+                                models=settings.models, progress=out.progress)
         if plot is not None:
             for path in plot_points(points, plot):
                 out.note(f"wrote {path}")
-        out.write(lambda: format_points(points),
-                  lambda: {"corpus": str(corpus), "sample": sample, "runs": runs, "seed": seed,
-                           "points": [p.to_dict() for p in points]},
-                  lambda: points_tsv(points))
+        out.write(lambda: signature_footer(format_points(points), settings.signature()),
+                  lambda: {"corpus": str(corpus), "sample": settings.sample, "runs": settings.runs,
+                           "seed": settings.seed, "points": [p.to_dict() for p in points],
+                           "signature": settings.signature()},
+                  lambda: points_tsv(points, signature=settings.signature()))

@@ -21,13 +21,14 @@ from __future__ import annotations
 import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Dict, List, Sequence, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..agreement.accuracy import pairwise_accuracy
 from ..agreement.alpha import alpha
 from ..corpus import Corpus
+from ..signature import Settings, setting
 from ..errors import AgreementError, BadOptionError, UndefinedMetricWarning
 from .perturb import perturb_dependency, perturb_phrase
 from ..trees import ConstituencyTree, DependencyTree
@@ -104,6 +105,23 @@ def corpus_labels(trees: Sequence) -> List[str]:
     return sorted(out)
 
 
+@dataclass(frozen=True)
+class SyntheticSettings(Settings):
+    """The settings of one synthetic experiment (Skjærholt 2014, §3): what is sampled, how
+    often, with which seed and noise models; α itself with the default :class:`AlphaSettings`."""
+
+    computation = "synthetic"
+
+    sample: int = setting(100, key="sample", kind="int", doc="sentences sampled from the corpus")
+    runs: int = setting(10, key="runs", kind="int", doc="runs per point")
+    seed: int = setting(0, key="seed", kind="int", doc="seed of the sampling and the noise")
+    models: Tuple[str, ...] = setting(("paper",), key="models", kind="list",
+                                      doc="structural-noise models: paper, uniform")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "models", tuple(self.models))
+
+
 def run_experiment(
     trees: Sequence[Union[DependencyTree, ConstituencyTree]],
     sample: int = 100,
@@ -148,12 +166,14 @@ def run_experiment(
     return points
 
 
-def points_tsv(points: Sequence[Point]) -> str:
-    """Every point as tab-separated values with a header."""
+def points_tsv(points: Sequence[Point], signature: Optional[str] = None) -> str:
+    """Every point as tab-separated values with a header (and a last column ``signature``
+    holding the experiment's signature in every row, where given)."""
     fields = list(Point.__dataclass_fields__)
-    rows = ["\t".join(fields)]
+    extra = [] if signature is None else [signature]
+    rows = ["\t".join(fields + (["signature"] if extra else []))]
     for point in points:
-        rows.append("\t".join(str(getattr(point, f)) for f in fields))
+        rows.append("\t".join([str(getattr(point, f)) for f in fields] + extra))
     return "\n".join(rows)
 
 

@@ -12,8 +12,8 @@ from spacy_agreement.cli import app
 from spacy_agreement.experiments.perturb import dominated, perturb_dependency, perturb_phrase, postorder_tokens
 from spacy_agreement.experiments.synthetic import run_experiment
 
-from .reference import ref_unreachable_tokens
-from .strategies import dependency_heads, labelled_trees
+from ..reference import ref_unreachable_tokens
+from ..strategies import dependency_heads, labelled_trees
 
 LABELS = ["subj", "obj", "det", "mod", "root", "x", "y"]
 

@@ -20,7 +20,7 @@ from spacy_agreement.cli import app
 from spacy_agreement.evaluation.evalb import EvalbParams, evaluate, evaluate_files, file_lines, format_report
 from spacy_agreement.evaluation.geig import bracket_counts
 
-DATA = Path(__file__).parent / "data" / "evalb"
+DATA = Path(__file__).parents[1] / "data" / "evalb"
 
 # (expected output stem, gold, test, parameter file or None, EVALB's exit status)
 CASES = [

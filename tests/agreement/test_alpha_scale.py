@@ -10,7 +10,7 @@ from spacy_agreement.agreement.engine import deduplicate, row_chunks
 from spacy_agreement.agreement.estimate import bootstrap_alpha, sampled_alpha
 from spacy_agreement.trees import OrderedTree
 
-from .strategies import dependency_heads
+from ..strategies import dependency_heads
 
 FILES = {
     "NDT 1": ("ndt/odin-danish.conll", "ndt/thor-danish.conll"),
@@ -137,7 +137,7 @@ def test_ctrl_c_stops_a_long_alpha_cleanly(tmp_path):
     import time
     from pathlib import Path
 
-    bench = Path(__file__).resolve().parents[1] / "benchmarks"
+    bench = Path(__file__).resolve().parents[2] / "benchmarks"
     subprocess.run([sys.executable, str(bench / "make_pcedt_scale.py"), str(tmp_path / "c"), "--sentences", "2500"],
                    check=True, capture_output=True)
     code = ("import sys, spacy_agreement as sa; from pathlib import Path; "

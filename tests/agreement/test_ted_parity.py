@@ -39,8 +39,8 @@ from spacy_agreement import LabelVocab
 from spacy_agreement.agreement.deltas import distance_matrix, ordered_tree_edit_distance, tree_edit_distance
 from spacy_agreement.trees import OrderedTree
 
-from .reference import ref_tree_edit_distance
-from .strategies import dependency_heads, labelled_trees
+from ..reference import ref_tree_edit_distance
+from ..strategies import dependency_heads, labelled_trees
 
 zss = pytest.importorskip("zss")
 apted = pytest.importorskip("apted")

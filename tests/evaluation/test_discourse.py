@@ -23,7 +23,7 @@ from spacy_agreement.evaluation.discourse import (
 from spacy_agreement.agreement.kappa import cohen_kappa
 from spacy_agreement.errors import UndefinedMetricWarning
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "discourse_example.json"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "discourse_example.json"
 
 
 @pytest.fixture(scope="module")

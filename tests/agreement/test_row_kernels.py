@@ -14,9 +14,9 @@ from spacy_agreement import LabelVocab, _core
 from spacy_agreement.agreement.engine import expected_sums, mirror_arrays, oriented, row_layouts
 from spacy_agreement.trees import Forest, OrderedTree
 
-from .reference import ref_tree_edit_distance
-from .strategies import labelled_trees
-from .test_ted import to_ordered
+from ..reference import ref_tree_edit_distance
+from ..strategies import labelled_trees
+from ..helpers import assert_same_sums, block_forest, chain, comb, ordered_forest, to_ordered
 
 KERNELS = _core.row_kernels()
 
@@ -30,21 +30,6 @@ def restore_kernel():
 def all_pairs(n):
     left, right = np.triu_indices(n, k=1)
     return left.astype(np.int64), right.astype(np.int64)
-
-
-def ordered_forest(trees):
-    """Nested-tuple trees as OrderedTrees, their Forest and their sizes."""
-    vocab = LabelVocab()
-    ordered = [to_ordered(t, vocab) for t in trees]
-    return ordered, Forest.from_trees(ordered), np.array([t.size for t in ordered], dtype=np.int64)
-
-
-def assert_same_sums(got, expected):
-    """α's sums in the order plain, diff, norm: exact for the integer terms of δplain and δdiff,
-    to rounding for δnorm (with several threads the rows' shares are added in the order the
-    threads finish)."""
-    assert list(got[:2]) == list(expected[:2])
-    assert got[2] == pytest.approx(expected[2], rel=1e-12, abs=1e-15)
 
 
 def distances(kernel, forest, left, right):
@@ -117,19 +102,6 @@ def test_the_kernel_builds_its_own_layouts_when_given_none(trees):
     assert_same_sums(got, _core.expected_sums_rows(*forest.arrays(), *args))
 
 
-def comb(n_spine, label="a"):
-    """A spine whose every node has a leaf as first child: Σ keyroot sizes grows as n²/4."""
-    tree = (label, ())
-    for _ in range(n_spine):
-        tree = (label, (("b", ()), tree))
-    return tree
-
-
-def chain(n, label):
-    """A chain of n nodes in postorder (node k under node k + 1), built without recursion."""
-    return OrderedTree.from_parents(np.full(n, label), np.append(np.arange(1, n), -1))
-
-
 def test_trees_too_big_for_the_layouts_go_to_the_classic_kernel():
     vocab = LabelVocab()
     small = [("a", (("b", ()), ("c", ()))), ("a", (("c", ()),))]
@@ -186,30 +158,6 @@ def test_every_kernel_agrees_with_the_classic_one_on_the_iaa_data(iaa, name):
         assert np.array_equal(_core.forest_ted_pairs(*mirror_forest, left, right), expected), kernel
 
 
-def random_tree(rng, n, n_labels=4):
-    """A random recursive tree of n nodes as nested tuples (built without recursion)."""
-    parent = [-1] + [int(rng.integers(0, k)) for k in range(1, n)]
-    kids = [[] for _ in range(n)]
-    for k in range(1, n):
-        kids[parent[k]].append(k)
-    labels = rng.integers(0, n_labels, n)
-    built = {}
-    for node in range(n - 1, -1, -1):  # children have higher numbers than their parent
-        built[node] = (f"l{labels[node]}", tuple(built.pop(c) for c in kids[node]))
-    return built[0]
-
-
-def block_forest(seed=0, n_trees=260):
-    """Trees of 1 to 70 nodes, enough for many blocks, with two too big for the layouts in the
-    middle (a block must stop before them and start again after)."""
-    rng = np.random.default_rng(seed)
-    vocab = LabelVocab()
-    ordered = [to_ordered(random_tree(rng, int(rng.integers(1, 71))), vocab) for _ in range(n_trees)]
-    ordered[n_trees // 3:n_trees // 3] = [chain(530, vocab.add("l0"))]
-    ordered[n_trees // 2:n_trees // 2] = [to_ordered(comb(100), vocab)]
-    return ordered, Forest.from_trees(ordered), np.array([t.size for t in ordered], dtype=np.int64)
-
-
 def test_rows_meeting_whole_blocks_give_the_classic_sums():
     """Rows over a forest of many blocks, in the given order (orientation runs of a few trees,
     blocks met rarely) and in the engine's order by cost ratio (whole blocks), every kernel."""
@@ -246,7 +194,7 @@ def test_the_engine_order_makes_each_rows_mirrored_pairs_one_run():
     ordered, forest, sizes = block_forest(seed=3, n_trees=150)
     counts = np.arange(1, len(ordered) + 1, dtype=np.float64)
     moved, moved_sizes, moved_counts, mirror = oriented(forest, sizes, counts, None, ordered)
-    left, right = mirror[4].astype(object), mirror[5].astype(object)  # exact products
+    left, right = mirror.cost_left.astype(object), mirror.cost_right.astype(object)  # exact products
     for i in range(len(ordered)):
         flags = [right[i] * right[j] < left[i] * left[j] for j in range(len(ordered))]
         assert flags == sorted(flags, reverse=True)

@@ -14,26 +14,16 @@ from typer.testing import CliRunner
 from spacy_agreement.cli import COMMANDS, app
 from spacy_agreement.errors import AgreementError, BadOptionError
 from spacy_agreement.report.format import number, percent
+from ..helpers import command_args, conll, one_line_error, write_two_annotators
 
-from .builders import conll, write_two_annotators
 
 runner = CliRunner()
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @pytest.fixture
 def files(tmp_path):
     return write_two_annotators(tmp_path)
-
-
-def one_line_error(result, *needles):
-    assert result.exit_code == 1, result.output
-    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), result.exception
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, result.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 # --------------------------------------------------------------------------- the number formatter
@@ -156,29 +146,6 @@ def test_a_bug_shows_its_traceback_in_a_real_process(files):
 
 
 # --------------------------------------------------------------------------- --output and --quiet on every command
-
-def command_args(command, tmp_path, files):
-    a, b = files
-    mrg_gold, mrg_test = tmp_path / "g.mrg", tmp_path / "t.mrg"
-    mrg_gold.write_text("(S (NP (DT a)) (VP (VB b)))\n(S (NP (DT c)) (VP (VB d)))\n", encoding="utf-8")
-    mrg_test.write_text("(S (NP (DT a) (VP (VB b))))\n(S (NP (DT c)) (VP (VB d)))\n", encoding="utf-8")
-    judged = tmp_path / "j.jsonl"
-    items = [{"id": f"s{k}", "gold": {"heads": [0, 1, 1], "deprels": ["root", "x", "y"]},
-              "a": {"heads": [0, 1, 1], "deprels": ["root", "x", "z" if k % 2 else "y"]},
-              "b": {"heads": [0, 1, 2], "deprels": ["root", "x", "y"]},
-              "judgments": {"j1": "AB"[k % 2], "j2": "A"}} for k in range(6)]
-    judged.write_text("".join(json.dumps(i) + "\n" for i in items), encoding="utf-8")
-    return {
-        "alpha": [str(a), str(b)],
-        "evaluate": [str(a), str(b)],
-        "judgments": [str(judged)],
-        "synthetic": [str(a), "--sample", "4", "--runs", "1"],
-        "leaf-ancestor": [str(mrg_gold), str(mrg_test)],
-        "evalb": [str(mrg_gold), str(mrg_test)],
-        "discourse": [str(EXAMPLES / "discourse_example.json")],
-        "report": [str(a), str(b), "--html", str(tmp_path / "r.html")],
-        "demo": [],
-    }[command]
 
 
 @pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning", "ignore::RuntimeWarning")

@@ -12,7 +12,7 @@ import spacy_agreement as sa
 from spacy_agreement.cli import app
 from spacy_agreement.report.html import confusions, html_report, pairwise_matrix
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 class Collect(HTMLParser):
@@ -68,7 +68,7 @@ def test_report_on_cdt_in_a_browser(iaa, tmp_path):
     assert "+0.957" in page and "+0.847" in page and "90.4" in page  # α plain, α diff (Table 2), LAS
     assert "data:image/png;base64," in page and "sent_id" not in page  # CDT has no sent_ids: file and line
     assert "da-lotte.conll:" in page
-    from .browser import render_in_chromium, require_chromium
+    from ..browser import render_in_chromium, require_chromium
 
     require_chromium()
     seen = render_in_chromium(out, width=1400, selectors=("div.item:nth-of-type(-n+5) path.arc.differs",
@@ -91,7 +91,7 @@ def test_report_on_phrase_trees_draws_them_and_colours_words(tmp_path):
     assert "It waited" in page  # the item's text
     out = tmp_path / "phrase.html"
     out.write_text(page, encoding="utf-8")
-    from .browser import chromium_path, render_in_chromium
+    from ..browser import chromium_path, render_in_chromium
 
     if chromium_path() is None:
         pytest.skip("headless Chromium not installed (apt-get install chromium); .ci/run installs it")

@@ -10,26 +10,9 @@ from spacy_agreement import LabelVocab, _core
 from spacy_agreement.agreement.deltas import distance_matrix, ordered_tree_edit_distance
 from spacy_agreement.trees import Forest, OrderedTree
 
-from .reference import ref_dependency_to_tuple, ref_tree_edit_distance, ref_unreachable_tokens
-from .strategies import dependency_heads, labelled_trees
-
-
-def to_ordered(tree, vocab):
-    """A nested-tuple tree ``(label, children)`` as an OrderedTree (postorder)."""
-    labels, parents = [], []
-
-    def visit(node):
-        label, children = node
-        child_ids = [visit(child) for child in children]
-        index = len(labels)
-        labels.append(vocab.add(str(label)))
-        parents.append(-1)
-        for c in child_ids:
-            parents[c] = index
-        return index
-
-    visit(tree)
-    return OrderedTree.from_parents(np.array(labels), np.array(parents))
+from ..reference import ref_dependency_to_tuple, ref_tree_edit_distance, ref_unreachable_tokens
+from ..strategies import dependency_heads, labelled_trees
+from ..helpers import to_ordered
 
 
 def ted(t1, t2, cost=None):

@@ -19,7 +19,7 @@ from spacy_agreement.evaluation.parser_metrics import (
     ted_accuracy,
 )
 
-from .strategies import dependency_heads
+from ..strategies import dependency_heads
 
 FORMS = ["The", "dog", "chased", "a", "cat", "in", "parks", "."]
 UPOS = ["DET", "NOUN", "VERB", "DET", "NOUN", "ADP", "NOUN", "PUNCT"]

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 import spacy_agreement as sa
 from spacy_agreement.cli import app
 
-from .strategies import labelled_trees
+from ..strategies import labelled_trees
 
 runner = CliRunner()
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import spacy_agreement as sa
 
-from .reference import (
+from ..reference import (
     ref_dependency_to_tuple,
     ref_jaccard,
     ref_krippendorff_alpha,
@@ -16,7 +16,7 @@ from .reference import (
     ref_tree_edit_distance,
     ref_tree_size,
 )
-from .strategies import dependency_heads, labelled_trees
+from ..strategies import dependency_heads, labelled_trees
 
 
 def to_brackets(tree):

@@ -15,7 +15,7 @@ from spacy_agreement.evaluation.geig import EvalbParams, bracket_counts
 from spacy_agreement.evaluation.leaf_ancestor import first_char_cost, leaf_ancestor
 from spacy_agreement.evaluation.lineage import as_tuple, dependency_lineages, phrase_lineages, rebuild
 
-from .strategies import labelled_trees
+from ..strategies import labelled_trees
 
 
 def paper(text):

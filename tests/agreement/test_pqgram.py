@@ -10,8 +10,8 @@ import spacy_agreement as sa
 from spacy_agreement.agreement.alpha import pqgram_alpha
 from spacy_agreement.agreement.pqgram import pqgram_distance
 
-from .reference import ref_krippendorff_alpha
-from .strategies import labelled_trees
+from ..reference import ref_krippendorff_alpha
+from ..strategies import labelled_trees
 
 
 def ref_profile(tree, p=2, q=3):

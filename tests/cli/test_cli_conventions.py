@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 
 import spacy_agreement as sa
 from spacy_agreement.cli import COMMANDS, app
+from ..helpers import conll, write_two_annotators
 
-from .builders import conll, write_two_annotators
 
 runner = CliRunner()
 

@@ -19,7 +19,7 @@ import pytest
 import spacy_agreement as sa
 from spacy_agreement.evaluation.parser_metrics import EvaluationOptions, evaluate
 
-DATA = Path(__file__).resolve().parent / "data" / "conll18"
+DATA = Path(__file__).resolve().parents[1] / "data" / "conll18"
 CASES = sorted(p.name[: -len(".gold.conllu")] for p in DATA.glob("*.gold.conllu"))
 METRICS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX")
 CONLL18_OPTIONS = EvaluationOptions(ignore_subtypes=True, fold_root_case=False)

@@ -16,8 +16,8 @@ from spacy_agreement.agreement.deltas import DELTAS, delta_names, register_delta
 from spacy_agreement.agreement.estimate import bootstrap_alpha, sampled_alpha
 from spacy_agreement.cli import app
 
-from .reference import ref_dependency_to_tuple, ref_krippendorff_alpha, ref_tree_edit_distance
-from .strategies import dependency_heads
+from ..reference import ref_dependency_to_tuple, ref_krippendorff_alpha, ref_tree_edit_distance
+from ..strategies import dependency_heads
 
 
 @pytest.fixture

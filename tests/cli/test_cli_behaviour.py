@@ -19,9 +19,8 @@ import spacy_agreement as sa
 from spacy_agreement.cli import COMMANDS, app
 from spacy_agreement.cli.output import Output, flat, json_safe
 from spacy_agreement.cli.warning_lines import warning_lines
+from ..helpers import command_args, conll, one_line_error, write_two_annotators
 
-from .builders import conll, write_two_annotators
-from .test_cli_errors import command_args, one_line_error
 
 runner = CliRunner()
 AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
@@ -386,7 +385,7 @@ def test_leaf_ancestor_prints_the_summary_and_the_worst_sentences(tmp_path):
     assert "score   word" in text and "gold lineage : candidate lineage" in text
     assert len(re.findall(r"^leaf-ancestor ", text, re.M)) == 2  # two sentences word by word, the worst ones
     assert " w1 " in text and " w5 " in text and " w0 " not in text
-    assert "corpus: LA" in text and "12 sentences and 36 words scored" in text and "GEIG unlabelled F" in text
+    assert "corpus: leaf-ancestor" in text and "12 sentences and 36 words scored" in text and "GEIG unlabelled F" in text
     every = runner.invoke(app, ["leaf-ancestor", str(gold), str(cand), "--words"]).stdout
     assert len(re.findall(r"^leaf-ancestor ", every, re.M)) == 12 and " w0 " in every
     assert len(every.splitlines()) > len(text.splitlines())
@@ -423,7 +422,7 @@ def _same_figures(command, text, data):
         check(r"^\S+\s+\S+\s+[\d.]+\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)$",
               first["alpha_plain"], first["alpha_diff"], first["alpha_norm"], first["accuracy"])
     elif command == "leaf-ancestor":
-        check(r"^corpus: LA ([\d.]+) \(mean over sentences\), ([\d.]+) \(mean over words\)",
+        check(r"^corpus: leaf-ancestor ([\d.]+) \(mean over sentences\), ([\d.]+) \(mean over words\)",
               data["leaf_ancestor"], data["leaf_ancestor_words"])
         check(r"^GEIG unlabelled F ([\d.]+), labelled F ([\d.]+)", data["geig_unlabelled"], data["geig_labelled"])
         check(r"(\d+) sentences and (\d+) words scored", data["sentences_scored"], data["words_scored"], digits=0)

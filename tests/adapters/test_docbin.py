@@ -20,8 +20,8 @@ from spacy_agreement.adapters.spacy import doc_tree  # noqa: E402
 from spacy_agreement.cli import app  # noqa: E402
 from spacy_agreement.errors import BadOptionError, InvalidTreeError, MismatchedCorpusError  # noqa: E402
 from spacy_agreement.integrations.spacy_components import AnalysisSnapshot, alpha_over_docs  # noqa: E402
+from ..helpers import one_line_error
 
-from .test_cli_errors import one_line_error  # noqa: E402
 
 runner = CliRunner()
 NLP = spacy.blank("en")

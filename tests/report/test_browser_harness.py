@@ -5,7 +5,7 @@ import struct
 
 import pytest
 
-from .browser import chromium_path, console_lines, instrument, render_in_chromium, require_chromium
+from ..browser import chromium_path, console_lines, instrument, render_in_chromium, require_chromium
 
 PAGE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>fixture</title>

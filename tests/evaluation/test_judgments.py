@@ -19,7 +19,7 @@ from spacy_agreement.evaluation.judgments import (
 )
 from spacy_agreement.evaluation.mace import mace
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def load_generator():
@@ -127,7 +127,7 @@ def test_bad_judgment_items_name_the_item(tmp_path, record, message):
 
 # --- Plank et al. (2015): mean pairwise Cohen's kappa, the released data layout, parity ---------
 
-PLANK_FIXTURE = Path(__file__).resolve().parent / "data" / "plank" / "xx"
+PLANK_FIXTURE = Path(__file__).resolve().parents[1] / "data" / "plank" / "xx"
 
 
 def _judged(table):
