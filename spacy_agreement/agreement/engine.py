@@ -181,6 +181,27 @@ def row_layouts(arrays: Tuple[np.ndarray, ...], mirror: Optional[Mirror]) -> Tup
     return _core.row_layouts(*arrays), mirrored
 
 
+class PreparedForest(NamedTuple):
+    """What the all-pairs kernels take, set up once per α for every backend: the forest,
+    sizes and counts in :func:`oriented` order, its :class:`Mirror` (unit costs) and the
+    combined-row kernel's layouts of both (:func:`row_layouts`)."""
+
+    forest: Forest
+    sizes: np.ndarray
+    counts: np.ndarray
+    mirror: Optional[Mirror]
+    layouts: Optional[Tuple[object, object]]
+
+
+def prepared(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Optional[np.ndarray],
+             forest_trees: Optional[Sequence[OrderedTree]]) -> PreparedForest:
+    """The orientation and layouts of the all-pairs sums (:class:`PreparedForest`): one
+    setup for the threads and the dask backends."""
+    forest, sizes, counts, mirror = oriented(forest, sizes, counts, cost, forest_trees)
+    layouts = row_layouts(forest.arrays(), mirror) if cost is None else None
+    return PreparedForest(forest, sizes, counts, mirror, layouts)
+
+
 def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Optional[np.ndarray] = None,
                   n_threads: Optional[int] = None, progress: bool = False, chunks: int = 64,
                   forest_trees: Optional[Sequence[OrderedTree]] = None,
@@ -194,9 +215,8 @@ def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: O
     ``chunk_cells`` cells per thread (:func:`work_chunks`), so that ``KeyboardInterrupt``
     stops the sums within a fraction of a second. ``progress`` shows a bar counting pairs."""
     n_threads = n_threads or default_threads()
-    forest, sizes, counts, mirror = oriented(forest, sizes, counts, cost, forest_trees)
+    forest, sizes, counts, mirror, layouts = prepared(forest, sizes, counts, cost, forest_trees)
     arrays = forest.arrays()
-    layouts = row_layouts(arrays, mirror) if cost is None else None
     n = len(forest)
     work = row_work(tree_costs(forest, mirror))
     budget = min(float(work.sum()) / max(1, chunks), chunk_cells * n_threads)
@@ -257,8 +277,7 @@ def expected_sums_dask(forest: Forest, sizes: np.ndarray, counts: np.ndarray, co
             raise BadOptionError(f"cannot reach the dask scheduler {scheduler} within {SCHEDULER_TIMEOUT:g} s: "
                                  f"{' '.join(str(exc).split()) or type(exc).__name__}") from exc
     try:
-        forest, sizes, counts, mirror = oriented(forest, sizes, counts, cost, forest_trees)
-        layouts = row_layouts(forest.arrays(), mirror) if cost is None else None
+        forest, sizes, counts, mirror, layouts = prepared(forest, sizes, counts, cost, forest_trees)
         # hash=False: keys of this call only (equal data scattered by an earlier call on the same
         # client would share its keys, and that call's release could drop them under this one's tasks)
         arrays = client.scatter(list(forest.arrays()) + [sizes, counts, cost, mirror, layouts], broadcast=True,
