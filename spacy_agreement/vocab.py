@@ -105,3 +105,13 @@ def check_label_cost(a: str, b: str, value: object) -> float:
     if a == b and cost != 0:
         raise BadOptionError(f"label_cost({a!r}, {b!r}) is {cost}: identical labels must cost 0")
     return cost
+
+
+def compared_label(label: str, fold_root_case: bool = True, ignore_subtypes: bool = False) -> str:
+    """A dependency relation as every attachment score compares it (``alpha``'s LAS/LA and
+    ``evaluate``'s metrics alike): the root relation in lower case with ``fold_root_case``
+    (``ROOT`` and ``Root`` are ``root``), then without its subtype with ``ignore_subtypes``
+    (``nmod:poss`` is ``nmod``)."""
+    if fold_root_case and label != "root" and label.lower() == "root":
+        label = "root"
+    return label.split(":", 1)[0] if ignore_subtypes else label

@@ -40,6 +40,7 @@ import numpy as np
 from ..corpus import Corpus
 from ..errors import MismatchedCorpusError, undefined
 from ..trees import ConstituencyTree, DependencyTree
+from ..vocab import compared_label
 
 
 class ScoresByName:
@@ -82,7 +83,7 @@ class AccuracyResult(ScoresByName):
 def fold_root_case(label: str) -> str:
     """The default label comparison of every attachment score (:class:`AlphaSettings` and
     ``EvaluationOptions``, ``fold_root_case=True``): ``ROOT`` and ``Root`` are ``root``."""
-    return "root" if label != "root" and label.lower() == "root" else label
+    return compared_label(label)
 
 
 def attachment_counts(a: DependencyTree, b: DependencyTree,

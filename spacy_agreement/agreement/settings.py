@@ -13,6 +13,7 @@ from typing import Any, Optional, Tuple
 
 from ..errors import BadOptionError
 from ..signature import Settings, setting
+from ..vocab import compared_label
 
 #: ``method`` values: ``"auto"`` (exact when it is estimated to take about a minute or less,
 #: else sampled), ``"exact"``, ``"sampled"``, ``"off"`` (no α: accuracies only).
@@ -99,9 +100,7 @@ class AlphaSettings(Settings):
     def label(self, label: str) -> str:
         """A label as the accuracies compare it (the root's case folded, subtypes dropped),
         as :meth:`~spacy_agreement.evaluation.metric_options.EvaluationOptions.label` does."""
-        if self.fold_root_case and label != "root" and label.lower() == "root":
-            label = "root"
-        return label.split(":", 1)[0] if self.ignore_subtypes else label
+        return compared_label(label, self.fold_root_case, self.ignore_subtypes)
 
 
 __all__ = ["ALPHA_METHODS", "AlphaSettings", "BACKENDS", "DEFAULT_ALPHA_SECONDS", "DEFAULT_SAMPLE_PAIRS"]

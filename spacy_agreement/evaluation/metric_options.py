@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import BadOptionError
 from ..signature import Settings, setting
+from ..vocab import compared_label
 from ..limits import depths
 from ..trees import DependencyTree
 
@@ -77,9 +78,7 @@ class EvaluationOptions(Settings):
         (``ignore_subtypes``)."""
         if predicted and self.label_map:
             label = self.label_map.get(label, label)
-        if self.fold_root_case and label != "root" and label.lower() == "root":
-            label = "root"
-        return label.split(":", 1)[0] if self.ignore_subtypes else label
+        return compared_label(label, self.fold_root_case, self.ignore_subtypes)
 
     def normalise(self, tree: DependencyTree, predicted: bool = False) -> DependencyTree:
         """``tree`` with its labels as they are compared (:meth:`label`); the tree itself

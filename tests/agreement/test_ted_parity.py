@@ -41,6 +41,7 @@ from spacy_agreement.trees import OrderedTree
 
 from ..reference import ref_tree_edit_distance
 from ..strategies import dependency_heads, labelled_trees
+from ..helpers import to_ordered
 
 zss = pytest.importorskip("zss")
 apted = pytest.importorskip("apted")
@@ -61,24 +62,6 @@ def parity(*strategies, quick=QUICK_EXAMPLES, many=MANY_EXAMPLES):
 
 
 # ---------------------------------------------------------------- conversions
-
-def tuple_to_ordered(tree, vocab):
-    """A nested tuple ``(label, children)`` as an OrderedTree (postorder arrays)."""
-    labels, parents = [], []
-
-    def visit(node):
-        label, children = node
-        child_ids = [visit(child) for child in children]
-        index = len(labels)
-        labels.append(vocab.add(str(label)))
-        parents.append(-1)
-        for c in child_ids:
-            parents[c] = index
-        return index
-
-    visit(tree)
-    return OrderedTree.from_parents(np.array(labels), np.array(parents))
-
 
 def ordered_to_tuple(tree: OrderedTree, vocab: LabelVocab):
     """The package's postorder arrays read back as a nested tuple: the root is the node
@@ -225,7 +208,7 @@ def phrase_trees(draw, max_nodes=MAX_NODES):
 @parity(labelled_trees(max_nodes=MAX_NODES), labelled_trees(max_nodes=MAX_NODES))
 def test_ordered_trees_match_zss_and_apted(t1, t2):
     vocab = LabelVocab()
-    x, y = tuple_to_ordered(t1, vocab), tuple_to_ordered(t2, vocab)
+    x, y = to_ordered(t1, vocab), to_ordered(t2, vocab)
     assert ordered_to_tuple(x, vocab) == t1 and ordered_to_tuple(y, vocab) == t2  # the conversion is faithful
     got = ordered_tree_edit_distance(x, y)
     assert_all_agree(t1, t2, got)
@@ -236,7 +219,7 @@ def test_ordered_trees_match_zss_and_apted(t1, t2):
 @parity(labelled_trees(max_nodes=MAX_NODES), labelled_trees(max_nodes=MAX_NODES))
 def test_ordered_trees_with_label_costs_match_zss_and_apted(t1, t2):
     vocab = LabelVocab()
-    x, y = tuple_to_ordered(t1, vocab), tuple_to_ordered(t2, vocab)
+    x, y = to_ordered(t1, vocab), to_ordered(t2, vocab)
     matrix = vocab.cost_matrix(stepped_cost, symmetric=False)  # one directed pair
     assert_all_agree(t1, t2, ordered_tree_edit_distance(x, y, matrix), stepped_cost)
 
@@ -296,7 +279,7 @@ def test_apted_overestimates_with_label_costs():
     t1 = ("c", (("c", (("b", ()), ("c", (("a", ()),)), ("a", ()))),))
     t2 = ("c", (("a", (("c", ()),)), ("b", (("c", ()), ("c", ())))))
     vocab = LabelVocab()
-    x, y = tuple_to_ordered(t1, vocab), tuple_to_ordered(t2, vocab)
+    x, y = to_ordered(t1, vocab), to_ordered(t2, vocab)
     got = ordered_tree_edit_distance(x, y, vocab.cost_matrix(cost))
     assert got == 5.25 == zss_ted(t1, t2, cost) == ref_tree_edit_distance(t1, t2, cost)
 

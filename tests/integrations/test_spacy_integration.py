@@ -103,6 +103,8 @@ alpha = "off"
     assert all(math.isnan(scores[f"dep_{key}"]) for key in undefined)
     assert scores["dep_las"] == pytest.approx(2 / 3) and scores["dep_la"] == pytest.approx(2 / 3)
     assert "dep_alpha_plain" not in scores and scores["dep_ted"] < 1
+    # how the numbers were computed: the scorer's conventions (punctuation by label, excluded)
+    assert scores["dep_signature"].startswith("evaluate|xpunct:yes|") and "|prules:label|" in scores["dep_signature"]
 
 
 def test_scorer_counts_tokenisation_differences():
@@ -211,3 +213,4 @@ def test_scorer_skips_unparsed_predictions_and_counts_them():
     assert scores["dep_examples_unparsed"] == 1 and scores["dep_las"] == 1.0 and scores["dep_la"] == 1.0
     with_alpha = score_syntax([Example(good, ref)] * 3, alpha="auto")
     assert with_alpha["dep_alpha_method"] == "exact"
+    assert with_alpha["dep_alpha_signature"].startswith("alpha|") and "method:exact" in with_alpha["dep_alpha_signature"]
