@@ -12,10 +12,13 @@ and n nodes costs m·n (the size of one Zhang–Shasha table), and identical tre
 once, so the cost is Σ m·n over the pairs of distinct trees (:func:`exact_cells`).
 
 **The choice** (``method="auto"``, the default) is made by the *estimated time on this
-machine*: cells × the kernel's time per cell (:data:`NS_PER_CELL`, measured in
-``benchmarks/README.md`` on the shared PCEDT-scale corpus for the kernel this machine runs,
-:func:`spacy_agreement._core.row_kernel`, or the classic kernel with a label-cost table) ÷
-threads. α is exact when that is at most ``seconds`` (:data:`~.settings.DEFAULT_ALPHA_SECONDS`,
+machine*: cells × the kernel's time per cell ÷ threads. The time per cell starts from
+:data:`NS_PER_CELL` (measured in ``benchmarks/README.md`` for the kernel this machine runs,
+:func:`spacy_agreement._core.row_kernel`, or the classic kernel with a label-cost table); when
+that puts the exact α within a factor of :data:`CALIBRATE_FACTOR` of the limit (and the corpus
+is not tiny), the kernel is timed here on :data:`CALIBRATION_TREES` of the corpus's own distinct
+trees (a tenth of a second) and that measurement decides (:func:`measured_ns_per_cell`): the
+same kernel runs several times slower on one CPU than on another. α is exact when that is at most ``seconds`` (:data:`~.settings.DEFAULT_ALPHA_SECONDS`,
 a minute), else estimated from random pairs
 (:func:`~spacy_agreement.agreement.estimate.sampled_alpha`, with a confidence interval).
 A ``budget`` in cells, where given, replaces the time rule (exact when cells ≤ budget).
@@ -24,12 +27,14 @@ say which was computed, and ``alpha_cells``, ``alpha_seconds`` and ``alpha_budge
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
 
 from .. import _core
+from ..trees import Forest
 from .engine import default_threads
 from .pairable import PairableTrees
 from .settings import AlphaSettings
@@ -41,6 +46,12 @@ from .settings import AlphaSettings
 NS_PER_CELL = {"avx512": 3.5, "avx2": 4.6, "scalar": 9.8, "classic": 15.6}
 #: The GPU is there for the exact α: its estimate is not held against the time budget.
 GPU_NS_PER_CELL = 0.0
+#: Time the kernel here when the table's estimate is within this factor of the limit.
+CALIBRATE_FACTOR = 8.0
+#: Below this many cells the table's estimate decides (the exact α takes a second or less).
+CALIBRATE_MIN_CELLS = 1e8
+#: Distinct trees of the corpus the kernel is timed on (about 10⁷ cells of ~19-node trees).
+CALIBRATION_TREES = 256
 
 
 @dataclass(frozen=True)
@@ -54,6 +65,8 @@ class AlphaPlan:
     seconds: float
     budget: Optional[float]
     limit_seconds: float
+    ns_per_cell: float = 0.0
+    measured: bool = False  # whether the time per cell was measured here (else the table's)
 
 
 def exact_cells(trees: PairableTrees) -> float:
@@ -80,10 +93,43 @@ def estimated_seconds(cells: float, settings: AlphaSettings, cost: Optional[np.n
     return cells * ns_per_cell(settings, cost) * 1e-9 / max(1, threads)
 
 
+def measured_ns_per_cell(trees: PairableTrees, settings: AlphaSettings) -> float:
+    """One core's nanoseconds per cell of the all-pairs kernel on this machine, timed on up to
+    :data:`CALIBRATION_TREES` of the distinct trees (a fixed random choice, so the sizes are
+    the corpus's), best of two runs on one thread."""
+    import time
+
+    from .engine import expected_sums
+
+    distinct = trees.distinct
+    k = min(CALIBRATION_TREES, len(distinct))
+    pick = np.sort(np.random.default_rng(0).choice(len(distinct), size=k, replace=False))
+    sample = [distinct.trees[i] for i in pick]
+    nodes = np.asarray([t.size for t in sample], dtype=np.float64)
+    cells = (nodes.sum() ** 2 - (nodes ** 2).sum()) / 2.0
+    if cells <= 0:
+        return ns_per_cell(settings, trees.cost)
+    forest = Forest.from_trees(sample)
+    best = math.inf
+    for _ in range(2):
+        start = time.perf_counter()
+        expected_sums(forest, distinct.sizes[pick], np.ones(k), trees.cost, 1, forest_trees=sample)
+        best = min(best, time.perf_counter() - start)
+    return float(best * 1e9 / cells)
+
+
 def plan_alpha(trees: PairableTrees, settings: AlphaSettings) -> AlphaPlan:
     """Exact or sampled α for these trees under ``settings`` (module docstring)."""
     cells = exact_cells(trees)
+    per_cell = ns_per_cell(settings, trees.cost)
     seconds = estimated_seconds(cells, settings, trees.cost)
+    measured = False
+    limit = float(settings.seconds)
+    if (settings.method == "auto" and settings.budget is None and settings.backend in ("threads", "serial")
+            and cells >= CALIBRATE_MIN_CELLS and limit / CALIBRATE_FACTOR <= seconds <= limit * CALIBRATE_FACTOR):
+        per_cell = measured_ns_per_cell(trees, settings)
+        seconds = float(seconds * per_cell / ns_per_cell(settings, trees.cost))
+        measured = True
     method = settings.method
     if method == "auto":
         if settings.backend == "gpu":
@@ -92,7 +138,7 @@ def plan_alpha(trees: PairableTrees, settings: AlphaSettings) -> AlphaPlan:
             method = "exact" if cells <= float(settings.budget) else "sampled"
         else:
             method = "exact" if seconds <= settings.seconds else "sampled"
-    return AlphaPlan(method, cells, seconds, settings.budget, settings.seconds)
+    return AlphaPlan(method, cells, seconds, settings.budget, settings.seconds, per_cell, measured)
 
 
-__all__ = ["AlphaPlan", "NS_PER_CELL", "estimated_seconds", "exact_cells", "plan_alpha"]
+__all__ = ["AlphaPlan", "NS_PER_CELL", "estimated_seconds", "exact_cells", "measured_ns_per_cell", "plan_alpha"]

@@ -158,3 +158,22 @@ def test_a_parser_against_16000_ptb_sized_trees_is_sampled_by_default():
     assert plan.method == "sampled" and plan.seconds > DEFAULT_ALPHA_SECONDS
     assert plan.seconds == pytest.approx(estimated_seconds(plan.cells, settings))
     assert plan.seconds >= plan.cells * min(NS_PER_CELL.values()) * 1e-9 / 2
+
+
+def test_near_the_limit_the_kernel_is_timed_here():
+    """Where the table's time per cell puts the exact α near the limit, the kernel is timed on
+    the corpus's own trees and that decides; far from it, the table does (no timing)."""
+    rng = np.random.default_rng(1)
+    items = []
+    for _ in range(700):
+        n = int(rng.integers(15, 35))
+        heads = [0] + [int(rng.integers(1, k + 1)) for k in range(1, n)]
+        items.append([sa.DependencyTree.create(heads, ["x"] * n), sa.DependencyTree.create(heads[:-1] + [1], ["x"] * n)])
+    trees = pairable_trees(items)
+    table = plan_alpha(trees, AlphaSettings(n_threads=2))
+    assert not table.measured and table.cells >= 1e8  # far below a minute: no timing
+    near = plan_alpha(trees, AlphaSettings(n_threads=2, seconds=table.seconds))
+    assert near.measured and near.ns_per_cell > 0
+    assert near.seconds == pytest.approx(near.cells * near.ns_per_cell * 1e-9 / 2)
+    assert near.method == ("exact" if near.seconds <= table.seconds else "sampled")
+    assert not plan_alpha(trees, AlphaSettings(n_threads=2, seconds=table.seconds, budget=1e12)).measured
