@@ -8,10 +8,12 @@ from .conll import ReadStats, from_conllu, iter_conll, parse_conll, read_conll, 
 from .files import (READERS, Reader, guess_format, load_annotator_dirs, load_parallel_files, read_trees, reader_names,
                     register_reader, unregister_reader)
 from .docbin import load_docbin  # registers the "spacy" reader
+from .documents import DOCUMENT_READERS, read_document, register_document_reader
 from .nltk_graph import from_dependency_graph, to_dependency_graph
 from .spacy import from_doc, from_span
 
 __all__ = [
+    "DOCUMENT_READERS",
     "READERS",
     "ReadStats",
     "Reader",
@@ -29,9 +31,11 @@ __all__ = [
     "parse_brackets",
     "parse_conll",
     "read_brackets",
+    "read_document",
     "read_conll",
     "read_trees",
     "reader_names",
+    "register_document_reader",
     "register_reader",
     "to_dependency_graph",
     "to_nltk",

@@ -40,8 +40,8 @@ from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequ
 
 import numpy as np
 
+from ..adapters.documents import read_document
 from ..adapters.discourse_files import json_list as _json_list
-from ..adapters.discourse_files import read_discourse_file
 from ..adapters.spacy import from_doc
 from ..errors import DiscourseError, Location, ratio
 from ..agreement.kappa import cohen_kappa
@@ -127,11 +127,12 @@ def relations_from_json(records: Sequence[Mapping[str, Any]], annotator: str, so
     return out
 
 
-def load_discourse(path) -> DiscourseDocument:
+def load_discourse(path, reader: str = "discourse") -> DiscourseDocument:
     """A document from its JSON file (the format in :mod:`spacy_agreement.adapters.discourse_files`;
     ``"conllu"`` may replace ``"sentences"``), read by :func:`~spacy_agreement.adapters.discourse_files.read_discourse_file`, its relations
-    checked as each annotator's are added."""
-    data = read_discourse_file(path)
+    checked as each annotator's are added. ``reader``: a registered document reader
+    (:data:`~spacy_agreement.adapters.documents.DOCUMENT_READERS`)."""
+    data = read_document(reader, path)
     document = DiscourseDocument(data.sentences, {}, data.source)
     for annotator, records in data.annotators.items():
         document.add(annotator, relations_from_json(records, annotator, data.source))

@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass, field, fields
 from typing import Dict, Iterable, List, Optional
 
+from ..adapters.documents import read_document
 from ..adapters.evalb_files import file_lines
 from .evalb_params import BLANK, EvalbParams, Path
 
@@ -524,7 +525,8 @@ def format_report(report: EvalbReport) -> str:
     return "\n".join(out)
 
 
-def evaluate_files(gold: Path, test: Path, params: Optional[EvalbParams] = None) -> EvalbReport:
+def evaluate_files(gold: Path, test: Path, params: Optional[EvalbParams] = None,
+                   reader: str = "evalb-lines") -> EvalbReport:
     """:func:`evaluate` on two bracket files, read line by line as EVALB reads them
     (:func:`~spacy_agreement.adapters.evalb_files.file_lines`, also importable from here)."""
-    return evaluate(file_lines(gold), file_lines(test), params)
+    return evaluate(read_document(reader, gold), read_document(reader, test), params)

@@ -61,8 +61,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ..adapters.judgments_files import (DATAPACKAGE_COLOURS, DATAPACKAGE_PARSES, read_datapackage_records,
-                                        read_judgment_records)
+from ..adapters.documents import read_document
+from ..adapters.judgments_files import DATAPACKAGE_COLOURS, DATAPACKAGE_PARSES, read_datapackage_records
 from ..errors import BadOptionError, JudgmentError, Location, UndefinedMetricWarning, undefined
 from ..agreement.kappa import cohen_kappa, fleiss_kappa
 from ..report.format import number as format_number
@@ -124,12 +124,15 @@ def load_datapackage(
     return [make_item(*record) for record in read_datapackage_records(folder, parses, colours, gold, judgments_file)]
 
 
-def load_judgments(path: Union[str, "os.PathLike[str]"], **datapackage_options: Any) -> List[JudgmentItem]:
+def load_judgments(path: Union[str, "os.PathLike[str]"], reader: str = "judgments",
+                   **datapackage_options: Any) -> List[JudgmentItem]:
     """Items from a JSON Lines file (format in the module docstring), or from a folder in the
     layout of the Plank et al. (2015) release (:func:`load_datapackage`, which takes the
-    keyword options); read by :func:`~spacy_agreement.adapters.judgments_files.read_judgment_records`,
-    each item checked by :func:`make_item` before the next is read."""
-    return [make_item(*record) for record in read_judgment_records(path, **datapackage_options)]
+    keyword options); read by the registered document reader ``reader``
+    (:data:`~spacy_agreement.adapters.documents.DOCUMENT_READERS`; the built-in one is
+    :func:`~spacy_agreement.adapters.judgments_files.read_judgment_records`), each item
+    checked by :func:`make_item` before the next is read."""
+    return [make_item(*record) for record in read_document(reader, path, **datapackage_options)]
 
 
 @dataclass

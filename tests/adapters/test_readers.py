@@ -161,3 +161,24 @@ def test_format_choices_come_from_the_registry(heads_format, heads_files):
     result = runner.invoke(app, ["alpha", str(a), str(b), "--format", "nope"])
     assert result.exit_code == 2
     assert "heads" in result.output and "conll" in result.output
+
+
+def test_document_readers_are_one_registry(tmp_path):
+    """The readers of judgments, discourse documents and EVALB's lines live in adapters/ and
+    are registered; another one is chosen by name."""
+    from spacy_agreement.adapters.documents import DOCUMENT_READERS, register_document_reader
+    from spacy_agreement.evaluation.evalb import evaluate_files
+    from spacy_agreement.registry import RegistryError
+
+    assert {"judgments", "discourse", "evalb-lines"} <= set(DOCUMENT_READERS)
+    with pytest.raises(RegistryError, match="is taken"):
+        register_document_reader("judgments", lambda path: [])
+    gold, test = tmp_path / "g.txt", tmp_path / "t.txt"
+    gold.write_text("(S (A a) (B b))\n", encoding="latin-1")
+    test.write_text("(S (A a) (C b))\n", encoding="latin-1")
+    register_document_reader("reversed-lines", lambda path: list(reversed(open(path, encoding="latin-1").read().split("\n")[:-1])))
+    try:
+        same = evaluate_files(gold, test, reader="reversed-lines")
+        assert same.to_dict()["all"] == evaluate_files(gold, test).to_dict()["all"]
+    finally:
+        DOCUMENT_READERS.unregister("reversed-lines")
