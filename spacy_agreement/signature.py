@@ -245,14 +245,15 @@ class Settings:
         start = base if base is not None else cls()
         return dataclasses.replace(start, **values)
 
-    def merged(self: S, text: str, given: Optional[S] = None) -> S:
+    def merged(self: S, text: str, default: Optional[S] = None) -> S:
         """The settings of signature ``text`` for a run whose own settings are ``self``:
-        the signature's values win; a value set differently in ``self`` than both the default
-        and the signature is an error naming the field (a run cannot follow the signature
-        and another value at once); a digest field takes ``self``'s data, which must have
-        the signature's digest."""
+        the signature's values win; a value set differently in ``self`` than both ``default``
+        (what the run would have without options: the class's defaults unless given) and
+        the signature is an error naming the field (a run cannot follow the signature and
+        another value at once); a digest field takes ``self``'s data, which must have the
+        signature's digest."""
         values, _ = self.parse_signature(text)
-        default = type(self)()
+        default = default if default is not None else type(self)()
         result = self.from_signature(text, base=self)
         for f in self.signature_fields():
             if f.name not in values:

@@ -2,7 +2,7 @@
 (postorder numpy arrays) that the Cython core compares.
 
 * :class:`DependencyTree` keeps the token columns (id, form, head, deprel, upos; lemma,
-  feats and xpos when known).
+  feats, xpos and misc when known) and the multiword tokens of CoNLL-U.
 * :class:`ConstituencyTree` keeps a phrase-structure tree as postorder arrays of
   category labels and parents, words dropped (Skjærholt 2014, §2: "we remove the leaf
   nodes in the case of phrase structure trees"), so preterminals become the leaves.
@@ -100,8 +100,13 @@ class DependencyTree:
     ``heads`` are 1-based token positions with 0 for the root; ``ids`` keep the token ids
     as written in the source (for messages). Built only through :meth:`create`, which
     checks the columns. ``lemmas``, ``feats`` (the FEATS column as raw text, e.g.
-    ``"Case=Nom|Number=Sing"``) and ``xpos`` are optional: ``"_"`` per token when not
-    known, and empty tuples on a tree built without them.
+    ``"Case=Nom|Number=Sing"``), ``xpos`` and ``misc`` (the MISC column as raw text, e.g.
+    ``"SpaceAfter=No"``) are optional: ``"_"`` per token when not known, and empty tuples on
+    a tree built without them. ``multiword`` keeps the CoNLL-U multiword tokens (surface
+    tokens over several words, ``du`` = ``de le``) as ``(first, last, form, misc)``: the
+    1-based positions of their first and last words, the surface form and the MISC text of
+    the range line; they are not nodes of the tree (:func:`~spacy_agreement.adapters.conll.space_after`
+    and the writer of ``evaluate --save-parses`` read them).
     """
 
     forms: Tuple[str, ...]
@@ -113,6 +118,8 @@ class DependencyTree:
     lemmas: Tuple[str, ...] = ()
     feats: Tuple[str, ...] = ()
     xpos: Tuple[str, ...] = ()
+    misc: Tuple[str, ...] = ()
+    multiword: Tuple[Tuple[int, int, str, str], ...] = ()
 
     @classmethod
     def create(
@@ -127,6 +134,8 @@ class DependencyTree:
         lemmas: Optional[Sequence[Optional[str]]] = None,
         feats: Optional[Sequence[Optional[str]]] = None,
         xpos: Optional[Sequence[Optional[str]]] = None,
+        misc: Optional[Sequence[Optional[str]]] = None,
+        multiword: Optional[Sequence[Tuple[int, int, str, str]]] = None,
     ) -> "DependencyTree":
         """Check and store one sentence. Raises :class:`InvalidTreeError` naming the token.
 
@@ -137,10 +146,11 @@ class DependencyTree:
         (:meth:`to_ordered`: such tokens drop out of the tree and are counted, or raise
         with ``cycles="raise"``); accuracies score them as they are.
 
-        Missing values (``None``) in ``forms``, ``deprels``, ``upos``, ``lemmas``, ``feats``
-        and ``xpos`` (or a whole column left out) become ``"_"``, as
-        written in CoNLL files. With ``single_root=True`` exactly one token may attach to
-        the root (the UD rule); otherwise several may (CoNLL-X treebanks do this).
+        Missing values (``None``) in ``forms``, ``deprels``, ``upos``, ``lemmas``, ``feats``,
+        ``xpos`` and ``misc`` (or a whole column left out) become ``"_"``, as
+        written in CoNLL files. A multiword token must span words of ``1..n`` (one word too: ``1-1``, which conll18_ud_eval.py accepts).
+        With ``single_root=True`` exactly one token may attach to the root (the UD rule);
+        otherwise several may (CoNLL-X treebanks do this).
         """
         location = location or Location()
         n = len(heads)
@@ -148,7 +158,7 @@ class DependencyTree:
             raise InvalidTreeError("empty sentence (no tokens)", location)
         ids_t = tuple(str(i) for i in ids) if ids is not None else tuple(str(i) for i in range(1, n + 1))
         columns = {"deprel": deprels, "form": forms, "upos": upos, "id": ids_t, "lemma": lemmas, "feats": feats,
-                   "xpos": xpos}
+                   "xpos": xpos, "misc": misc}
         for name, column in columns.items():
             if column is not None and len(column) != n:
                 raise InvalidTreeError(f"{len(column)} values in column {name} for {n} heads", location)
@@ -170,9 +180,15 @@ class DependencyTree:
                 return ("_",) * n
             return tuple("_" if v is None else str(v) for v in column)
 
+        spans = []
+        for first, last, form, extra in multiword or ():
+            if not (isinstance(first, int) and isinstance(last, int) and 1 <= first <= last <= n):
+                raise InvalidTreeError(f"multiword token {first}-{last} ({form!r}) does not span words of 1..{n}",
+                                       location.at_token(f"{first}-{last}"))
+            spans.append((first, last, str(form), "_" if extra is None else str(extra)))
         heads_arr.flags.writeable = False
         return cls(text(forms), heads_arr, text(deprels), text(upos), ids_t, location, text(lemmas), text(feats),
-                   text(xpos))
+                   text(xpos), text(misc), tuple(spans))
 
     def __len__(self) -> int:
         return len(self.forms)

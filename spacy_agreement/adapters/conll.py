@@ -5,7 +5,10 @@ the (coarse) part of speech fourth, the head seventh and the relation eighth, so
 reader serves both. What is read:
 
 * **Multi-word token ranges** (CoNLL-U ids like ``3-4``) are surface tokens that carry no
-  head; the syntactic words inside them are read, the range line is not part of the tree.
+  head; the syntactic words inside them are read, the range line is not part of the tree
+  (it is kept beside it, :attr:`DependencyTree.multiword`, with its form and MISC).
+* The MISC column is kept as text (:attr:`DependencyTree.misc`): :func:`space_after` reads
+  ``SpaceAfter=No`` from it, as ``spacy convert`` does.
 * **Empty nodes** (ids like ``5.1``) belong to the enhanced graph, not the basic tree;
   they are left out of the tree.
 * Both are counted in :class:`ReadStats` so nothing disappears unseen.
@@ -82,6 +85,7 @@ def from_conllu(
     of ``lines`` when that is not set)."""
     location = location or Location()
     words = []
+    multiword: List[Tuple[int, int, str, Optional[str]]] = []
     word_lines: List[int] = []
     extra_offsets: List[Tuple[str, int]] = []
     start = location.line if location.line is not None else lines[0] if lines else 0
@@ -93,8 +97,11 @@ def from_conllu(
             )
         tid = token["id"]
         if isinstance(tid, tuple):
+            empty_node = len(tid) == 3 and tid[1] == "."
+            if not empty_node and len(tid) == 3:
+                multiword.append((tid[0], tid[2], token.get("form") or "_", _raw_feats(token.get("misc"))))
             if stats is not None:
-                if len(tid) == 3 and tid[1] == ".":
+                if empty_node:
                     stats.empty_nodes += 1
                 else:
                     stats.multiword_ranges += 1
@@ -126,7 +133,47 @@ def from_conllu(
         lemmas=[t.get("lemma") for t in words],
         feats=[_raw_feats(t.get("feats")) for t in words],  # raw text, parsed where used (ud_metrics)
         xpos=[t.get("xpos") for t in words],
+        misc=[_raw_feats(t.get("misc")) for t in words],  # raw text, as FEATS
+        multiword=multiword,
     )
+
+
+def space_after(tree: DependencyTree) -> List[bool]:
+    """Whether a space follows each word of a CoNLL-U sentence, as ``spacy convert`` sets a
+    ``Doc``'s ``spaces``: none where the MISC column has ``SpaceAfter=No``; inside a
+    multiword token none between its words, and after its last word as the MISC of the range
+    line says. A tree without MISC (another format) has a space after every word."""
+    n = len(tree)
+    misc = tree.misc if len(tree.misc) == n else ("_",) * n
+
+    def says_no_space(text: str) -> bool:
+        return "SpaceAfter=No" in text.split("|")
+
+    spaces = [not says_no_space(m) for m in misc]
+    for first, last, _, range_misc in tree.multiword:
+        spaces[first - 1:last - 1] = [False] * (last - first)
+        spaces[last - 1] = not says_no_space(range_misc)
+    return spaces
+
+
+def surface_tokens(tree: DependencyTree) -> List[Tuple[str, int, int]]:
+    """The surface tokens of a sentence in order, as ``(form, first, last)`` over the 1-based
+    word positions: a multiword token's form over its words, every other word on its own."""
+    starts = {first: (form, last) for first, last, form, _ in tree.multiword}
+    out: List[Tuple[str, int, int]] = []
+    k = 1
+    while k <= len(tree):
+        form, last = starts.get(k, (tree.forms[k - 1], k))
+        out.append((form, k, last))
+        k = last + 1
+    return out
+
+
+def sentence_text(tree: DependencyTree) -> str:
+    """The sentence's text from its surface tokens and :func:`space_after` (what a CoNLL-U
+    ``# text`` line holds; no space after the last token)."""
+    spaces = space_after(tree)
+    return "".join(form + (" " if spaces[last - 1] else "") for form, _, last in surface_tokens(tree)).rstrip(" ")
 
 
 def _blocks(handle: Iterable[str]) -> Iterator[List[Tuple[int, str]]]:

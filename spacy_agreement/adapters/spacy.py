@@ -40,6 +40,12 @@ def token_columns(tokens, fallback: Optional[DependencyTree] = None) -> Dict[str
     return out
 
 
+def annotated_columns(doc) -> Dict[str, bool]:
+    """Which of UPOS, lemmas, features and fine tags a doc annotates, keyed by
+    :class:`DependencyTree` field (those :func:`token_columns` takes from the doc)."""
+    return {name: bool(doc.has_annotation(attr)) for attr, (name, _) in _COLUMNS.items()}
+
+
 def doc_analysis(doc) -> Tuple[np.ndarray, Tuple[str, ...]]:
     """The doc's current analysis, compactly: absolute head indices and labels (what
     ``analysis_snapshot`` stores and :func:`doc_tree` takes as ``analysis``)."""
@@ -65,6 +71,7 @@ def doc_tree(doc, start: int, end: int, analysis: Optional[Tuple[Any, Sequence[s
     naming the token; ``"root"`` attaches the token to the root instead and counts it in the
     second value, so the caller can report how many were re-attached. ``fallback`` goes to
     :func:`token_columns`; ``lowercase`` lowers the labels (spaCy's scorer compares them so).
+    A token followed by no space has ``SpaceAfter=No`` in ``misc``, as in CoNLL-U.
     """
     if heads_outside not in HEADS_OUTSIDE:
         raise BadOptionError(f"heads_outside must be one of {', '.join(HEADS_OUTSIDE)}, got {heads_outside!r}")
@@ -91,8 +98,10 @@ def doc_tree(doc, start: int, end: int, analysis: Optional[Tuple[Any, Sequence[s
             outside += 1
     if lowercase:
         deprels = [d.lower() for d in deprels]
+    # the spacing as CoNLL-U's MISC writes it, so a gold read from a DocBin keeps it (evaluate --model)
+    misc = ["_" if t.whitespace_ else "SpaceAfter=No" for t in tokens]
     tree = DependencyTree.create(heads=heads, deprels=deprels, forms=[t.text for t in tokens], location=location,
-                                 single_root=single_root, **token_columns(tokens, fallback))
+                                 single_root=single_root, misc=misc, **token_columns(tokens, fallback))
     return tree, outside
 
 

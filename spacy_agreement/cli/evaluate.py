@@ -21,12 +21,17 @@ from .output import Output
 from .registry import command
 from .settings_options import apply_signature, signature_footer, signature_option
 
+CONVENTION_HELP = ("The field's convention the options start from (any option given overrides it): conll18 "
+                   "(conll18_ud_eval.py: every word, subtypes stripped, root as written), conll07 (eval07.pl: labels "
+                   "as written, punctuation scored), conllx (eval.pl: punctuation by form excluded), plank2015, spacy "
+                   "(punctuation by label excluded, ROOT = root) or package (0.2's defaults).")
+
 def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optional[Dict[str, float]] = None) -> str:
     """The readable table: counts, one line per metric (percent, ``n/a`` if undefined),
     attachment per label, the label-set check, predictions with several roots and what
     was skipped: the figures of the JSON output."""
     values = result.to_dict()
-    lines = [f"{values['sentences']} sentences, {values['tokens']} tokens scored, {values['verbs']} verbs"]
+    lines = [f"{values['sentences_scored']} sentences, {values['tokens_scored']} tokens scored, {values['verbs']} verbs"]
     for key, value in result.scores.items():
         lines.append(f"  {display_name(key):<18} {percent(value, width=5)}")
     if spacy_scores:
@@ -97,19 +102,20 @@ def evaluate_command(
     model: Optional[str] = typer.Option(None, "--model", "-m", help="A spaCy pipeline (name or path) to parse the gold words with."),
     as_json: bool = json_option("Print one flat JSON object."),
     tsv: bool = tsv_option("Print key and value, tab-separated."),
-    no_punct: bool = typer.Option(False, "--no-punct", help="Exclude punctuation (as --punct defines it)."),
-    punct: str = typer.Option("upos,label", "--punct", help=PUNCT_HELP),
-    punct_label: List[str] = typer.Option(["punct"], "--punct-label", help="Relations that mark punctuation."),
+    convention: str = typer.Option("conll18", "--convention", help=CONVENTION_HELP),
+    no_punct: Optional[bool] = typer.Option(None, "--no-punct/--with-punct", help="Exclude punctuation (as --punct defines it), or score it (default: as the convention says)."),
+    punct: Optional[str] = typer.Option(None, "--punct", help=PUNCT_HELP),
+    punct_label: Optional[List[str]] = typer.Option(None, "--punct-label", help="Relations that mark punctuation (default punct)."),
     verb_tags: Optional[str] = typer.Option(None, "--verb-tags", help=VERB_HELP),
     content_tags: Optional[str] = typer.Option(None, "--content-tags", help=CONTENT_HELP),
-    ned: str = typer.Option("schwartz", "--ned", help=NED_HELP),
-    ignore_subtypes: bool = typer.Option(False, "--ignore-subtypes", help="Compare nmod:poss as nmod."),
+    ned: Optional[str] = typer.Option(None, "--ned", help=NED_HELP),
+    ignore_subtypes: Optional[bool] = typer.Option(None, "--ignore-subtypes/--keep-subtypes", help="Compare nmod:poss as nmod, or keep subtypes (default: as the convention says; conll18 strips them)."),
     skip_mismatched: bool = typer.Option(False, "--skip-mismatched", help="Skip (and count) sentences whose tokens differ instead of failing."),
     ignore_forms: bool = typer.Option(False, "--ignore-forms", help=IGNORE_FORMS_HELP),
     strict: bool = strict_option("Tokens that are their own head, sentences without a root and other head cycles are errors (default: scored as they are, a self-head is a wrong attachment)."),
     ted_norm: str = typer.Option("sum", "--ted-norm", help="TED accuracy normaliser: sum, max or gold."),
     label_map: Optional[Path] = typer.Option(None, "--label-map", help="Map predicted labels to the gold scheme: a file of two columns (predicted gold) or a JSON object."),
-    case_sensitive_root: bool = typer.Option(False, "--case-sensitive-root", help="Compare the root relation as written (ROOT is not root), as conll18_ud_eval.py does; default: case-insensitive."),
+    case_sensitive_root: Optional[bool] = typer.Option(None, "--case-sensitive-root/--fold-root-case", help="Compare the root relation as written (ROOT is not root), as conll18_ud_eval.py does, or case-insensitively (default: as the convention says)."),
     save_parses: Optional[Path] = typer.Option(None, "--save-parses", help="With --model: write the pipeline's parses to this CoNLL-U file."),
     worst: int = typer.Option(10, "--worst", help="How many label pairs, multi-root and skipped sentences to list."),
     quiet: bool = quiet_option("No progress bar."),
@@ -125,12 +131,13 @@ def evaluate_command(
             raise BadOptionError("give either a predicted file or --model, not both or neither")
         if save_parses is not None and model is None:
             raise BadOptionError("--save-parses keeps the parses of --model: give --model")
-        options = metric_options(no_punct, punct, punct_label, verb_tags, content_tags,
+        options = metric_options(no_punct, punct, punct_label, verb_tags, content_tags, convention=convention,
                                  ignore_subtypes=ignore_subtypes, ted_norm=ted_norm, ned=ned,
                                  label_map=read_label_map(label_map) if label_map else None,
-                                 fold_root_case=not case_sensitive_root, skip_mismatched=skip_mismatched,
-                                 check_forms=not ignore_forms, cycles=cycles(strict))
-        options = apply_signature(options, signature)
+                                 fold_root_case=None if case_sensitive_root is None else not case_sensitive_root,
+                                 skip_mismatched=skip_mismatched, check_forms=not ignore_forms,
+                                 cycles=cycles(strict))
+        options = apply_signature(options, signature, default=type(options).for_convention(convention))
         strict = options.cycles == "raise"
         gold_trees = dependency_trees(gold, fmt, strict)
         spacy_scores: Dict[str, float] = {}
@@ -138,8 +145,11 @@ def evaluate_command(
             pred_trees, nlp, docs = parse_with_model(model, gold_trees, out)
             spacy_scores = spacy_convention_scores(nlp, docs, gold_trees, options)
             if save_parses is not None:
-                save_parses.write_text(write_parses(pred_trees, gold_trees), encoding="utf-8")
-                out.note(f"wrote {len(pred_trees)} parses to {save_parses}")
+                rerooted: List[str] = []  # sentences the pipeline split: one root in the file
+                save_parses.write_text(write_parses(pred_trees, gold_trees, rerooted), encoding="utf-8")
+                out.note(f"wrote {len(pred_trees)} parses to {save_parses}" + (
+                    f" ({len(rerooted)} with several roots written with one: the later attached to the first as "
+                    f"parataxis, e.g. sent_id {rerooted[0]})" if rerooted else ""))
         else:
             pred_trees = dependency_trees(pred, fmt, strict)
         result = evaluate(gold_trees, pred_trees, options)

@@ -97,19 +97,28 @@ def tags(value: Optional[str], default: Any) -> Any:
     return found
 
 
-def metric_options(no_punct: bool, punct: str, punct_label: Optional[List[str]] = None,
+def metric_options(no_punct: Optional[bool], punct: Optional[str], punct_label: Optional[List[str]] = None,
                    verb_tags: Optional[str] = None, content_tags: Optional[str] = None,
-                   settings_class: Any = None, **rest: Any) -> Any:
+                   settings_class: Any = None, convention: Optional[str] = None, **rest: Any) -> Any:
     """:class:`~spacy_agreement.evaluation.parser_metrics.EvaluationOptions` (or
-    ``settings_class``, a subclass) from the shared options (a bad value raises
-    :class:`~spacy_agreement.errors.BadOptionError`)."""
+    ``settings_class``, a subclass) from the shared options: those given (not ``None``)
+    over the values of ``convention`` (:data:`~spacy_agreement.evaluation.metric_options.CONVENTIONS`),
+    or over the defaults without one (a bad value raises :class:`~spacy_agreement.errors.BadOptionError`)."""
     from ..evaluation.parser_metrics import EvaluationOptions
 
-    base = EvaluationOptions()
-    return (settings_class or EvaluationOptions)(
-        exclude_punct=no_punct, punct_rules=punct,
-        punct_labels=frozenset(punct_label) if punct_label else base.punct_labels,
-        verb_upos=tags(verb_tags, base.verb_upos), content_upos=tags(content_tags, base.content_upos), **rest)
+    given = {k: v for k, v in rest.items() if v is not None}
+    if no_punct is not None:
+        given["exclude_punct"] = no_punct
+    if punct is not None:
+        given["punct_rules"] = punct
+    if punct_label:
+        given["punct_labels"] = frozenset(punct_label)
+    if verb_tags is not None:
+        given["verb_upos"] = tags(verb_tags, None)
+    if content_tags is not None:
+        given["content_upos"] = tags(content_tags, None)
+    cls = settings_class or EvaluationOptions
+    return cls.for_convention(convention, **given) if convention else cls(**given)
 
 
 def read_trees(path: Path, fmt: Optional[str], cycles: str = "drop", **options: Any) -> List[Any]:

@@ -21,11 +21,12 @@ def signature_option() -> Any:
     return typer.Option(None, "--signature", help=SIGNATURE_HELP)
 
 
-def apply_signature(settings: S, signature: Optional[str]) -> S:
-    """``settings`` from the command's options, or those of ``signature`` (:meth:`Settings.merged`)."""
+def apply_signature(settings: S, signature: Optional[str], default: Optional[S] = None) -> S:
+    """``settings`` from the command's options, or those of ``signature`` (:meth:`Settings.merged`;
+    ``default``: the settings the command has without options, where they are not the class's)."""
     if not signature:
         return settings
-    return settings.merged(read_signature(signature))
+    return settings.merged(read_signature(signature), default)
 
 
 def signature_footer(text: str, signature: str) -> str:

@@ -36,6 +36,18 @@ class LabelSetWarning(UserWarning):
     labels that the predictions never use (a different annotation scheme; map it)."""
 
 
+class RootCaseWarning(UserWarning):
+    """The prediction writes the root relation in another case than the gold (spaCy's
+    ``ROOT`` against UD's ``root``) and the options compare it as written (conll18's
+    convention): those tokens count as wrong labels."""
+
+
+def root_case_tokens(pairs: Iterable[Tuple[Sequence[str], Sequence[str]]]) -> int:
+    """Tokens whose gold and predicted labels are the root relation in different cases."""
+    return sum(1 for gold, pred in pairs for g, p in zip(gold, pred)
+               if g != p and g.lower() == "root" and p.lower() == "root")
+
+
 def read_label_map(path: Union[str, Path]) -> Dict[str, str]:
     """A map from predicted to gold labels: a JSON object, or lines ``predicted gold``
     (whitespace-separated; blank lines and ``#`` comments ignored). Errors name file and line."""

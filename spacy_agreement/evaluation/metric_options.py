@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from dataclasses import dataclass, replace
-from typing import Callable, FrozenSet, Mapping, Optional, Union
+from typing import Any, Callable, FrozenSet, Mapping, Optional, Union
 
 import numpy as np
 
@@ -19,6 +19,37 @@ from ..limits import depths
 from ..trees import DependencyTree
 
 CONTENT_UPOS = frozenset({"ADJ", "NOUN", "PROPN", "VERB"})
+
+#: The field's evaluation conventions, each a set of option values (any option given
+#: explicitly overrides its convention's value; :meth:`EvaluationOptions.for_convention`):
+#:
+#: * ``conll18``: ``conll18_ud_eval.py`` of the CoNLL 2018 UD shared task (Zeman et al. 2018):
+#:   every word scored (punctuation too), relations compared by their universal part (subtypes
+#:   stripped), the root relation as written (``ROOT`` is not ``root``). The default of
+#:   ``spacy-agreement evaluate``.
+#: * ``conll07``: ``eval07.pl`` of the CoNLL 2007 shared task: labels as written, punctuation
+#:   scored (its ``-p`` excludes forms of Unicode punctuation only: ``--no-punct``).
+#: * ``conllx``: ``eval.pl`` of CoNLL-X (2006): labels as written, punctuation by form excluded.
+#: * ``plank2015``: Plank et al. (2015): ``eval.pl``'s punctuation and NED without the
+#:   grandparent case (benchmarks/plank2015_parity.md).
+#: * ``spacy``: spaCy's parser scorer as near as accuracies come: punctuation by label excluded,
+#:   the root relation case-insensitive (spaCy's ``ROOT``); spaCy's own F over arcs is
+#:   ``evaluate --model``'s ``spacy_las``.
+#: * ``package``: this package's conventions before 0.3 (punctuation by UPOS or label, scored;
+#:   subtypes kept; the root case folded).
+CONVENTIONS = {
+    "conll18": {"exclude_punct": False, "ignore_subtypes": True, "fold_root_case": False},
+    "conll07": {"exclude_punct": False, "punct_rules": frozenset({"form"}), "ignore_subtypes": False,
+                "fold_root_case": False},
+    "conllx": {"exclude_punct": True, "punct_rules": frozenset({"form"}), "ignore_subtypes": False,
+               "fold_root_case": False},
+    "plank2015": {"exclude_punct": True, "punct_rules": frozenset({"form"}), "ignore_subtypes": False,
+                  "fold_root_case": False, "ned": "undirected"},
+    "spacy": {"exclude_punct": True, "punct_rules": frozenset({"label"}), "ignore_subtypes": False,
+              "fold_root_case": True},
+    "package": {"exclude_punct": False, "punct_rules": frozenset({"upos", "label"}), "ignore_subtypes": False,
+                "fold_root_case": True},
+}
 PUNCT_RULES = ("upos", "label", "form")
 NED_VARIANTS = ("schwartz", "undirected")
 Weight = Union[str, Callable[[int], float]]
@@ -55,6 +86,17 @@ class EvaluationOptions(Settings):
     check_forms: bool = setting(True, key="forms", kind="bool",
                                 doc="tokens compared by form as well as by count")
     cycles: str = setting("drop", key="cycles", doc="head cycles in the input: drop (scored as they are) or raise")
+    convention: str = setting("package", key="conv",
+                              doc="the convention the options started from: conll18, conll07, conllx, plank2015, "
+                                  "spacy or package (options given explicitly override it)")
+
+    @classmethod
+    def for_convention(cls, name: str, **overrides: Any) -> "EvaluationOptions":
+        """The options of convention ``name`` (:data:`CONVENTIONS`), with ``overrides``
+        (options given explicitly) replacing its values."""
+        if name not in CONVENTIONS:
+            raise BadOptionError(f"unknown convention {name!r}: {', '.join(CONVENTIONS)}")
+        return cls(**{**CONVENTIONS[name], "convention": name, **overrides})
 
     def __post_init__(self) -> None:
         if isinstance(self.punct_rules, str):  # "upos,label", as the CLI and scorer configs write it
@@ -64,6 +106,8 @@ class EvaluationOptions(Settings):
             value = getattr(self, name)
             if not isinstance(value, frozenset):
                 object.__setattr__(self, name, frozenset(value))
+        if self.convention not in CONVENTIONS:
+            raise BadOptionError(f"unknown convention {self.convention!r}: {', '.join(CONVENTIONS)}")
         if self.cycles not in ("drop", "raise"):
             raise BadOptionError(f"cycles must be 'drop' or 'raise', not {self.cycles!r}")
         unknown = set(self.punct_rules) - set(PUNCT_RULES)

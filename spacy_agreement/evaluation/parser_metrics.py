@@ -90,7 +90,8 @@ from ..agreement.deltas import tree_edit_distance
 from ..registry import Registry
 from ..errors import BadOptionError, MismatchedCorpusError, ResourceLimitError, undefined
 from ..trees import DependencyTree
-from .label_sets import WARN_SHARE, WARN_TOKENS, LabelSetCheck, LabelSetWarning, LabelTable, check_label_sets
+from .label_sets import (WARN_SHARE, WARN_TOKENS, LabelSetCheck, LabelSetWarning, LabelTable, RootCaseWarning,  # noqa: F401
+                         check_label_sets, root_case_tokens)
 # the options live beside the metrics; imported here under their old names too
 from .metric_options import (CONTENT_UPOS, NED_VARIANTS, PUNCT_RULES, EvaluationOptions, Weight,  # noqa: F401
                              contract, gold_depths, is_punct_form, punct_mask)
@@ -311,7 +312,9 @@ def display_name(name: str) -> str:
 
 # keys of EvaluationResult.to_dict beside the metrics, and names the spaCy integration uses
 _RESERVED = frozenset({"tokens", "verbs", "sentences", "sentences_skipped", "ted_distance", "leaf_ancestor",
-                       "heads_outside_sentence"})
+                       "heads_outside_sentence",
+                       # the names conll18_ud_eval.py gives its metrics (the aligned evaluation's keys)
+                       "words", "upos", "xpos", "ufeats", "alltags", "lemmas"})
 
 for _name, _display, _count, _score, _description, _undefined in (
     ("las", "LAS", _over_tokens(SentenceContext.attached), None,
@@ -423,9 +426,9 @@ class EvaluationResult(ScoresByName):
     def to_dict(self) -> Dict[str, float]:
         """The flat scores and counts (what spaCy-style consumers read)."""
         out: Dict[str, float] = dict(self.scores)
-        out["tokens"] = self.tokens
+        out["tokens_scored"] = self.tokens  # counts: not a metric's name (conll18's tokens, sentences are metrics)
         out["verbs"] = self.verbs
-        out["sentences"] = len(self.sentences)
+        out["sentences_scored"] = len(self.sentences)
         out["sentences_skipped"] = len(self.skipped)
         out["sentences_multi_root"] = len(self.multi_root)
         out["sentences_over_limits"] = len(self.over_limits)
@@ -459,6 +462,11 @@ def label_check(compared: Sequence[Tuple[DependencyTree, DependencyTree]],
     check = check_label_sets((g.deprels, p.deprels) for g, p in compared)
     if check.share > warn_share and check.unseen_tokens >= WARN_TOKENS:
         warnings.warn(check.message(), LabelSetWarning, stacklevel=3)
+    root_case = root_case_tokens((g.deprels, p.deprels) for g, p in compared)
+    if root_case:
+        warnings.warn(f"{root_case} token(s) differ from the gold only by the case of the root relation (ROOT against "
+                      "root) and count as wrong labels, as conll18_ud_eval.py counts them; compare it "
+                      "case-insensitively with --fold-root-case (fold_root_case=True)", RootCaseWarning, stacklevel=3)
     return check
 
 

@@ -26,7 +26,11 @@ def score_nltk_trees(gold: Sequence[Union[nltk.Tree, DependencyGraph]],
     Phrase trees (``nltk.Tree``): leaf-ancestor (``leaf_ancestor``, ``leaf_ancestor_words``), GEIG labelled and
     unlabelled F, α between gold and parse, bracket Jaccard. Dependency graphs: the parser
     metrics of :mod:`spacy_agreement.evaluation.parser_metrics` (``label_map``,
-    ``ignore_subtypes`` and the other ``EvaluationOptions`` apply) and α. ``options`` go to
+    ``ignore_subtypes`` and the other ``EvaluationOptions`` apply) and α; the graphs keep their
+    lemmas, UPOS (``ctag``), XPOS (``tag``) and features
+    (:func:`~spacy_agreement.adapters.nltk_graph.from_dependency_graph`), so MLAS and BLEX, like
+    every other metric, are those of ``spacy-agreement evaluate`` on the same parses written as
+    CoNLL-U with the same options. ``options`` go to
     the leaf-ancestor scorer (``cost``, ``evalb``) or to ``EvaluationOptions``.
 
     α follows the package's policy (:mod:`~spacy_agreement.agreement.policy`): ``alpha="auto"``

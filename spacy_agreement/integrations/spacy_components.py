@@ -32,14 +32,21 @@ pipeline does not predict are the reference's), ``dep_leaf_ancestor`` (with ``le
 ignore punctuation (labels ``p`` and ``punct``) and compare labels lowercased; but where
 spaCy's ``dep_las``/``dep_uas`` are F-scores over arcs (punctuation left out on each side by
 its own label), ours are accuracies over the gold tokens (punctuation by the gold label), as
-Plank et al. (2015) define them, so they can differ slightly from spaCy's. Examples
-whose tokenisation differs from the gold are aligned with spaCy's alignment: spaCy's own
-``dep_las``/``dep_uas`` handle them, ``dep_la`` falls back to the tokens aligned one-to-one
-when no example has the gold tokenisation, and the tree measures (TED, UCP/LCP,
-leaf-ancestor, α) skip such examples;
-``dep_unaligned_tokens`` and ``dep_examples_misaligned`` count what was left out, and
-``dep_heads_outside_sentence`` the heads re-attached to the root by the converter (each doc is
-compared as one tree, so spaCy's heads, always inside the doc, give 0).
+Plank et al. (2015) define them, so they can differ slightly from spaCy's.
+
+Examples whose predicted tokens differ from the reference's are scored through spaCy's own
+alignment (``example.alignment``), as spaCy's ``dep_las`` is (:func:`aligned_tree`): every
+metric of ours is computed over the *reference* tokens, the predicted analysis carried over
+from the predicted token aligned one-to-one with each (a reference token and a predicted
+token that the alignment maps only to each other), its head mapped through the alignment. A
+reference token with no such token (split or merged by the tokeniser), and a token whose
+predicted head maps to no reference token, count as wrong (a wrong head; with no predicted
+token, no label either): the predicted tree makes such a token its own head, so the
+compared trees (TED, leaf-ancestor, α) leave it out with what hangs below it, as they leave
+out any head cycle. One :class:`MisalignedExampleWarning` per call says how many examples
+and reference tokens that concerned; ``dep_examples_misaligned`` and ``dep_unaligned_tokens``
+count them. ``dep_heads_outside_sentence`` counts the heads re-attached to the root by the
+converter (each doc is compared as one tree, so spaCy's heads, always inside the doc, give 0).
 """
 from __future__ import annotations
 
@@ -53,7 +60,7 @@ from spacy.pipeline.dep_parser import parser_score
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 
-from ..adapters.spacy import doc_analysis, doc_tree  # doc_analysis: importable from here too
+from ..adapters.spacy import annotated_columns, doc_analysis, doc_tree, token_columns  # doc_analysis: importable from here too
 from ..agreement.alpha import AlphaResult, alpha
 from ..agreement.alpha import alpha as alpha_of  # score_syntax has a parameter named alpha
 from ..agreement.settings import ALPHA_METHODS
@@ -74,6 +81,12 @@ SPACY_PUNCT = frozenset({"p", "punct"})
 class UnparsedDocWarning(UserWarning):
     """Docs without a dependency parse (``doc.has_annotation("DEP")`` false) or without the
     stored analysis to compare with were skipped: their scores would be made up."""
+
+
+class MisalignedExampleWarning(UserWarning):
+    """Examples whose predicted tokens differ from the reference's were scored through
+    spaCy's alignment: reference tokens with no one-to-one predicted token, and predicted
+    heads that map to no reference token, counted wrong (:func:`aligned_tree`)."""
 
 
 def unparsed(doc) -> bool:
@@ -228,27 +241,50 @@ class SyntaxAgreement:
         return {"agreement_las": float(np.mean(defined))}
 
 
-def _aligned_label_accuracy(example, options: EvaluationOptions) -> Tuple[float, int]:
-    """Label accuracy over reference tokens aligned one-to-one to a predicted token (for
-    differing tokenisations), and the number of reference tokens left unaligned."""
-    align = example.alignment.x2y  # predicted -> reference
-    lengths = align.lengths.tolist()
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(int).tolist() if lengths else []
-    predicted_of: Dict[int, int] = {}  # reference token -> its one-to-one predicted token
-    for i, (n, s) in enumerate(zip(lengths, starts)):
-        if n == 1:
-            predicted_of.setdefault(int(align.data[s]), i)
-    correct = total = unaligned = 0
-    for token in example.reference:
-        label = token.dep_.lower()
-        if options.exclude_punct and options.is_punct(token.text, token.pos_, label):
+def aligned_tree(example, reference: DependencyTree, location: Optional[Location] = None
+                 ) -> Tuple[DependencyTree, int]:
+    """The predicted analysis of an example whose tokens differ from the reference's, as a
+    tree over the reference tokens (``reference`` is the reference doc's tree), and the
+    number of reference tokens aligned to no single predicted token.
+
+    Through spaCy's alignment (``example.alignment``), a reference token ``i`` and a
+    predicted token ``j`` are aligned one-to-one when each is the other's only aligned token.
+    Token ``i`` then takes ``j``'s relation (lowercased, as spaCy compares) and ``j``'s head
+    mapped to the reference: the root stays the root, a head aligned one-to-one becomes its
+    reference token, and a head aligned to none (part of a split or merged token) makes ``i``
+    its own head, which every attachment score counts as wrong. A reference token aligned to
+    no single predicted token is its own head with the relation ``_``. UPOS, lemmas, features
+    and tags are the aligned token's where the prediction annotates them (``_`` for an
+    unaligned token), else the reference's; forms and ids are the reference's."""
+    predicted = example.predicted
+    x2y, y2x = example.alignment.x2y, example.alignment.y2x  # predicted -> reference, reverse
+    x_lengths, y_lengths, targets = x2y.lengths.tolist(), y2x.lengths.tolist(), x2y.data.tolist()
+    reference_of: Dict[int, int] = {}  # predicted token -> its one-to-one reference token
+    start = 0
+    for j, length in enumerate(x_lengths):
+        if length == 1 and y_lengths[targets[start]] == 1:
+            reference_of[j] = targets[start]
+        start += length
+    predicted_of = {i: j for j, i in reference_of.items()}
+    n = len(reference)
+    heads, deprels = [], []
+    for i in range(n):
+        j = predicted_of.get(i)
+        if j is None:
+            heads.append(i + 1)
+            deprels.append("_")
             continue
-        total += 1
-        if token.i not in predicted_of:
-            unaligned += 1
-            continue
-        correct += example.predicted[predicted_of[token.i]].dep_.lower() == label
-    return (correct / total if total else math.nan), unaligned
+        token = predicted[j]
+        head = token.head.i
+        heads.append(0 if head == j else reference_of[head] + 1 if head in reference_of else i + 1)
+        deprels.append(token.dep_.lower())
+    own = token_columns(predicted)
+    annotated = annotated_columns(predicted)
+    columns = {name: tuple(values[predicted_of[i]] if i in predicted_of else "_" for i in range(n))
+               if annotated[name] else getattr(reference, name) for name, values in own.items()}
+    tree = DependencyTree.create(heads, deprels, reference.forms, ids=reference.ids,
+                                 location=location or reference.location, **columns)
+    return tree, n - len(predicted_of)
 
 
 def _dep_getter(predicted_docs: set, options: EvaluationOptions) -> Callable[[Any, str], str]:
@@ -301,7 +337,10 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
     policy: ``"auto"`` is exact within ``alpha_budget`` DP cells and sampled beyond,
     ``"exact"`` and ``"sampled"`` force either; ``dep_alpha_method`` says which was computed.
     Examples whose predicted doc has no dependency annotation are skipped, counted in
-    ``dep_examples_unparsed`` and warned about once."""
+    ``dep_examples_unparsed`` and warned about once. Examples whose predicted tokens differ
+    from the reference's are scored through spaCy's alignment (:func:`aligned_tree`), counted
+    in ``dep_examples_misaligned`` (``dep_unaligned_tokens``: their reference tokens aligned to
+    no single predicted token) and warned about once (:class:`MisalignedExampleWarning`)."""
     examples = list(examples)
     base = EvaluationOptions()
     options = EvaluationOptions(
@@ -318,25 +357,30 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
         examples = [eg for eg in examples if not unparsed(eg.predicted)]
     scores: Dict[str, Any] = spacy_parser_scores(examples, options, **kwargs)
     golds, preds, misaligned, unaligned, outside = [], [], 0, 0, 0
-    partial_la = []
     for k, eg in enumerate(examples, start=1):
         ref, pred = eg.reference, eg.predicted
-        if [t.text for t in ref] != [t.text for t in pred]:
-            misaligned += 1
-            value, missing = _aligned_label_accuracy(eg, options)
-            unaligned += missing
-            partial_la.append(value)
-            continue
         # each doc is one tree; a head outside it is re-attached to the root and counted
         # labels lowered as spaCy compares them; lemmas and features for MLAS/BLEX: what the
         # pipeline does not predict is the reference's
         gold_tree, out_gold = doc_tree(ref, 0, len(ref), location=Location("example", k), heads_outside="root",
                                        lowercase=True)
-        pred_tree, out_pred = doc_tree(pred, 0, len(pred), location=Location("example", k), heads_outside="root",
-                                       lowercase=True, fallback=gold_tree)
+        if [t.text for t in ref] != [t.text for t in pred]:
+            misaligned += 1
+            pred_tree, missing = aligned_tree(eg, gold_tree)  # over the reference tokens
+            unaligned += missing
+            out_pred = 0
+        else:
+            pred_tree, out_pred = doc_tree(pred, 0, len(pred), location=Location("example", k),
+                                           heads_outside="root", lowercase=True, fallback=gold_tree)
         outside += out_gold + out_pred
         golds.append(gold_tree)
         preds.append(pred_tree)
+    if misaligned:
+        warnings.warn(f"{misaligned} of {len(examples)} example(s) have predicted tokens that differ from the "
+                      f"reference: scored over the reference tokens through spaCy's alignment, with the {unaligned} "
+                      "reference token(s) aligned to no single predicted token, and heads that map to none, counted "
+                      "wrong and left out of the compared trees (dep_examples_misaligned, dep_unaligned_tokens)",
+                      MisalignedExampleWarning, stacklevel=2)
     if golds:
         result = evaluate(golds, preds, options)
         for key, value in result.scores.items():
@@ -356,10 +400,6 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
     scores["dep_examples_unparsed"] = skipped
     scores["dep_unaligned_tokens"] = unaligned
     scores["dep_heads_outside_sentence"] = outside
-    if misaligned and not golds:
-        defined = [v for v in partial_la if not math.isnan(v)]
-        scores["dep_la"] = float(np.mean(defined)) if defined else undefined(
-            "dep_la", "no reference token to score in the misaligned examples")
     return scores
 
 

@@ -1,27 +1,60 @@
 """Running a real spaCy pipeline over gold CoNLL-U and scoring it (``spacy-agreement evaluate
---model``). Each gold sentence is parsed as one pre-tokenised ``Doc`` (the gold words, so the
-tokens always match), and the whole doc is read back as one tree: if the pipeline splits the
-sentence in two, both roots attach to the artificial root."""
+--model``), as ``spacy evaluate --gold-preproc`` does on the same data converted with ``spacy
+convert``.
+
+Each gold sentence is parsed as one pre-tokenised ``Doc``: the gold words (the syntactic
+words, ``de le`` for ``du``, as ``spacy convert`` makes them) with the gold spacing
+(:func:`~spacy_agreement.adapters.conll.space_after`: ``SpaceAfter=No`` in the MISC column, no
+space inside a multiword token), so the pipeline sees the text ``spacy evaluate
+--gold-preproc`` gives it (``spacy convert`` also puts a space after the last word of every
+sentence but the last of each ``-n``-sentence doc; a space after the last word changes no
+token). So the tokens always match. The whole doc is read back as one tree: if the pipeline
+splits the sentence in two, both roots attach to the artificial root, and they are scored as
+they are (as spaCy's scorer does). spaCy names the root relation ``ROOT``: it is read as the
+gold scheme's root relation (:func:`root_relation`, ``root`` in UD), so that the parses are
+compared with the gold as the saved file is (:func:`write_parses`)."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import Any, Dict, List, Optional, Sequence
 
+from ..adapters.conll import sentence_text, space_after, surface_tokens
 from ..adapters.spacy import doc_tree, token_columns
 from ..errors import Location
 from ..trees import DependencyTree
 
+#: The relation :func:`write_parses` gives the later roots of a sentence the pipeline split:
+#: UD's relation between clauses side by side with no explicit link.
+EXTRA_ROOT_RELATION = "parataxis"
 
-def parse_with_pipeline(nlp, gold: Sequence[DependencyTree], batch_size: int = 64,
+
+def root_relation(gold: Sequence[DependencyTree]) -> str:
+    """The gold scheme's root relation: the label most of the gold's tokens attached to the
+    root carry (the first seen on a tie; ``root``, UD's, when no token is)."""
+    counts = Counter(rel for tree in gold for head, rel in zip(tree.heads.tolist(), tree.deprels) if head == 0)
+    return counts.most_common(1)[0][0] if counts else "root"
+
+
+def gold_doc_words(tree: DependencyTree) -> Dict[str, List[Any]]:
+    """``words`` and ``spaces`` of a ``Doc`` over a gold sentence, as ``spacy convert`` builds
+    it from CoNLL-U (and ``spacy evaluate --gold-preproc`` gives the pipeline)."""
+    return {"words": list(tree.forms), "spaces": space_after(tree)}
+
+
+def parse_with_pipeline(nlp, gold: Sequence[DependencyTree], batch_size: Optional[int] = None,
                         progress: bool = False, docs_out: Optional[List[Any]] = None) -> List[DependencyTree]:
     """The pipeline's analysis of every gold sentence, as trees over the gold tokens.
 
     UPOS, lemmas, features and fine tags are the pipeline's where it annotates them, and
     the gold's where it does not (a parser-only pipeline is scored as if given gold tags).
-    ``docs_out`` (a list) receives the parsed docs."""
+    A token the pipeline attaches to the root labelled ``ROOT`` (any case) gets the gold's
+    root relation (:func:`root_relation`). ``batch_size`` defaults to the pipeline's own, as
+    ``nlp.evaluate`` uses. ``docs_out`` (a list) receives the parsed docs."""
     from spacy.tokens import Doc  # lazy: import time
 
-    docs = (Doc(nlp.vocab, words=list(tree.forms)) for tree in gold)
+    root = root_relation(gold)
+    docs = (Doc(nlp.vocab, **gold_doc_words(tree)) for tree in gold)
     iterator = nlp.pipe(docs, batch_size=batch_size)
     if progress:
         from tqdm import tqdm  # lazy: import time
@@ -31,19 +64,23 @@ def parse_with_pipeline(nlp, gold: Sequence[DependencyTree], batch_size: int = 6
     for tree, doc in zip(gold, iterator):
         predicted, _ = doc_tree(doc, 0, len(doc), location=Location(f"{tree.location.source} (parsed)",
                                                                      tree.location.sentence), heads_outside="root")
+        deprels = tuple(root if head == 0 and rel.lower() == "root" else rel
+                        for head, rel in zip(predicted.heads.tolist(), predicted.deprels))
         # same tokens as the gold: keep its token ids; the pipeline's UPOS, lemmas, features and
         # tags where it predicts them (MLAS, BLEX), otherwise the gold's (as if given gold tags)
-        out.append(replace(predicted, ids=tree.ids, **token_columns(doc, fallback=tree)))
+        out.append(replace(predicted, ids=tree.ids, deprels=deprels, **token_columns(doc, fallback=tree)))
         if docs_out is not None:
             docs_out.append(doc)
     return out
 
 
 def spacy_convention_scores(nlp, docs: Sequence[Any], gold: Sequence[DependencyTree], options: Any) -> Dict[str, float]:
-    """spaCy's own ``dep_las`` and ``dep_uas`` of the parsed ``docs`` against the gold trees,
-    as ``spacy evaluate`` computes them with our scorer (F over arcs, punctuation left out by
-    each side's own label, labels lowercased, ``label_map``/``ignore_subtypes`` of
-    ``options`` applied): the figures to compare with spaCy's table."""
+    """spaCy's own ``dep_las`` and ``dep_uas`` of the parsed ``docs`` against the gold trees:
+    what ``spacy evaluate --gold-preproc`` prints for the same pipeline on the gold converted
+    with ``spacy convert`` (F over arcs, punctuation left out by each side's own label
+    ``punct`` or ``p``, labels lowercased, subtypes kept whatever ``options`` say). The one
+    option applied is ``label_map`` of ``options`` (the pipeline's labels in the gold's
+    scheme), as the scorer ``spacy_agreement.syntax_scorer.v1`` applies its own."""
     from spacy.tokens import Doc  # lazy: import time
     from spacy.training import Example
 
@@ -52,29 +89,66 @@ def spacy_convention_scores(nlp, docs: Sequence[Any], gold: Sequence[DependencyT
     examples = []
     for tree, doc in zip(gold, docs):
         heads = [h - 1 if h else k for k, h in enumerate(tree.heads.tolist())]
-        reference = Doc(nlp.vocab, words=list(tree.forms), heads=heads, deps=list(tree.deprels))
+        reference = Doc(nlp.vocab, **gold_doc_words(tree), heads=heads, deps=list(tree.deprels))
         examples.append(Example(doc, reference))
     lowered = replace(options, label_map={k.lower(): v.lower() for k, v in options.label_map.items()}
-                      if options.label_map else None)
+                      if options.label_map else None, ignore_subtypes=False)
     scores = spacy_parser_scores(examples, lowered)
     return {"spacy_las": float(scores["dep_las"]), "spacy_uas": float(scores["dep_uas"])}
 
 
-def write_parses(parses: Sequence[DependencyTree], gold: Sequence[DependencyTree]) -> str:
-    """CoNLL-U text of the pipeline's parses (``evaluate --model --save-parses``): every
-    column the pipeline filled (lemma, UPOS, XPOS, features, head, relation), ``_`` where a
-    value is unknown, and the gold sentence's ``sent_id`` where it had one, so that the file
-    can be scored again (``evaluate gold.conllu parses.conllu``) or read by other tools."""
+def one_root(tree: DependencyTree, relation: str = EXTRA_ROOT_RELATION) -> DependencyTree:
+    """The tree with one token on the root: every later token attached to the root is
+    attached to the first, with ``relation`` (the tree itself when it has one root or none)."""
+    heads = tree.heads.tolist()
+    roots = [k for k, head in enumerate(heads, start=1) if head == 0]
+    if len(roots) < 2:
+        return tree
+    deprels = list(tree.deprels)
+    for k in roots[1:]:
+        heads[k - 1] = roots[0]
+        deprels[k - 1] = relation
+    return DependencyTree.create(heads, deprels, tree.forms, tree.upos, tree.ids, tree.location,
+                                 lemmas=tree.lemmas or None, feats=tree.feats or None, xpos=tree.xpos or None,
+                                 misc=tree.misc or None, multiword=tree.multiword)
+
+
+def write_parses(parses: Sequence[DependencyTree], gold: Sequence[DependencyTree],
+                 rerooted: Optional[List[str]] = None, extra_root_relation: str = EXTRA_ROOT_RELATION) -> str:
+    """CoNLL-U text of the pipeline's parses (``evaluate --model --save-parses``) that
+    ``conll18_ud_eval.py`` and this package's strict reader accept.
+
+    Every sentence ends with an empty line (the script requires one at the end of the
+    file). Every column the pipeline filled (lemma, UPOS, XPOS, features, head, relation), ``_``
+    where a value is unknown; the gold sentence's ``sent_id`` (else its number), its text, its
+    multiword token lines (``3-4 du`` over ``de`` and ``le``, so that the characters are the
+    gold's) and its ``SpaceAfter=No``. The root relation is the gold scheme's (the parses
+    carry it, :func:`parse_with_pipeline`). A sentence the pipeline split (several tokens on
+    the root, which the script refuses) is written with one root: the first; each later one
+    is attached to it with ``extra_root_relation`` (``parataxis``, UD's relation between
+    clauses side by side), and the sentence's id goes to ``rerooted`` (a list) when given.
+    Scoring the file therefore differs from the live run (which scores the roots as the
+    pipeline put them) on those sentences only."""
     blocks = []
     for number, (tree, reference) in enumerate(zip(parses, gold), start=1):
         sent_id = getattr(reference.location, "sent_id", None) or str(number)
-        lines = [f"# sent_id = {sent_id}", f"# text = {' '.join(tree.forms)}"]
-        n = len(tree)
+        single = one_root(tree, extra_root_relation)
+        if single is not tree and rerooted is not None:
+            rerooted.append(sent_id)
+        lines = [f"# sent_id = {sent_id}", f"# text = {sentence_text(reference)}"]
+        spaces = space_after(reference)
+        n = len(single)
         column = lambda values: values if len(values) == n else ("_",) * n  # noqa: E731
-        for k, (form, lemma, upos, xpos, feats, head, deprel) in enumerate(zip(
-                tree.forms, column(tree.lemmas), column(tree.upos), column(tree.xpos), column(tree.feats),
-                tree.heads.tolist(), tree.deprels), start=1):
-            cells = [str(k), form, lemma, upos, xpos, feats, str(head), deprel, "_", "_"]
-            lines.append("\t".join(cell if cell else "_" for cell in cells))
-        blocks.append("\n".join(lines) + "\n")
-    return "\n".join(blocks)
+        rows = list(zip(single.forms, column(single.lemmas), column(single.upos), column(single.xpos),
+                        column(single.feats), single.heads.tolist(), single.deprels))
+        for form, first, last in surface_tokens(reference):
+            no_space = "_" if spaces[last - 1] else "SpaceAfter=No"
+            if last > first:  # a multiword token: its line, then its words
+                lines.append("\t".join([f"{first}-{last}", form] + ["_"] * 7 + [no_space]))
+            for k in range(first, last + 1):
+                word, lemma, upos, xpos, feats, head, deprel = rows[k - 1]
+                misc = no_space if last == first else "_"
+                cells = [str(k), word, lemma, upos, xpos, feats, str(head), deprel, "_", misc]
+                lines.append("\t".join(cell if cell else "_" for cell in cells))
+        blocks.append("\n".join(lines) + "\n\n")  # every sentence ends with an empty line, the last too
+    return "".join(blocks)

@@ -111,7 +111,7 @@ def test_cli_label_map_table_and_json_carry_the_same_figures(tmp_path):
     gold, pred = _clearnlp_corpus()
     (tmp_path / "gold.conllu").write_text(write_conll(gold), encoding="utf-8")
     (tmp_path / "pred.conllu").write_text(write_conll(pred), encoding="utf-8")
-    args = ["evaluate", str(tmp_path / "gold.conllu"), str(tmp_path / "pred.conllu")]
+    args = ["evaluate", str(tmp_path / "gold.conllu"), str(tmp_path / "pred.conllu"), "--fold-root-case"]
     plain = runner.invoke(app, args + ["--json"])
     assert plain.exit_code == 0
     values = json.loads(plain.stdout)
@@ -125,9 +125,10 @@ def test_cli_label_map_table_and_json_carry_the_same_figures(tmp_path):
     (tmp_path / "map.tsv").write_text("dobj obj\n", encoding="utf-8")
     mapped = json.loads(runner.invoke(app, args + ["--json", "--label-map", str(tmp_path / "map.tsv")]).stdout)
     assert mapped["las"] == 1.0 and mapped["unseen_gold_label_share"] == 0.0
-    sensitive = json.loads(runner.invoke(app, args + ["--json", "--label-map", str(tmp_path / "map.tsv"),
-                                                      "--case-sensitive-root"]).stdout)
-    assert sensitive["las"] == pytest.approx(2 / 3)
+    sensitive = runner.invoke(app, args[:-1] + ["--json", "--label-map", str(tmp_path / "map.tsv")])
+    assert json.loads(sensitive.stdout)["las"] == pytest.approx(2 / 3)  # conll18's default: ROOT is not root
+    warned = [line for line in sensitive.stderr.splitlines() if "case of the root relation" in line]
+    assert len(warned) == 1 and "30 token(s)" in warned[0] and "--fold-root-case" in warned[0]
 
 
 # ---------------------------------------------------------------- label costs

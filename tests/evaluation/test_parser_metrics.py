@@ -136,7 +136,7 @@ def test_corpus_micro_average_and_mismatch():
     wrong = sa.DependencyTree.create([0, 1], ["root", "nsubj"], forms=["Go", "home"], upos=["VERB", "NOUN"])
     result = evaluate([GOLD, short], [PRED, wrong])
     assert result.las == pytest.approx((5 + 1) / 10)
-    assert result.to_dict()["tokens"] == 10 and result.to_dict()["verbs"] == 2
+    assert result.to_dict()["tokens_scored"] == 10 and result.to_dict()["verbs"] == 2
     other = sa.DependencyTree.create([0, 1], ["root", "obj"], forms=["Go", "away"],
                                      location=sa.Location("pred.conll", 2))
     with pytest.raises(MismatchedCorpusError, match="token 2 is 'home' against 'away'"):
@@ -178,7 +178,7 @@ def test_cli_evaluate_on_cdt_gives_table2_las(iaa):
     out = json.loads(result.output)
     assert round(100 * out["las"], 1) == 90.4  # Skjærholt (2014), Table 2, CDT (da)
     assert out["las"] <= out["uas"] and out["las"] <= out["la"] and out["uas"] <= out["ned"]
-    for key in ("las", "uas", "la", "ned", "ted", "ucp", "lcp", "las_content", "las_function", "tokens"):
+    for key in ("las", "uas", "la", "ned", "ted", "ucp", "lcp", "las_content", "las_function", "tokens_scored"):
         assert key in out
     wrong = CliRunner().invoke(app, ["evaluate", str(gold), str(iaa / "ndt/odin-danish.conll")])
     assert wrong.exit_code == 1 and "162 gold sentences" in wrong.output

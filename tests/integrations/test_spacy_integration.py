@@ -111,7 +111,10 @@ def test_scorer_counts_tokenisation_differences():
     nlp = spacy.blank("en")
     ref = Doc(nlp.vocab, words=["I", "ca", "n't", "go"], heads=[3, 3, 3, 3], deps=["nsubj", "aux", "neg", "ROOT"])
     pred = Doc(nlp.vocab, words=["I", "can't", "go"], heads=[2, 2, 2], deps=["nsubj", "aux", "ROOT"])
-    scores = score_syntax([Example(pred, ref)])
+    from spacy_agreement.integrations.spacy_components import MisalignedExampleWarning
+
+    with pytest.warns(MisalignedExampleWarning, match="1 of 1 example"):
+        scores = score_syntax([Example(pred, ref)])
     assert scores["dep_examples_misaligned"] == 1 and scores["dep_unaligned_tokens"] == 2
     assert scores["dep_la"] == pytest.approx(2 / 4)
 
@@ -154,7 +157,7 @@ def test_trained_parser_through_the_cli(trained):
     result = CliRunner().invoke(app, ["evaluate", "--model", str(path), str(gold), "--json", "--quiet"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    assert out["sentences"] == 8 and out["tokens"] == sum(len(t) for t in demo_trees()[0])
+    assert out["sentences_scored"] == 8 and out["tokens_scored"] == sum(len(t) for t in demo_trees()[0])
     assert 0.5 < out["las"] <= out["uas"] <= 1.0 and 0 <= out["ted"] <= 1
     missing = CliRunner().invoke(app, ["evaluate", "--model", str(path / "nope"), str(gold)])
     assert missing.exit_code == 1 and "cannot load" in missing.output
@@ -214,3 +217,153 @@ def test_scorer_skips_unparsed_predictions_and_counts_them():
     with_alpha = score_syntax([Example(good, ref)] * 3, alpha="auto")
     assert with_alpha["dep_alpha_method"] == "exact"
     assert with_alpha["dep_alpha_signature"].startswith("alpha|") and "method:exact" in with_alpha["dep_alpha_signature"]
+
+
+def spaced_gold_conllu():
+    """The demo sentences as UD writes them (no space before the final full stop) and one
+    more with a multiword token ("cannot" = "can" + "not") and a sentence-final SpaceAfter=No."""
+    blocks = []
+    for tree in demo_trees()[0]:
+        lines = [f"# sent_id = {tree.location.sent_id}",
+                 f"# text = {' '.join(tree.forms[:-1])}{tree.forms[-1]}"]
+        for k, (form, upos, head, rel) in enumerate(zip(tree.forms, tree.upos, tree.heads.tolist(), tree.deprels), 1):
+            misc = "SpaceAfter=No" if k == len(tree) - 1 else "_"
+            lines.append("\t".join([str(k), form, "_", upos, "_", "_", str(head), rel, "_", misc]))
+        blocks.append("\n".join(lines) + "\n")
+    blocks.append("# sent_id = mwt-1\n# text = She cannot go.\n"
+                  "1\tShe\tshe\tPRON\t_\t_\t4\tnsubj\t_\t_\n"
+                  "2-3\tcannot\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                  "2\tcan\tcan\tAUX\t_\t_\t4\taux\t_\t_\n"
+                  "3\tnot\tnot\tPART\t_\t_\t4\tadvmod\t_\t_\n"
+                  "4\tgo\tgo\tVERB\t_\t_\t0\troot\t_\tSpaceAfter=No\n"
+                  "5\t.\t.\tPUNCT\t_\t_\t4\tpunct\t_\tSpaceAfter=No\n")
+    return "\n".join(blocks) + "\n"  # ends with an empty line, as conll18_ud_eval.py requires
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")
+def test_evaluate_model_gives_spacy_evaluate_gold_preproc(trained, tmp_path):
+    """``evaluate --model`` parses what ``spacy evaluate --gold-preproc`` parses (the gold words
+    with the gold's spacing, as ``spacy convert`` makes them) and states spaCy's own figures."""
+    import subprocess
+    import sys
+
+    from spacy.training import Corpus
+
+    from spacy_agreement.integrations.spacy_parse import parse_with_pipeline
+
+    nlp, _, path, _ = trained
+    gold = tmp_path / "gold.conllu"
+    gold.write_text(spaced_gold_conllu(), encoding="utf-8")
+    converted = tmp_path / "converted"
+    converted.mkdir()
+    run = lambda *args: subprocess.run([sys.executable, "-m", "spacy", *map(str, args)],  # noqa: E731
+                                       capture_output=True, text=True, timeout=300)
+    done = run("convert", gold, converted, "--converter", "conllu")
+    assert done.returncode == 0, done.stdout + done.stderr
+    metrics = tmp_path / "metrics.json"
+    done = run("evaluate", path, converted / "gold.spacy", "--gold-preproc", "--output", metrics)
+    assert done.returncode == 0, done.stdout + done.stderr
+    spacy_scores = json.loads(metrics.read_text(encoding="utf-8"))
+    result = CliRunner().invoke(app, ["evaluate", str(gold), "--model", str(path), "--json", "--quiet"])
+    assert result.exit_code == 0, result.output
+    ours = json.loads(result.stdout)
+    assert ours["spacy_las"] == pytest.approx(spacy_scores["dep_las"], abs=1e-9)  # the file has 10 digits
+    assert ours["spacy_uas"] == pytest.approx(spacy_scores["dep_uas"], abs=1e-9)
+    # to the last digit: what spacy evaluate --gold-preproc computes, in this process
+    examples = list(Corpus(converted / "gold.spacy", gold_preproc=True)(nlp))
+    exact = nlp.evaluate(examples)
+    assert (ours["spacy_las"], ours["spacy_uas"]) == (exact["dep_las"], exact["dep_uas"])
+    # the same input as spaCy's: words and the spaces between them (spacy convert adds one after
+    # the last word of every sentence but the last of its doc)
+    trees = sa.read_conll(gold)
+    docs = []
+    parse_with_pipeline(nlp, trees, docs_out=docs)
+    theirs = [eg.predicted for eg in Corpus(converted / "gold.spacy", gold_preproc=True)(nlp)]
+    assert len(theirs) == len(docs) == 9
+    for doc, their in zip(docs, theirs):
+        assert doc.text.rstrip() == their.text.rstrip()
+    assert docs[0].text.rstrip() == "Rain fell." and docs[-1].text == "She cannot go."  # not "can not go ."
+    # the converted DocBin as gold: its spacing is kept too
+    result = CliRunner().invoke(app, ["evaluate", str(converted / "gold.spacy"), "--model", str(path), "--json",
+                                      "--quiet"])
+    assert result.exit_code == 0, result.output
+    from_docbin = json.loads(result.stdout)
+    assert (from_docbin["spacy_las"], from_docbin["spacy_uas"]) == (exact["dep_las"], exact["dep_uas"])
+    assert from_docbin["las"] == ours["las"]
+
+
+@pytest.mark.slow
+def test_saved_parses_are_valid_conllu_with_the_gold_tokens_and_one_root(trained, tmp_path):
+    """``--save-parses`` writes what conll18_ud_eval.py reads: the gold scheme's root relation
+    (not spaCy's ROOT), one root per sentence, the gold's multiword tokens and text."""
+    _, _, path, _ = trained
+    gold = tmp_path / "gold.conllu"
+    gold.write_text(spaced_gold_conllu(), encoding="utf-8")
+    saved = tmp_path / "parses.conllu"
+    result = CliRunner().invoke(app, ["evaluate", str(gold), "--model", str(path), "--json", "--quiet",
+                                      "--save-parses", str(saved)])
+    assert result.exit_code == 0, result.output
+    live = json.loads(result.stdout)
+    text = saved.read_text(encoding="utf-8")
+    assert text.endswith("\n\n")  # conll18_ud_eval.py requires the file to end with an empty line
+    assert "2-3\tcannot\t" in text and "# text = She cannot go." in text and "ROOT" not in text
+    parses = sa.read_conll(saved, single_root=True, cycles="raise")  # strict: one root, no cycle
+    golds = sa.read_conll(gold)
+    assert [p.forms for p in parses] == [g.forms for g in golds]
+    assert [p.location.sent_id for p in parses] == [g.location.sent_id for g in golds]
+    assert all(rel == "root" for p in parses for head, rel in zip(p.heads.tolist(), p.deprels) if head == 0)
+    assert parses[-1].multiword == ((2, 3, "cannot", "_"),)
+    again = CliRunner().invoke(app, ["evaluate", str(gold), str(saved), "--json"])
+    assert again.exit_code == 0, again.output
+    if live["sentences_multi_root"] == 0:  # the file is the live run, but for re-rooted sentences
+        assert json.loads(again.stdout)["las"] == live["las"]
+
+
+def test_write_parses_gives_a_split_sentence_one_root():
+    from spacy_agreement.integrations.spacy_parse import write_parses
+
+    gold = sa.parse_conll("# sent_id = s1\n"
+                          "1\tIt\tit\tPRON\t_\t_\t2\tnsubj\t_\t_\n"
+                          "2\trained\train\tVERB\t_\t_\t0\troot\t_\tSpaceAfter=No\n"
+                          "3\t;\t;\tPUNCT\t_\t_\t5\tpunct\t_\t_\n"
+                          "4\tit\tit\tPRON\t_\t_\t5\tnsubj\t_\t_\n"
+                          "5\tstopped\tstop\tVERB\t_\t_\t2\tparataxis\t_\t_\n")
+    split = sa.DependencyTree.create([2, 0, 2, 5, 0], ["nsubj", "root", "punct", "nsubj", "root"],
+                                     gold[0].forms, ids=gold[0].ids)
+    rerooted = []
+    text = write_parses([split], gold, rerooted)
+    assert rerooted == ["s1"] and "# text = It rained; it stopped" in text
+    tree = sa.parse_conll(text, single_root=True)[0]
+    assert tree.heads.tolist() == [2, 0, 2, 5, 2] and tree.deprels[4] == "parataxis"
+    assert tree.misc[1] == "SpaceAfter=No"
+
+
+@pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # no POS: UCP, LCP undefined
+def test_scorer_scores_misaligned_examples_through_the_alignment_and_warns_once():
+    """A tokenisation that differs: the tree metrics are scored over the reference tokens
+    through spaCy's alignment (a head that maps to nothing is wrong), with one warning."""
+    from spacy_agreement.integrations.spacy_components import MisalignedExampleWarning, aligned_tree
+
+    nlp = spacy.blank("en")
+    words = ["I", "ca", "n't", "go", "home"]
+    ref = Doc(nlp.vocab, words=words, heads=[3, 3, 3, 3, 3], deps=["nsubj", "aux", "advmod", "ROOT", "obj"])
+    # "I" attached to "can't", which is no single reference token: a wrong head
+    pred = Doc(nlp.vocab, words=["I", "can't", "go", "home"], heads=[1, 2, 2, 2], deps=["nsubj", "aux", "ROOT", "obj"])
+    example = Example(pred, ref)
+    tree, unaligned = aligned_tree(example, sa.from_span(ref[:]))
+    assert unaligned == 2 and tree.forms == tuple(words)
+    assert tree.heads.tolist() == [1, 2, 3, 0, 4] and tree.deprels == ("nsubj", "_", "_", "root", "obj")
+    with pytest.warns(MisalignedExampleWarning) as record:
+        scores = score_syntax([example, example, Example(ref, ref)])
+    misaligned = [w for w in record if w.category is MisalignedExampleWarning]
+    assert len(misaligned) == 1 and "\n" not in str(misaligned[0].message)
+    assert str(misaligned[0].message).startswith("2 of 3 example(s)") and " 4 reference token(s)" in str(
+        misaligned[0].message)
+    assert scores["dep_examples_misaligned"] == 2 and scores["dep_unaligned_tokens"] == 4
+    # LA: 3 of 5 labels right in each misaligned example, 5 of 5 in the aligned one
+    assert scores["dep_la"] == pytest.approx(11 / 15)
+    # CLAS (content relations nsubj, advmod, root, obj): gold 4 per example; system 3 / 3 / 4;
+    # right: go and home in each misaligned example, all four in the aligned one
+    assert scores["dep_clas"] == pytest.approx(2 * 8 / (12 + 10))
+    assert 0 < scores["dep_ted"] < 1 and scores["dep_las"] < 1  # dep_las: spaCy's own, over the alignment
