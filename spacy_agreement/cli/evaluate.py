@@ -1,12 +1,17 @@
 """``spacy-agreement evaluate``: every parser metric of predicted trees (a file, or a spaCy pipeline) against gold."""
 from __future__ import annotations
 
+from bisect import bisect_right
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import typer
 
-from ..errors import BadOptionError
+from ..adapters.files import guess_format
+from ..agreement.accuracy import token_mismatch
+from ..adapters.conll import surface_tokens
+from ..errors import AgreementError, BadOptionError, MismatchedCorpusError
+from ..evaluation.aligned import AlignedScores, evaluate_aligned, format_conll18_table
 from ..evaluation.label_sets import read_label_map
 from ..evaluation.parser_metrics import EvaluationResult, display_name, evaluate
 from ..integrations.spacy_parse import spacy_convention_scores, write_parses
@@ -63,6 +68,98 @@ def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optio
         lines.append(f"skipped {len(result.skipped)} sentence(s) whose tokens differ:")
         lines.extend(f"  {where}" for where in result.skipped[:worst])
     return "\n".join(lines)
+
+
+#: The options the aligned evaluation (other tokens) has: conll18_ud_eval.py's, no other
+#: (each with the flag that changes it).
+CONLL18_FIXED = {"ignore_subtypes": True, "fold_root_case": False, "exclude_punct": False, "label_map": None}
+CONLL18_FLAGS = {"ignore_subtypes": "--keep-subtypes", "fold_root_case": "--fold-root-case",
+                 "exclude_punct": "--no-punct", "label_map": "--label-map"}
+
+
+def tokens_differ(gold: List[Any], pred: List[Any], check_forms: bool) -> bool:
+    """Whether gold and prediction differ in sentence count or in any sentence's tokens."""
+    if len(gold) != len(pred):
+        return True
+    if not check_forms:
+        return any(len(g) != len(p) for g, p in zip(gold, pred))
+    return any(token_mismatch(g, p) is not None for g, p in zip(gold, pred))
+
+
+def text_difference(gold: List[Any], pred: List[Any], gold_path: Path, pred_path: Path) -> Optional[str]:
+    """Where the two files' texts (their surface tokens without whitespace, as
+    conll18_ud_eval.py compares them) first differ, or ``None`` when they are the same text."""
+    def characters(trees: List[Any]) -> Tuple[str, List[int]]:
+        text, starts = [], []
+        for tree in trees:
+            starts.append(sum(map(len, text)))
+            text.append("".join("".join(form.split()) for form, _, _ in surface_tokens(tree)))
+        return "".join(text), starts
+
+    g_text, g_starts = characters(gold)
+    p_text, _ = characters(pred)
+    if g_text == p_text:
+        return None
+    at = next((k for k, (a, b) in enumerate(zip(g_text, p_text)) if a != b), min(len(g_text), len(p_text)))
+    sentence = max(0, bisect_right(g_starts, at) - 1)
+    where = gold[sentence].location if gold else gold_path
+    return (f"{where}: the gold ({len(gold)} sentences) and {pred_path} ({len(pred)} sentences) are not the same "
+            f"text (gold {g_text[at:at + 20]!r}, predicted {p_text[at:at + 20]!r}): no alignment can pair their words")
+
+
+def aligned_scores(gold: Path, pred: Path, fmt: Optional[str], options: Any) -> AlignedScores:
+    """The thirteen scores of conll18_ud_eval.py through its character alignment, for files
+    whose tokens or sentences differ: CoNLL-U only, under conll18's conventions (any other
+    option is an error saying so, as is another format)."""
+    if (fmt or guess_format(gold)) != "conll":
+        raise BadOptionError(f"{pred}: the tokens differ from the gold's; aligning other tokenisations needs "
+                             "CoNLL-U files (or skip those sentences with --skip-mismatched)")
+    other = [name for name, value in CONLL18_FIXED.items() if getattr(options, name) != value]
+    if other:
+        flags = ", ".join(CONLL18_FLAGS[name] for name in other)
+        raise BadOptionError(f"{pred}: the tokens differ from the gold's, and the character alignment scores "
+                             f"as conll18_ud_eval.py does, whose conventions these options change: {flags} "
+                             "(leave them out, or score only the sentences whose tokens match with "
+                             "--skip-mismatched)")
+    return evaluate_aligned(gold, pred)
+
+
+def conll18_beside(gold: Path, pred: Path, fmt: Optional[str], options: Any, out: Output) -> Optional[AlignedScores]:
+    """On identical tokens under --convention conll18, the thirteen scores of conll18_ud_eval.py
+    beside the package's (the same LAS, UAS, CLAS, MLAS, BLEX); none for other conventions or
+    formats, and none, with a note saying why, for files that the script would refuse."""
+    if options.convention != "conll18" or (fmt or guess_format(gold)) != "conll" or \
+            any(getattr(options, name) != value for name, value in CONLL18_FIXED.items()):
+        return None
+    try:
+        return evaluate_aligned(gold, pred)
+    except AgreementError as exc:
+        out.note(f"the thirteen scores of conll18_ud_eval.py are not computed: {exc}")
+        return None
+
+
+def aligned_keys(aligned: AlignedScores) -> Dict[str, Any]:
+    """The aligned scores' flat keys (``<m>_precision``, ``<m>_f1``, ...), not their signature."""
+    return {k: v for k, v in aligned.to_dict().items() if k != "signature"}
+
+
+def aligned_json(aligned: AlignedScores, options: Any) -> Dict[str, Any]:
+    """The JSON of an aligned evaluation: every score of conll18_ud_eval.py, and ``las``,
+    ``uas``, ``clas``, ``mlas``, ``blex`` as their F1 (what the script reports)."""
+    out: Dict[str, Any] = {name: getattr(aligned, name).f1 for name in ("uas", "las", "clas", "mlas", "blex")}
+    out.update(aligned_keys(aligned))
+    out.update(alignment="characters", gold=aligned.gold_source, predicted=aligned.system_source,
+               signature=options.signature())
+    return out
+
+
+def format_aligned(aligned: AlignedScores, gold_sentences: int, pred_sentences: int) -> str:
+    """The text of an aligned evaluation: what was aligned, then conll18_ud_eval.py's table."""
+    head = (f"{gold_sentences} gold sentences and {pred_sentences} predicted, with other tokens: words aligned "
+            f"through the characters of the text, as conll18_ud_eval.py aligns them ({aligned.multiword_spans} "
+            "multiword spans aligned by their forms). NED, TED, UCP, LCP and the POS-wise LAS need the same "
+            "tokens: --skip-mismatched scores them over the sentences whose tokens match.")
+    return f"{head}\n\n{format_conll18_table(aligned)}"
 
 
 def dependency_trees(path: Path, fmt: Optional[str], strict: bool) -> List[Any]:
@@ -152,6 +249,20 @@ def evaluate_command(
                     f"parataxis, e.g. sent_id {rerooted[0]})" if rerooted else ""))
         else:
             pred_trees = dependency_trees(pred, fmt, strict)
+            if tokens_differ(gold_trees, pred_trees, options.check_forms) and not options.skip_mismatched:
+                # other tokens or sentences: conll18_ud_eval.py's character alignment, its thirteen scores
+                difference = text_difference(gold_trees, pred_trees, gold, pred)
+                if difference is not None:
+                    raise MismatchedCorpusError(difference)
+                aligned = aligned_scores(gold, pred, fmt, options)
+                out.write(lambda: signature_footer(format_aligned(aligned, len(gold_trees), len(pred_trees)),
+                                                   options.signature()),
+                          lambda: aligned_json(aligned, options))
+                return
         result = evaluate(gold_trees, pred_trees, options)
-        out.write(lambda: signature_footer(format_result(result, worst, spacy_scores), result.signature),
-                  lambda: {**result.to_json(), **spacy_scores})
+        aligned = conll18_beside(gold, pred, fmt, options, out) if model is None else None
+        out.write(lambda: signature_footer(format_result(result, worst, spacy_scores)
+                                           + (f"\n\n{format_conll18_table(aligned)}" if aligned else ""),
+                                           result.signature),
+                  lambda: {**result.to_json(), **spacy_scores, "alignment": "identical",
+                           **(aligned_keys(aligned) if aligned else {})})
