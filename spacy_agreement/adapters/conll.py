@@ -276,12 +276,14 @@ def parse_conll(text: str, name: str = "<string>", single_root: bool = False) ->
 
 
 def write_conll(trees: Iterable[DependencyTree]) -> str:
-    """CoNLL-U text of the given trees (id, form, upos, head, deprel; other columns ``_``)."""
+    """CoNLL-U text of the given trees (id, form, upos, head, deprel; other columns ``_``),
+    every sentence followed by an empty line (the last too, as CoNLL-U and conll18_ud_eval.py
+    require)."""
     blocks = []
     for tree in trees:
         lines = [
             "\t".join([str(k), form, "_", upos, "_", "_", str(int(head)), deprel, "_", "_"])
             for k, (form, upos, head, deprel) in enumerate(zip(tree.forms, tree.upos, tree.heads, tree.deprels), 1)
         ]
-        blocks.append("\n".join(lines) + "\n")
-    return "\n".join(blocks)
+        blocks.append("\n".join(lines) + "\n\n")
+    return "".join(blocks)

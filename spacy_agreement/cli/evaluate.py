@@ -114,14 +114,19 @@ def aligned_scores(gold: Path, pred: Path, fmt: Optional[str], options: Any) -> 
     if (fmt or guess_format(gold)) != "conll":
         raise BadOptionError(f"{pred}: the tokens differ from the gold's; aligning other tokenisations needs "
                              "CoNLL-U files (or skip those sentences with --skip-mismatched)")
+    check_conll18_options(pred, options)
+    return evaluate_aligned(gold, pred)
+
+
+def check_conll18_options(where: Path, options: Any) -> None:
+    """One error naming the options that conll18_ud_eval.py's character alignment cannot honour."""
     other = [name for name, value in CONLL18_FIXED.items() if getattr(options, name) != value]
     if other:
         flags = ", ".join(CONLL18_FLAGS[name] for name in other)
-        raise BadOptionError(f"{pred}: the tokens differ from the gold's, and the character alignment scores "
+        raise BadOptionError(f"{where}: the tokens differ from the gold's, and the character alignment scores "
                              f"as conll18_ud_eval.py does, whose conventions these options change: {flags} "
                              "(leave them out, or score only the sentences whose tokens match with "
                              "--skip-mismatched)")
-    return evaluate_aligned(gold, pred)
 
 
 def conll18_beside(gold: Path, pred: Path, fmt: Optional[str], options: Any, out: Output) -> Optional[AlignedScores]:
@@ -153,9 +158,29 @@ def aligned_json(aligned: AlignedScores, options: Any) -> Dict[str, Any]:
     return out
 
 
-def format_aligned(aligned: AlignedScores, gold_sentences: int, pred_sentences: int) -> str:
+def from_raw_text(model: str, gold: Path, gold_trees: List[Any], fmt: Optional[str], options: Any,
+                  save_parses: Optional[Path], out: Output) -> AlignedScores:
+    """``--model --from-text``: the pipeline tokenises, splits and parses the gold's raw text
+    (:func:`~spacy_agreement.integrations.spacy_parse.parse_raw_text`); its parses are scored
+    through conll18_ud_eval.py's alignment (and saved with ``--save-parses``)."""
+    from ..adapters.conllu_words import parse_conllu_layers, read_conllu_layers
+    from ..evaluation.aligned import evaluate_aligned_layers
+    from ..integrations.spacy_parse import parse_raw_text
+
+    check_conll18_options(gold, options)
+    nlp = load_pipeline(model, out)
+    text = parse_raw_text(nlp, gold_trees, progress=out.progress)
+    name = str(save_parses) if save_parses is not None else f"<{model} on the raw text>"
+    if save_parses is not None:
+        save_parses.write_text(text, encoding="utf-8")
+        out.note(f"wrote the pipeline's {text.count(chr(10) + chr(10))} sentences to {save_parses}")
+    return evaluate_aligned_layers(read_conllu_layers(gold), parse_conllu_layers(text, name))
+
+
+def format_aligned(aligned: AlignedScores, gold_sentences: int, pred_sentences: Optional[int]) -> str:
     """The text of an aligned evaluation: what was aligned, then conll18_ud_eval.py's table."""
-    head = (f"{gold_sentences} gold sentences and {pred_sentences} predicted, with other tokens: words aligned "
+    predicted = "the pipeline's own" if pred_sentences is None else str(pred_sentences)
+    head = (f"{gold_sentences} gold sentences and {predicted} predicted, with other tokens: words aligned "
             f"through the characters of the text, as conll18_ud_eval.py aligns them ({aligned.multiword_spans} "
             "multiword spans aligned by their forms). NED, TED, UCP, LCP and the POS-wise LAS need the same "
             "tokens: --skip-mismatched scores them over the sentences whose tokens match.")
@@ -172,13 +197,11 @@ def dependency_trees(path: Path, fmt: Optional[str], strict: bool) -> List[Any]:
     return trees
 
 
-def parse_with_model(model: str, gold_trees: List[Any], out: Output) -> Tuple[List[Any], Any, List[Any]]:
-    """The gold words parsed by a spaCy pipeline (spaCy imported only here): the trees, the
-    pipeline and the docs. Says on stderr that the pipeline is loading (it can take seconds)."""
+def load_pipeline(model: str, out: Output) -> Any:
+    """A spaCy pipeline with a parser (spaCy imported only here); says on stderr that it is
+    loading (it can take seconds)."""
     out.note(f"loading the spaCy pipeline {model} ...")
     import spacy
-
-    from ..integrations.spacy_parse import parse_with_pipeline
 
     try:
         nlp = spacy.load(model)
@@ -186,6 +209,14 @@ def parse_with_model(model: str, gold_trees: List[Any], out: Output) -> Tuple[Li
         raise BadOptionError(f"{model}: cannot load the spaCy pipeline ({exc})") from exc
     if "parser" not in nlp.pipe_names and not any(getattr(p, "moves", None) is not None for _, p in nlp.pipeline):
         raise BadOptionError(f"{model}: the pipeline has no parser")
+    return nlp
+
+
+def parse_with_model(model: str, gold_trees: List[Any], out: Output) -> Tuple[List[Any], Any, List[Any]]:
+    """The gold words parsed by a spaCy pipeline: the trees, the pipeline and the docs."""
+    from ..integrations.spacy_parse import parse_with_pipeline
+
+    nlp = load_pipeline(model, out)
     docs: List[Any] = []
     trees = parse_with_pipeline(nlp, gold_trees, progress=out.progress, docs_out=docs)
     return trees, nlp, docs
@@ -213,6 +244,7 @@ def evaluate_command(
     ted_norm: str = typer.Option("sum", "--ted-norm", help="TED accuracy normaliser: sum, max or gold."),
     label_map: Optional[Path] = typer.Option(None, "--label-map", help="Map predicted labels to the gold scheme: a file of two columns (predicted gold) or a JSON object."),
     case_sensitive_root: Optional[bool] = typer.Option(None, "--case-sensitive-root/--fold-root-case", help="Compare the root relation as written (ROOT is not root), as conll18_ud_eval.py does, or case-insensitively (default: as the convention says)."),
+    from_text: bool = typer.Option(False, "--from-text", help="With --model: give the pipeline the raw text of the gold, to tokenise and split into sentences itself, and score its parses through conll18_ud_eval.py's character alignment."),
     save_parses: Optional[Path] = typer.Option(None, "--save-parses", help="With --model: write the pipeline's parses to this CoNLL-U file."),
     worst: int = typer.Option(10, "--worst", help="How many label pairs, multi-root and skipped sentences to list."),
     quiet: bool = quiet_option("No progress bar."),
@@ -228,6 +260,8 @@ def evaluate_command(
             raise BadOptionError("give either a predicted file or --model, not both or neither")
         if save_parses is not None and model is None:
             raise BadOptionError("--save-parses keeps the parses of --model: give --model")
+        if from_text and model is None:
+            raise BadOptionError("--from-text gives the raw text to the pipeline of --model: give --model")
         options = metric_options(no_punct, punct, punct_label, verb_tags, content_tags, convention=convention,
                                  ignore_subtypes=ignore_subtypes, ted_norm=ted_norm, ned=ned,
                                  label_map=read_label_map(label_map) if label_map else None,
@@ -238,6 +272,11 @@ def evaluate_command(
         strict = options.cycles == "raise"
         gold_trees = dependency_trees(gold, fmt, strict)
         spacy_scores: Dict[str, float] = {}
+        if model is not None and from_text:
+            aligned = from_raw_text(model, gold, gold_trees, fmt, options, save_parses, out)
+            out.write(lambda: signature_footer(format_aligned(aligned, len(gold_trees), None), options.signature()),
+                      lambda: aligned_json(aligned, options))
+            return
         if model is not None:
             pred_trees, nlp, docs = parse_with_model(model, gold_trees, out)
             spacy_scores = spacy_convention_scores(nlp, docs, gold_trees, options)

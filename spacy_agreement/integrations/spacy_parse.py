@@ -152,3 +152,71 @@ def write_parses(parses: Sequence[DependencyTree], gold: Sequence[DependencyTree
                 lines.append("\t".join(cell if cell else "_" for cell in cells))
         blocks.append("\n".join(lines) + "\n\n")  # every sentence ends with an empty line, the last too
     return "".join(blocks)
+
+
+#: Gold sentences given to the pipeline as one text with ``--from-text`` (the pipeline's own
+#: sentence boundaries are found inside it; none crosses from one chunk to the next).
+TEXT_CHUNK_SENTENCES = 50
+
+
+def parse_raw_text(nlp, gold: Sequence[DependencyTree], chunk: int = TEXT_CHUNK_SENTENCES,
+                   progress: bool = False) -> str:
+    """The pipeline's analysis of the gold's raw text, tokenised and split into sentences by
+    the pipeline itself (``evaluate --model --from-text``), as CoNLL-U that
+    ``conll18_ud_eval.py`` reads, to be scored through its character alignment.
+
+    The text is each gold sentence's (:func:`~spacy_agreement.adapters.conll.sentence_text`,
+    its ``# text``), ``chunk`` sentences joined by a space into one document; the pipeline's
+    sentences (``doc.sents``) are the output's. Whitespace tokens (spaCy's ``" "`` and
+    ``"\\n"``) are left out (the alignment ignores whitespace): a token headed by one takes
+    that token's head. Each sentence has one root (spaCy's sentences do), labelled with the
+    gold scheme's root relation (:func:`root_relation`) for spaCy's ``ROOT``. Every column the
+    pipeline fills (lemma, UPOS, XPOS, features) is written, ``_`` elsewhere; ``SpaceAfter=No``
+    where no space follows a token."""
+    root = root_relation(gold)
+    texts = [" ".join(sentence_text(tree) for tree in gold[k:k + chunk]) for k in range(0, len(gold), chunk)]
+    docs = nlp.pipe(texts)
+    if progress:
+        from tqdm import tqdm  # lazy: import time
+
+        docs = tqdm(docs, total=len(texts), desc="parsing", unit="docs", leave=False)
+    blocks, number = [], 0
+    for doc in docs:
+        for sent in doc.sents:
+            kept = [t for t in sent if not t.is_space]
+            if not kept:
+                continue
+            position = {t.i: k for k, t in enumerate(kept, start=1)}
+            number += 1
+            lines = [f"# sent_id = {number}", f"# text = {sent.text.strip()}"]
+            for k, token in enumerate(kept, start=1):
+                head = token.head
+                while head.i != head.head.i and head.i not in position:  # past whitespace tokens
+                    head = head.head
+                head_k = 0 if head.i == token.i or head.i not in position else position[head.i]
+                deprel = token.dep_ or "_"
+                if head_k == 0:
+                    deprel = root if deprel.lower() == "root" or deprel == "_" else deprel
+                morph = str(token.morph) or "_"
+                misc = "_" if token.whitespace_ else "SpaceAfter=No"
+                cells = [str(k), token.text, token.lemma_ or "_", token.pos_ or "_", token.tag_ or "_", morph,
+                         str(head_k), deprel, "_", misc]
+                lines.append("\t".join(cells))
+            roots = [line for line in lines[2:] if line.split("\t")[6] == "0"]
+            if len(roots) != 1:  # a parse that is not one tree (a pipeline without a parser)
+                lines = _one_root_lines(lines, root)
+            blocks.append("\n".join(lines) + "\n\n")
+    return "".join(blocks)
+
+
+def _one_root_lines(lines: List[str], root: str) -> List[str]:
+    """CoNLL-U lines of one sentence with exactly one root: the first token on the root
+    stays (else the first token becomes it), every other root token is attached to it with
+    :data:`EXTRA_ROOT_RELATION`."""
+    rows = [line.split("\t") for line in lines[2:]]
+    first = next((r for r in rows if r[6] == "0"), rows[0])
+    first[6], first[7] = "0", root
+    for row in rows:
+        if row is not first and row[6] == "0":
+            row[6], row[7] = first[0], EXTRA_ROOT_RELATION
+    return lines[:2] + ["\t".join(r) for r in rows]

@@ -163,6 +163,34 @@ def test_trained_parser_through_the_cli(trained):
     assert missing.exit_code == 1 and "cannot load" in missing.output
 
 
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")
+def test_the_pipeline_on_the_raw_text_is_scored_through_the_alignment(trained, tmp_path):
+    """``--from-text``: the pipeline tokenises and splits the gold's text itself; its parses
+    are saved as CoNLL-U that conll18_ud_eval.py reads (the package's reader of what the script
+    accepts reads them) and scored through the character alignment."""
+    from spacy_agreement.adapters.conllu_words import read_conllu_layers
+    from spacy_agreement.evaluation.aligned import evaluate_aligned
+
+    _, _, path, gold = trained
+    saved = tmp_path / "parses.conllu"
+    result = CliRunner().invoke(app, ["evaluate", "--model", str(path), str(gold), "--from-text", "--json",
+                                      "--quiet", "--save-parses", str(saved)])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["alignment"] == "characters" and out["tokens_gold"] == sum(len(t) for t in demo_trees()[0])
+    layers = read_conllu_layers(saved)  # raises where the script would refuse the file
+    assert all(layers.heads[k] >= 0 for k in range(layers.n_words))
+    again = evaluate_aligned(gold, saved).to_dict()
+    for key in ("las_f1", "uas_f1", "words_f1", "sentences_f1", "tokens_f1"):
+        assert again[key] == out[key]
+    assert 0 < out["uas_f1"] <= 1 and "conv:conll18" in out["signature"]
+    text = CliRunner().invoke(app, ["evaluate", "--model", str(path), str(gold), "--from-text", "--quiet"]).stdout
+    assert "Metric     | Precision |" in text and "the pipeline's own" in text
+    wrong = CliRunner().invoke(app, ["evaluate", str(gold), "--from-text"])
+    assert wrong.exit_code == 1 and "--model" in wrong.output
+
+
 @pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # no VERB: UCP/LCP undefined
 def test_scorer_punctuation_rules_and_tag_sets():
     """The scorer's ``punct`` (label / upos / form, Plank et al. 2015's CoNLL-07 rule) and
