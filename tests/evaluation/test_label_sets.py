@@ -265,3 +265,14 @@ def test_label_costs_must_be_symmetric():
         sa.alpha(items, label_cost={("nsubj", "obj"): 0.5, ("obj", "nsubj"): 1.0})
     with pytest.raises(BadOptionError, match="symmetric"):
         sa.alpha(items, label_cost=lambda x, y: 0.0 if x == y else (0.5 if x < y else 1.0))
+
+
+def test_skipped_sentences_are_not_paired_in_the_label_check():
+    """With skip_mismatched, a sentence whose tokens differ is left out of the label-set check
+    too: its labels are not compared by position (issue: `obl -> punct` from a shifted sentence)."""
+    from spacy_agreement.evaluation.parser_metrics import evaluate
+
+    gold = [sa.DependencyTree.create([0, 1, 1], ["root", "obl", "punct"], ["a", "b", "."])] * 30
+    shifted = [sa.DependencyTree.create([0, 1], ["root", "punct"], ["a", "."])] * 30
+    result = evaluate(gold + gold, shifted + gold, EvaluationOptions(skip_mismatched=True))
+    assert len(result.skipped) == 30 and result.label_check.unseen_tokens == 0 and result.label_check.pairs == []
