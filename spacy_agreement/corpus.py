@@ -12,7 +12,7 @@ This module imports no adapter (the adapters import it), so the 0.1 names
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .trees import ConstituencyTree, DependencyTree
 
@@ -46,6 +46,9 @@ class Corpus:
     names: List[str]
     family: str
     read_stats: Dict[str, ReadStats] = field(default_factory=dict)
+    #: how the annotations were paired into items (an ``ItemMatch`` of
+    #: :mod:`spacy_agreement.adapters.matching`: rule and the items some annotators lack), or None
+    matched_by: Any = None
 
     def __post_init__(self) -> None:
         if len(self.items) != len(self.names):

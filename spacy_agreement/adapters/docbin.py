@@ -54,6 +54,7 @@ import numpy as np
 
 from ..corpus import Corpus, ReadStats, Tree
 from ..errors import BadOptionError, InvalidTreeError, Location, MismatchedCorpusError
+from .matching import ItemMatch
 from .files import annotator_names, check_parallel_paths, check_same_lengths, register_reader
 from .spacy import doc_analysis, doc_tree
 
@@ -258,7 +259,8 @@ def load_docbin_analyses(path: PathLike, single_root: bool = False, cycles: str 
             analyses[current_name] = c
         _doc_items(d, {name: doc for name in annotators}, analyses, {name: source for name in annotators}, stats,
                    single_root, cycles, items, names)
-    return Corpus(tuple(annotators), items, names, "dependency", stats)
+    # the analyses stored on one doc: the same sentences by construction, paired in order
+    return Corpus(tuple(annotators), items, names, "dependency", stats, matched_by=ItemMatch("position"))
 
 
 def load_docbin_files(paths: Sequence[PathLike], annotators: Optional[Sequence[str]] = None,
@@ -292,7 +294,8 @@ def load_docbin_files(paths: Sequence[PathLike], annotators: Optional[Sequence[s
             raise MismatchedCorpusError(f"doc {d + 1} has different numbers of tokens ({detail})")
         analyses = {name: parse[d] for name, parse in zip(names, parses)}
         _doc_items(d + 1, docs, analyses, dict(zip(names, sources)), stats, single_root, cycles, items, item_names)
-    return Corpus(tuple(names), items, item_names, "dependency", stats)
+    # docs paired by position, checked to have the same tokens (a DocBin has no sent_ids)
+    return Corpus(tuple(names), items, item_names, "dependency", stats, matched_by=ItemMatch("position"))
 
 
 def load_docbin(paths: Sequence[PathLike], single_root: bool = False, cycles: str = "drop",

@@ -43,6 +43,7 @@ from ..corpus import Corpus, ReadStats, Tree, family_of
 from ..errors import BadOptionError, MismatchedCorpusError
 from ..registry import Registry
 from .brackets import read_brackets, trim_trailing_failures
+from .matching import MATCH_RULES, ItemMatch, match_items
 from .conll import read_conll
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -247,7 +248,9 @@ def load_parallel_files(
     cycles: str = "drop",
     allow_duplicates: bool = False,
 ) -> Corpus:
-    """One annotator per file; every file must have the same number of sentences.
+    """One annotator per file; the annotations of a sentence are paired by ``sent_id``, else by
+    position when the files are parallel, else by text (:mod:`~spacy_agreement.adapters.matching`):
+    reordered files and sentences some annotators lack are items with missing annotations.
 
     Annotators are named by the file names without their extension unless given. The
     format is read from the content unless given (:func:`guess_format`); ``cycles="raise"``
@@ -269,14 +272,14 @@ def load_parallel_files(
     read: List[Any] = [reader.read(p, single_root=single_root, stats=stats[n], cycles=cycles)
                        for p, n in zip(paths, names)]
     columns = cast(List[List[Optional[Tree]]], trim_trailing_failures(*read))
-    check_same_lengths(paths, columns, "sentences")
+    matched, labels, how = match_items(columns, names, paths)  # by sent_id, position or text
     items, item_names = [], []
-    for k in range(len(columns[0])):
-        item = _present({n: col[k] for n, col in zip(names, columns)}, stats)
+    for label, entry in zip(labels, matched):
+        item = _present(entry, stats)
         if item:
             items.append(item)
-            item_names.append(f"sentence {k + 1}")
-    return Corpus(tuple(names), items, item_names, _family(reader, items), stats)
+            item_names.append(label)
+    return Corpus(tuple(names), items, item_names, _family(reader, items), stats, matched_by=how)
 
 
 def _annotator_files(directory: str, suffixes: Tuple[str, ...]) -> Dict[str, str]:
@@ -336,21 +339,29 @@ def load_annotator_dirs(
     stats = {name: ReadStats() for name in names}
     items: List[Dict[str, Tree]] = []
     item_names: List[str] = []
+    rules: set = set()
+    missing: List[str] = []
     for prefix in prefixes:
         raw: Dict[str, Any] = {n: reader.read(files[n][prefix], single_root=single_root, stats=stats[n], cycles=cycles)
                                for n in names if prefix in files[n]}
         read = cast(Dict[str, List[Optional[Tree]]], dict(zip(raw, trim_trailing_failures(*raw.values()))))
-        lengths = {n: len(trees) for n, trees in read.items()}
-        if len(set(lengths.values())) > 1:
-            detail = ", ".join(f"{files[n][prefix]}: {k}" for n, k in lengths.items())
-            raise MismatchedCorpusError(f"files of prefix {prefix!r} differ in sentence counts ({detail})")
-        count = next(iter(lengths.values()))
-        for k in range(count):
-            item = _present({n: trees[k] for n, trees in read.items()}, stats)
+        present = list(read)
+        try:  # the files of one prefix: their sentences by sent_id, position or text
+            matched, labels, how = match_items([read[n] for n in present], present,
+                                               [files[n][prefix] for n in present])
+        except MismatchedCorpusError as exc:
+            lengths = ", ".join(f"{files[n][prefix]}: {len(read[n])}" for n in present)
+            raise MismatchedCorpusError(f"files of prefix {prefix!r} ({lengths} sentences): {exc}") from None
+        rules.add(how.rule)
+        missing.extend(f"{prefix.rstrip('-_.') or prefix} {entry}" for entry in how.missing)
+        for label, entry in zip(labels, matched):
+            item = _present(entry, stats)
             if item:
                 items.append(item)
-                item_names.append(f"{prefix.rstrip('-_.') or prefix} sentence {k + 1}")
-    return Corpus(tuple(names), items, item_names, _family(reader, items), stats)
+                item_names.append(f"{prefix.rstrip('-_.') or prefix} {label}")
+    rule = rules.pop() if len(rules) == 1 else "+".join(r for r in MATCH_RULES if r in rules) or "position"
+    return Corpus(tuple(names), items, item_names, _family(reader, items), stats,
+                  matched_by=ItemMatch(rule, tuple(missing)))
 
 
 __all__ = [

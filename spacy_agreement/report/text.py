@@ -47,6 +47,9 @@ def summary(corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyRes
     out["multiword_ranges"] = sum(s.multiword_ranges for s in corpus.read_stats.values())
     out["empty_nodes"] = sum(s.empty_nodes for s in corpus.read_stats.values())
     out["failed_parses"] = sum(s.failed_parses for s in corpus.read_stats.values())
+    if corpus.matched_by is not None:  # how the annotations were paired into items, what some lack
+        out.update(corpus.matched_by.to_dict())
+        out["items_missing"] = list(corpus.matched_by.missing)
     return out
 
 
@@ -57,7 +60,7 @@ def text_report(corpus: Corpus, result: Optional[AlphaResult], accuracy: Accurac
         f"{len(corpus.annotators)} annotators ({', '.join(corpus.annotators)}), "
         + (f"{result.items} items with {result.annotations} annotations" if result is not None else
          f"{len(corpus.items)} items, {sum(len(item) for item in corpus.items)} annotations") + f" ({corpus.family} trees)",
-        alpha_method_line(result),
+        alpha_method_line(result) + (f"; items matched by {corpus.matched_by.rule}" if corpus.matched_by else ""),
         "",
         "  metric        %",
         "  ----------  -----",
@@ -80,8 +83,13 @@ def text_report(corpus: Corpus, result: Optional[AlphaResult], accuracy: Accurac
     failed = sum(s.failed_parses for s in corpus.read_stats.values())
     if failed:
         skipped.append(f"{failed} failed parse(s) (blank lines or trees without words) read as missing annotations")
+    match = corpus.matched_by
+    if match is not None:
+        skipped.append(f"{len(match.missing)} item(s) some annotators lack (missing annotations)")
     lines.append("skipped:")
     lines.extend(f"  {what}" for what in skipped)
+    if match is not None:
+        lines.extend(f"  missing: {where}" for where in match.missing[:worst])
     for where in (result.cycle_trees if result is not None else [])[:worst]:
         lines.append(f"  cycle: {where}")
     for where in accuracy.mismatched[:worst]:

@@ -1,0 +1,107 @@
+"""Items by identity, not position (adapters/matching.py): sent_ids, then position for
+parallel files, then text; reordered files give exactly the α of ordered ones, a sentence
+some annotator lacks is a missing annotation listed by id, duplicate ids are errors."""
+import json
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+import spacy_agreement as sa
+from spacy_agreement.cli import app
+from spacy_agreement.errors import MismatchedCorpusError
+
+runner = CliRunner()
+
+
+def sentence(rng, k, n):
+    heads = [0] + [rng.randint(1, j) for j in range(1, n)]
+    return [(f"w{k}_{j}", h, rng.choice(["nsubj", "obj", "det"]) if h else "root") for j, h in enumerate(heads)]
+
+
+def block(rows, sent_id=None):
+    head = f"# sent_id = {sent_id}\n" if sent_id else ""
+    return head + "".join(f"{j}\t{form}\t_\tX\t_\t_\t{h}\t{rel}\t_\t_\n" for j, (form, h, rel) in enumerate(rows, 1)) + "\n"
+
+
+def annotators(seed=0, items=40):
+    rng = random.Random(seed)
+    gold = [sentence(rng, k, rng.randint(2, 9)) for k in range(items)]
+    other = [[(f, h if rng.random() < 0.8 else rng.randint(0, len(s)), r) for f, h, r in s] for s in gold]
+    other = [[(f, 0 if h == j + 1 else h, r) for j, (f, h, r) in enumerate(s)] for s in other]  # no self-heads
+    return gold, other
+
+
+def write(path, sentences, ids=True, order=None):
+    order = list(range(len(sentences))) if order is None else order
+    path.write_text("".join(block(sentences[k], f"s{k}" if ids else None) for k in order), encoding="utf-8")
+    return str(path)
+
+
+def alpha_json(*files):
+    result = runner.invoke(app, ["alpha", *files, "--json", "--alpha", "exact"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("ids", [True, False])
+def test_reordered_files_give_exactly_the_alpha_of_ordered_ones(tmp_path, ids):
+    gold, other = annotators()
+    a = write(tmp_path / "a.conllu", gold, ids)
+    ordered = alpha_json(a, write(tmp_path / "b.conllu", other, ids))
+    shuffled = list(range(len(other)))
+    random.Random(1).shuffle(shuffled)
+    moved = alpha_json(a, write(tmp_path / "b2.conllu", other, ids, shuffled))
+    assert moved["items_matched_by"] == ("sent_id" if ids else "text")
+    assert ordered["items_matched_by"] == ("sent_id" if ids else "position")
+    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "las", "uas", "la", "items", "annotations"):
+        assert moved[key] == ordered[key], key
+
+
+def test_a_sentence_one_annotator_lacks_is_a_missing_annotation_listed_by_id(tmp_path):
+    gold, other = annotators(seed=2)
+    a = write(tmp_path / "a.conllu", gold)
+    keep = [k for k in range(len(other)) if k != 7]
+    fewer = write(tmp_path / "b.conllu", other, order=keep[::-1])
+    values = alpha_json(a, fewer)
+    assert values["items_missing"] == ["s7: lacks b"] and values["items_unpairable"] == 1
+    # the same α as the corpus built by hand with that annotation missing
+    items = [[sa.DependencyTree.create([h for _, h, _ in g], [r for _, _, r in g], [f for f, _, _ in g]),
+              None if k == 7 else sa.DependencyTree.create([h for _, h, _ in o], [r for _, _, r in o],
+                                                          [f for f, _, _ in o])]
+             for k, (g, o) in enumerate(zip(gold, other))]
+    expected = sa.alpha(items, method="exact")
+    assert values["alpha_plain"] == pytest.approx(expected.alpha_plain, rel=1e-12)
+    text = runner.invoke(app, ["alpha", a, fewer]).stdout
+    assert "items matched by sent_id" in text and "missing: s7: lacks b" in text
+
+
+def test_duplicate_ids_and_unpairable_files_are_one_line_errors(tmp_path):
+    gold, other = annotators(seed=3, items=5)
+    a = write(tmp_path / "a.conllu", gold)
+    twice = tmp_path / "twice.conllu"
+    twice.write_text(block(other[0], "s0") + block(other[1], "s0"), encoding="utf-8")
+    result = runner.invoke(app, ["alpha", a, str(twice)])
+    assert result.exit_code == 1 and "sent_id s0 is in the file twice" in result.output and ":1:" in result.output
+    same = [gold[0], gold[0], gold[1]]  # repeated texts, one missing, no ids: nothing to pair them by
+    b = write(tmp_path / "b.conllu", same, ids=False)
+    c = write(tmp_path / "c.conllu", same, ids=False, order=[2, 0])
+    with pytest.raises(MismatchedCorpusError, match="add # sent_id"):
+        sa.load_parallel_files([b, c])
+
+
+def test_cdt_with_ids_shuffled_gives_table2(iaa, tmp_path):
+    """The shared CDT agreement data, sent_ids added and the second file shuffled: Table 2's α."""
+    files = []
+    for k, name in enumerate(("da-lotte", "da-morten")):
+        blocks = (iaa / "cdt" / f"{name}.conll").read_text(encoding="utf-8").strip().split("\n\n")
+        order = list(range(len(blocks)))
+        if k:
+            random.Random(5).shuffle(order)
+        path = tmp_path / f"{name}.conllu"
+        path.write_text("".join(f"# sent_id = cdt{j}\n{blocks[j]}\n\n" for j in order), encoding="utf-8")
+        files.append(str(path))
+    values = alpha_json(*files)
+    assert values["items_matched_by"] == "sent_id"
+    assert [round(100 * values[f"alpha_{d}"], 1) for d in ("plain", "diff", "norm")] == [95.7, 84.7, 96.2]
+    assert round(100 * values["las"], 1) == 90.4
