@@ -5,8 +5,9 @@ items.
 The rule, in order:
 
 1. **by ``sent_id``** when every sentence of every file has one (CoNLL-U ``# sent_id``): the
-   items are the ids in order of first appearance (the first file's order, then ids the
-   others add); an id one annotator lacks is a missing annotation of that item; the same id
+   items are the ids in their natural order (digits compared as numbers: ``s2`` before
+   ``s10``), whatever order the files have them in, so that α is the same to the last bit;
+   an id one annotator lacks is a missing annotation of that item; the same id
    twice in one file is an error naming both lines.
 2. **by position** when the files have as many sentences each and no sentence is found at
    another position in another file: the usual parallel files, whose items may differ in
@@ -25,6 +26,7 @@ lacks; the corpus carries it and the outputs of ``alpha`` and ``report`` state i
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -122,11 +124,18 @@ def _by_key(columns: Sequence[Sequence[Optional[Any]]], names: Sequence[str], pa
                 order.append(key)
                 first_tree[key] = tree
             by_key[key][name] = tree
+    if rule == "sent_id":  # one order whatever the files' order: the same α to the last bit
+        order.sort(key=_natural)
     items = [by_key[k] for k in order]
     labels = [k if rule == "sent_id" else _item_label(first_tree[k]) for k in order]
     missing = tuple(f"{label}: lacks {', '.join(n for n in names if n not in item)}"
                     for label, item in zip(labels, items) if len(item) < len(names))
     return items, labels, ItemMatch(rule, missing)
+
+
+def _natural(key: str) -> Tuple:
+    """A sort key comparing the digits of ids as numbers (``s2`` before ``s10``)."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", key))
 
 
 def _item_label(tree: Any) -> str:

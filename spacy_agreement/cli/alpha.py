@@ -8,6 +8,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import typer
 
 from ..adapters.docbin import load_docbin
+from ..adapters.multi_user import USER_KEY, has_user_ids, load_multi_user
 from ..adapters.files import guess_format, load_annotator_dirs, load_parallel_files
 from ..agreement.accuracy import AccuracyResult
 from ..agreement.alpha import AlphaResult
@@ -99,11 +100,14 @@ class SizeConvention(str, Enum):
 
 
 def load_corpus(paths: List[Path], dirs: bool, fmt: Optional[InputFormat], strict: bool,
-                single_root: bool = False, allow_duplicates: bool = False) -> Corpus:
+                single_root: bool = False, allow_duplicates: bool = False, user_key: str = USER_KEY) -> Corpus:
     """The corpus of parallel files, or of annotator directories with ``--dirs`` (the same
     file or directory twice is an error unless ``allow_duplicates``). spaCy ``.spacy`` files
     go to :func:`~spacy_agreement.adapters.docbin.load_docbin`: one file holding several
     stored analyses per doc, or one file per annotator."""
+    if not dirs and len(paths) == 1 and (fmt or guess_format(paths[0])) == "conll" and has_user_ids(paths[0], user_key):
+        # one file holding every annotator's trees, each marked '# user_id = NAME' (Arborator-Grew)
+        return load_multi_user(paths[0], user_key, single_root=single_root, cycles=cycles(strict))
     if not dirs and paths and all((fmt or guess_format(p)) == "spacy" for p in paths):
         return load_docbin(paths, single_root=single_root, cycles=cycles(strict), allow_duplicates=allow_duplicates)
     load = load_annotator_dirs if dirs else load_parallel_files
@@ -146,9 +150,10 @@ def write(out: Output, corpus: Corpus, result: Optional[AlphaResult], accuracy: 
 
 @command("alpha")
 def alpha_command(
-    paths: List[Path] = typer.Argument(..., help="Two or more parallel files (one annotator each: CoNLL, bracketed or .spacy), one .spacy DocBin with analyses stored by analysis_snapshot, or directories with --dirs."),
+    paths: List[Path] = typer.Argument(..., help="Two or more parallel files (one annotator each: CoNLL, bracketed or .spacy), one CoNLL-U file holding every annotator's trees marked '# user_id = NAME' (Arborator-Grew), one .spacy DocBin with analyses stored by analysis_snapshot, or directories with --dirs."),
     dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories holding PREFIX-NAME.conll/.tree files."),
     allow_duplicates: bool = allow_duplicates_option(),
+    user_key: str = typer.Option(USER_KEY, "--user-key", help="With one CoNLL-U file holding every annotator's trees: the comment naming each tree's annotator (Arborator-Grew: user_id)."),
     fmt: Optional[InputFormat] = format_option("Input format (default: from the content: bracket when a file starts with '(')."),
     as_json: bool = json_option("Print one flat JSON object."),
     tsv: bool = tsv_option("Print key and value, tab-separated."),
@@ -192,6 +197,6 @@ def alpha_command(
             ignore_subtypes=ignore_subtypes, fold_root_case=not case_sensitive_root, backend=backend,
             scheduler=scheduler, progress=out.progress,
             **({"sample_pairs": sample_pairs} if sample_pairs else {}))
-        corpus = load_corpus(paths, dirs, fmt, settings.cycles == "raise", single_root, allow_duplicates)
+        corpus = load_corpus(paths, dirs, fmt, settings.cycles == "raise", single_root, allow_duplicates, user_key)
         result, accuracy = agreement(corpus, settings)
         write(out, corpus, result, accuracy, worst, settings)

@@ -105,3 +105,28 @@ def test_cdt_with_ids_shuffled_gives_table2(iaa, tmp_path):
     assert values["items_matched_by"] == "sent_id"
     assert [round(100 * values[f"alpha_{d}"], 1) for d in ("plain", "diff", "norm")] == [95.7, 84.7, 96.2]
     assert round(100 * values["las"], 1) == 90.4
+
+
+def test_one_multi_user_file_gives_the_alpha_of_one_file_per_annotator(tmp_path):
+    """Arborator-Grew's multi-user layout: every annotator's tree of a sentence in one file,
+    marked '# user_id = NAME', in any order: the same α as one file per annotator."""
+    gold, other = annotators(seed=4)
+    a, b = write(tmp_path / "a.conllu", gold), write(tmp_path / "b.conllu", other)
+    separate = alpha_json(a, b)
+    blocks = [block(s, f"s{k}").replace("\n", "\n# user_id = anna\n", 1) for k, s in enumerate(gold)]
+    blocks += [block(s, f"s{k}").replace("\n", "\n# user_id = ben\n", 1) for k, s in enumerate(other)]
+    random.Random(2).shuffle(blocks)
+    multi = tmp_path / "multi.conllu"
+    multi.write_text("".join(blocks), encoding="utf-8")
+    values = alpha_json(str(multi))
+    assert values["annotators"] == 2 and values["items_matched_by"] == "sent_id"
+    for key in ("alpha_plain", "alpha_diff", "alpha_norm", "las", "items", "annotations"):
+        assert values[key] == separate[key], key
+    renamed = tmp_path / "renamed.conllu"
+    renamed.write_text(multi.read_text(encoding="utf-8").replace("# user_id", "# annotator"), encoding="utf-8")
+    assert alpha_json(str(renamed), "--user-key", "annotator")["alpha_plain"] == separate["alpha_plain"]
+    unmarked = tmp_path / "unmarked.conllu"
+    unmarked.write_text(block(gold[0], "s0").replace("\n", "\n# user_id = anna\n", 1) + block(other[0], "s0"),
+                        encoding="utf-8")
+    result = runner.invoke(app, ["alpha", str(unmarked)])
+    assert result.exit_code == 1 and "no '# user_id = ...' comment" in result.output

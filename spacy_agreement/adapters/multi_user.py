@@ -1,0 +1,97 @@
+"""One CoNLL-U file holding several annotators' trees of each sentence, each tree marked with a
+comment naming its annotator (Arborator-Grew's server keeps every user's tree so, with
+``# user_id = NAME``): split by that comment into one annotator each, the annotations of a
+sentence then paired by ``sent_id`` (else as :mod:`~spacy_agreement.adapters.matching` says).
+
+>>> text = ("# sent_id = s1\\n# user_id = ann\\n1\\ta\\t_\\tX\\t_\\t_\\t0\\troot\\t_\\t_\\n\\n"
+...         "# sent_id = s1\\n# user_id = bob\\n1\\ta\\t_\\tX\\t_\\t_\\t0\\troot\\t_\\t_\\n\\n")
+>>> import io
+>>> corpus = load_multi_user(io.StringIO(text), name="multi.conllu")
+>>> corpus.annotators, corpus.names, corpus.matched_by.rule
+(('ann', 'bob'), ['s1'], 'sent_id')
+"""
+from __future__ import annotations
+
+import io
+import os
+from typing import Dict, List, Optional, Union
+
+from conllu.parser import parse_comment_line
+
+from ..corpus import Corpus, ReadStats
+from ..errors import InvalidTreeError, Location, MismatchedCorpusError
+from .conll import _blocks, iter_conll
+from .matching import match_items
+
+#: The comment naming a tree's annotator in Arborator-Grew's multi-user files.
+USER_KEY = "user_id"
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def user_ids(text: str, key: str = USER_KEY) -> List[Optional[str]]:
+    """For each sentence of CoNLL-U text, in order, the value of its ``# KEY = VALUE``
+    comment (``None`` where there is none)."""
+    out: List[Optional[str]] = []
+    for block in _blocks(io.StringIO(text)):
+        value = None
+        for _, line in block:
+            if line.startswith("#"):
+                for name, found in parse_comment_line(line):
+                    if name == key:
+                        value = str(found)
+        out.append(value)
+    return out
+
+
+def has_user_ids(path: PathLike, key: str = USER_KEY) -> bool:
+    """Whether a CoNLL-U file's sentences carry ``# KEY = ...`` comments (read from its start)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            head = handle.read(1 << 16)
+    except (OSError, UnicodeDecodeError):
+        return False
+    return any(line.lstrip("# \t").startswith(key) and "=" in line for line in head.splitlines()
+               if line.startswith("#"))
+
+
+def load_multi_user(source: Union[PathLike, io.TextIOBase], key: str = USER_KEY, name: Optional[str] = None,
+                    single_root: bool = False, cycles: str = "drop") -> Corpus:
+    """The corpus of a file holding several annotators' trees (module docstring): one annotator
+    per value of the ``# KEY`` comment, in order of first appearance; every sentence must carry
+    one (else an error naming it)."""
+    if isinstance(source, io.TextIOBase):
+        text, name = source.read(), name or getattr(source, "name", "<input>")
+    else:
+        with open(source, encoding="utf-8") as handle:
+            text = handle.read()
+        name = name or os.fspath(source)
+    users = user_ids(text, key)
+    stats = ReadStats()
+    trees = list(iter_conll(io.StringIO(text), name, single_root, stats, cycles))
+    if len(trees) != len(users):  # cannot happen: both count the blocks
+        raise MismatchedCorpusError(f"{name}: {len(trees)} trees but {len(users)} sentences")
+    columns: Dict[str, List] = {}
+    for tree, user in zip(trees, users):
+        if user is None:
+            raise InvalidTreeError(f"no '# {key} = ...' comment: every tree of a multi-user file names its "
+                                   "annotator", Location(name, tree.location.sentence, line=tree.location.line,
+                                                         sent_id=tree.location.sent_id))
+        columns.setdefault(user, []).append(tree)
+    if len(columns) < 2:
+        raise MismatchedCorpusError(f"{name}: only one annotator ({', '.join(columns)}) in the '# {key}' comments: "
+                                    "at least two are needed to measure agreement")
+    names = list(columns)
+    matched, labels, how = match_items([columns[n] for n in names], names, [f"{name} ({n})" for n in names])
+    items, item_names = [], []
+    for label, entry in zip(labels, matched):
+        item = {n: t for n, t in entry.items() if t is not None}
+        if item:
+            items.append(item)
+            item_names.append(label)
+    # one file read once: its counts (multiword ranges, empty nodes) go with the first annotator
+    read_stats = {n: stats if k == 0 else ReadStats() for k, n in enumerate(names)}
+    return Corpus(tuple(names), items, item_names, "dependency", read_stats, matched_by=how)
+
+
+__all__ = ["USER_KEY", "has_user_ids", "load_multi_user", "user_ids"]
