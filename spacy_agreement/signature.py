@@ -238,12 +238,17 @@ class Settings:
     def from_signature(cls: Type[S], text: str, base: Optional[S] = None) -> S:
         """The settings a signature names: its fields over ``base`` (default: the defaults).
         A signature made by another version warns that the numbers may differ."""
+        start = base if base is not None else cls()
+        return dataclasses.replace(start, **cls._given_values(text))
+
+    @classmethod
+    def _given_values(cls, text: str) -> Dict[str, Any]:
+        """The field values of a signature given back, warning when another version made it."""
         values, made_by = cls.parse_signature(text)
         if made_by is not None and made_by != version():
             warnings.warn(f"the signature was made by spacy-agreement {made_by}, this is {version()}: "
-                          "the numbers may differ", UserWarning, stacklevel=2)
-        start = base if base is not None else cls()
-        return dataclasses.replace(start, **values)
+                          "the numbers may differ", UserWarning, stacklevel=3)
+        return values
 
     def merged(self: S, text: str, default: Optional[S] = None) -> S:
         """The settings of signature ``text`` for a run whose own settings are ``self``:
@@ -252,9 +257,8 @@ class Settings:
         the signature is an error naming the field (a run cannot follow the signature and
         another value at once); a digest field takes ``self``'s data, which must have the
         signature's digest."""
-        values, _ = self.parse_signature(text)
+        values = self._given_values(text)
         default = default if default is not None else type(self)()
-        result = self.from_signature(text, base=self)
         for f in self.signature_fields():
             if f.name not in values:
                 continue
@@ -264,12 +268,11 @@ class Settings:
                     given_text = "none" if mine is None else digest(mine)
                     raise BadOptionError(f"the signature was computed with {f.name} {theirs}: give the same data "
                                          f"(this run has {given_text})")
-                result = dataclasses.replace(result, **{f.name: mine if isinstance(theirs, Digest) else None})
-                continue
-            if not _same(mine, getattr(default, f.name)) and not _same(mine, theirs):
+                values[f.name] = mine if isinstance(theirs, Digest) else None
+            elif not _same(mine, getattr(default, f.name)) and not _same(mine, theirs):
                 raise BadOptionError(f"the signature sets {f.name} to {_encode(f.metadata['kind'], theirs)!r} and "
                                      f"this run to {_encode(f.metadata['kind'], mine)!r}: give one")
-        return result
+        return dataclasses.replace(self, **values)
 
 
 def settings_class(text: str) -> Type[Settings]:

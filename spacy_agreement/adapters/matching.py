@@ -74,7 +74,7 @@ def match_items(columns: Sequence[Sequence[Optional[Any]]], names: Sequence[str]
     :class:`ItemMatch`."""
     trees = [t for column in columns for t in column if t is not None]
     if trees and all(getattr(t.location, "sent_id", None) for t in trees):
-        return _by_key(columns, names, paths, lambda t: str(t.location.sent_id), "sent_id")
+        return _by_key(columns, names, lambda t: str(t.location.sent_id), "sent_id")
     texts = [[None if t is None else _text(t) for t in column] for column in columns]
     same_length = len({len(column) for column in columns}) == 1
     known = all(x is not None for column, col_texts in zip(columns, texts)
@@ -83,7 +83,7 @@ def match_items(columns: Sequence[Sequence[Optional[Any]]], names: Sequence[str]
     if same_length and not (known and unique and _moved(texts)):
         return _by_position(columns, names)
     if trees and known and unique:
-        return _by_key(columns, names, paths, _text, "text")
+        return _by_key(columns, names, _text, "text")
     counts = ", ".join(f"{os.fspath(p)} has {len(c)}" for p, c in zip(paths, columns))
     raise MismatchedCorpusError(
         f"the files cannot be paired: {counts} sentences, without sent_ids, and their texts "
@@ -103,8 +103,8 @@ def _moved(texts: Sequence[Sequence[Optional[str]]]) -> bool:
     return any(len(positions) > 1 for positions in where.values())
 
 
-def _by_key(columns: Sequence[Sequence[Optional[Any]]], names: Sequence[str], paths: Sequence[Any],
-            key_of: Any, rule: str) -> Tuple[List[Dict[str, Optional[Any]]], List[str], ItemMatch]:
+def _by_key(columns: Sequence[Sequence[Optional[Any]]], names: Sequence[str], key_of: Any,
+            rule: str) -> Tuple[List[Dict[str, Optional[Any]]], List[str], ItemMatch]:
     order: List[str] = []
     first_tree: Dict[str, Any] = {}
     by_key: Dict[str, Dict[str, Optional[Any]]] = {}

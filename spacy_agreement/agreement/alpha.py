@@ -211,7 +211,7 @@ def _exact(trees: PairableTrees, deltas: List[Delta], settings: AlphaSettings) -
     from_ted = [d for d in deltas if d.kernel_code is None and d.from_ted]
     by_pairs = [d for d in deltas if not d.from_ted]
     if kernel or from_ted:
-        trees.check_memory(settings.n_threads or default_threads() if settings.backend == "threads" else 1)
+        trees.check_memory((settings.n_threads or default_threads()) if settings.backend == "threads" else 1)
     expected: Dict[str, float] = {}
     if kernel:
         sums = BACKENDS[settings.backend](trees, settings)

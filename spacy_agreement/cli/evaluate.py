@@ -8,12 +8,11 @@ from typing import Any, Dict, List, Optional, Tuple
 import typer
 
 from ..adapters.files import guess_format
-from ..agreement.accuracy import token_mismatch
 from ..adapters.conll import surface_tokens
 from ..errors import AgreementError, BadOptionError, MismatchedCorpusError
 from ..evaluation.aligned import AlignedScores, evaluate_aligned, format_conll18_table
 from ..evaluation.label_sets import read_label_map
-from ..evaluation.parser_metrics import EvaluationResult, display_name, evaluate
+from ..evaluation.parser_metrics import EvaluationResult, display_name, evaluate, token_problem
 from ..integrations.spacy_parse import spacy_convention_scores, write_parses
 from ..report.format import percent
 from ..limits import memory_limit
@@ -79,21 +78,18 @@ CONLL18_FLAGS = {"ignore_subtypes": "--keep-subtypes", "fold_root_case": "--fold
 
 def tokens_differ(gold: List[Any], pred: List[Any], check_forms: bool) -> bool:
     """Whether gold and prediction differ in sentence count or in any sentence's tokens."""
-    if len(gold) != len(pred):
-        return True
-    if not check_forms:
-        return any(len(g) != len(p) for g, p in zip(gold, pred))
-    return any(token_mismatch(g, p) is not None for g, p in zip(gold, pred))
+    return len(gold) != len(pred) or any(token_problem(g, p, check_forms) is not None for g, p in zip(gold, pred))
 
 
 def text_difference(gold: List[Any], pred: List[Any], gold_path: Path, pred_path: Path) -> Optional[str]:
     """Where the two files' texts (their surface tokens without whitespace, as
     conll18_ud_eval.py compares them) first differ, or ``None`` when they are the same text."""
     def characters(trees: List[Any]) -> Tuple[str, List[int]]:
-        text, starts = [], []
+        text, starts, length = [], [], 0
         for tree in trees:
-            starts.append(sum(map(len, text)))
+            starts.append(length)
             text.append("".join("".join(form.split()) for form, _, _ in surface_tokens(tree)))
+            length += len(text[-1])
         return "".join(text), starts
 
     g_text, g_starts = characters(gold)
@@ -118,9 +114,14 @@ def aligned_scores(gold: Path, pred: Path, fmt: Optional[str], options: Any) -> 
     return evaluate_aligned(gold, pred)
 
 
+def conll18_changes(options: Any) -> List[str]:
+    """The options set otherwise than conll18_ud_eval.py scores (:data:`CONLL18_FIXED`)."""
+    return [name for name, value in CONLL18_FIXED.items() if getattr(options, name) != value]
+
+
 def check_conll18_options(where: Path, options: Any) -> None:
     """One error naming the options that conll18_ud_eval.py's character alignment cannot honour."""
-    other = [name for name, value in CONLL18_FIXED.items() if getattr(options, name) != value]
+    other = conll18_changes(options)
     if other:
         flags = ", ".join(CONLL18_FLAGS[name] for name in other)
         raise BadOptionError(f"{where}: the tokens differ from the gold's, and the character alignment scores "
@@ -133,8 +134,7 @@ def conll18_beside(gold: Path, pred: Path, fmt: Optional[str], options: Any, out
     """On identical tokens under --convention conll18, the thirteen scores of conll18_ud_eval.py
     beside the package's (the same LAS, UAS, CLAS, MLAS, BLEX); none for other conventions or
     formats, and none, with a note saying why, for files that the script would refuse."""
-    if options.convention != "conll18" or (fmt or guess_format(gold)) != "conll" or \
-            any(getattr(options, name) != value for name, value in CONLL18_FIXED.items()):
+    if options.convention != "conll18" or (fmt or guess_format(gold)) != "conll" or conll18_changes(options):
         return None
     try:
         return evaluate_aligned(gold, pred)

@@ -500,9 +500,9 @@ def evaluate(
         )
     # labels as compared, once for the label-set check and the metrics
     compared = [(options.normalise(g), options.normalise(p, predicted=True)) for g, p in zip(gold, pred)]
+    problems = [token_problem(g, p, check_forms) for g, p in zip(gold, pred)]
     # the label sets of the sentences scored: those whose tokens differ are skipped, their labels not paired
-    checked = label_check([pair for (g, p), pair in zip(zip(gold, pred), compared)
-                           if _token_problem(g, p, check_forms) is None])
+    checked = label_check([pair for pair, problem in zip(compared, problems) if problem is None])
     total, ud, labels = Counts(), UDScores(), LabelTable()
     for m in chosen:
         total.add(m, 0.0, 0.0)
@@ -511,8 +511,7 @@ def evaluate(
     multi_root: List[str] = []
     over_limits: List[str] = []
     tokens = verbs = 0
-    for number, ((g, p), pair) in enumerate(zip(zip(gold, pred), compared), start=1):
-        problem = _token_problem(g, p, check_forms)
+    for number, ((g, p), pair, problem) in enumerate(zip(zip(gold, pred), compared, problems), start=1):
         if problem is not None:
             if not skip_mismatched:
                 raise MismatchedCorpusError(f"gold and prediction differ in tokens: {problem}", g.location)
@@ -538,7 +537,9 @@ def evaluate(
                             multi_root, over_limits, options)
 
 
-def _token_problem(gold: DependencyTree, pred: DependencyTree, check_forms: bool) -> Optional[str]:
+def token_problem(gold: DependencyTree, pred: DependencyTree, check_forms: bool) -> Optional[str]:
+    """Why a gold and a predicted sentence do not have the same tokens (their forms too with
+    ``check_forms``), or ``None`` when they do."""
     if check_forms:
         return token_mismatch(gold, pred)
     return None if len(gold) == len(pred) else f"{len(gold)} tokens against {len(pred)}"
@@ -551,7 +552,7 @@ def sentence_scores(gold: DependencyTree, pred: DependencyTree,
     nothing to count (e.g. UCP without verbs), with one
     :class:`~spacy_agreement.errors.UndefinedMetricWarning` each unless ``warn=False`` (for
     callers that handle ``nan`` themselves)."""
-    problem = _token_problem(gold, pred, check_forms)
+    problem = token_problem(gold, pred, check_forms)
     if problem is not None:
         raise MismatchedCorpusError(f"gold and prediction differ in tokens: {problem}", gold.location)
     return sentence_counts(gold, pred, options or EvaluationOptions(), metrics).scores(warn)
