@@ -23,12 +23,15 @@ Tree = Union[DependencyTree, ConstituencyTree]
 class ReadStats:
     """What a reader saw besides the trees: multi-word token ranges and empty nodes (CoNLL-U),
     failed parses (bracketed files: a blank line or a tree without words where others have a
-    tree; read as a missing annotation)."""
+    tree; read as a missing annotation), partial trees (tokens not annotated yet: HEAD ``_``)
+    and their unannotated tokens."""
 
     sentences: int = 0
     multiword_ranges: int = 0
     empty_nodes: int = 0
     failed_parses: int = 0
+    partial_trees: int = 0
+    unannotated_tokens: int = 0
 
 
 @dataclass

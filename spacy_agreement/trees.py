@@ -13,7 +13,7 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import List, Literal, Optional, Sequence, Tuple
 
 import numpy as np
@@ -23,6 +23,8 @@ from .errors import InvalidTreeError, Location
 from .vocab import LabelVocab
 
 CyclePolicy = Literal["drop", "raise"]
+#: The relation of an unannotated token in :meth:`DependencyTree.attached`.
+UNANNOTATED = "unannotated"
 
 
 def children_lists(parent: Sequence[int]) -> List[List[int]]:
@@ -120,11 +122,12 @@ class DependencyTree:
     xpos: Tuple[str, ...] = ()
     misc: Tuple[str, ...] = ()
     multiword: Tuple[Tuple[int, int, str, str], ...] = ()
+    unannotated: Tuple[int, ...] = ()
 
     @classmethod
     def create(
         cls,
-        heads: Sequence[int],
+        heads: Sequence[Optional[int]],
         deprels: Sequence[Optional[str]],
         forms: Optional[Sequence[Optional[str]]] = None,
         upos: Optional[Sequence[Optional[str]]] = None,
@@ -136,6 +139,7 @@ class DependencyTree:
         xpos: Optional[Sequence[Optional[str]]] = None,
         misc: Optional[Sequence[Optional[str]]] = None,
         multiword: Optional[Sequence[Tuple[int, int, str, str]]] = None,
+        partial: bool = False,
     ) -> "DependencyTree":
         """Check and store one sentence. Raises :class:`InvalidTreeError` naming the token.
 
@@ -151,6 +155,12 @@ class DependencyTree:
         written in CoNLL files. A multiword token must span words of ``1..n`` (one word too: ``1-1``, which conll18_ud_eval.py accepts).
         With ``single_root=True`` exactly one token may attach to the root (the UD rule);
         otherwise several may (CoNLL-X treebanks do this).
+
+        With ``partial=True`` a head ``None`` (HEAD ``_``) is a token not annotated yet, and
+        so is a relation ``None`` or ``"_"`` in a sentence where some token has a relation
+        (a sentence without any relation is an unlabelled analysis, complete): such tokens
+        are listed in :attr:`unannotated`, attached to the root with the relation ``"_"``,
+        and do not count against ``single_root``. Without it a head ``None`` is an error.
         """
         location = location or Location()
         n = len(heads)
@@ -163,6 +173,15 @@ class DependencyTree:
             if column is not None and len(column) != n:
                 raise InvalidTreeError(f"{len(column)} values in column {name} for {n} heads", location)
         heads_arr = np.empty(n, dtype=np.int32)
+        missing: List[int] = []
+        if partial:
+            labelled = deprels is not None and any(d is not None and d != "_" for d in deprels)
+            missing = [k for k, head in enumerate(heads)
+                       if head is None or (labelled and deprels is not None and deprels[k] in (None, "_"))]
+            if missing:
+                unset = set(missing)
+                heads = [0 if k in unset else h for k, h in enumerate(heads)]
+                deprels = ["_" if k in unset else d for k, d in enumerate(deprels or ["_"] * n)]
         for k, head in enumerate(heads):
             if head is None or isinstance(head, bool) or not isinstance(head, (int, np.integer)):
                 raise InvalidTreeError(f"head {head!r} is not a token number", location.at_token(ids_t[k]))
@@ -170,6 +189,8 @@ class DependencyTree:
                 raise InvalidTreeError(f"head {head} out of range 0..{n}", location.at_token(ids_t[k]))
             heads_arr[k] = head
         roots = np.flatnonzero(heads_arr == 0)
+        if missing:
+            roots = np.setdiff1d(roots, missing)
         if single_root and roots.size > 1:
             raise InvalidTreeError(
                 f"{roots.size} tokens attach to the root where one is required", location.at_token(ids_t[roots[1]])
@@ -188,10 +209,33 @@ class DependencyTree:
             spans.append((first, last, str(form), "_" if extra is None else str(extra)))
         heads_arr.flags.writeable = False
         return cls(text(forms), heads_arr, text(deprels), text(upos), ids_t, location, text(lemmas), text(feats),
-                   text(xpos), text(misc), tuple(spans))
+                   text(xpos), text(misc), tuple(spans), tuple(k + 1 for k in missing))
 
     def __len__(self) -> int:
         return len(self.forms)
+
+    @property
+    def partial(self) -> bool:
+        """Whether some token is not annotated yet (:attr:`unannotated`)."""
+        return bool(self.unannotated)
+
+    def annotated_mask(self) -> np.ndarray:
+        """``True`` for each token that is annotated (not in :attr:`unannotated`)."""
+        mask = np.ones(len(self), dtype=bool)
+        if self.unannotated:
+            mask[np.asarray(self.unannotated) - 1] = False
+        return mask
+
+    def attached(self, label: str = UNANNOTATED) -> "DependencyTree":
+        """The tree made complete: every unannotated token attached to the root with the
+        relation ``label`` (so that comparing it with an annotated tree counts it as a
+        disagreement); the tree itself when it is complete."""
+        if not self.unannotated:
+            return self
+        deprels = list(self.deprels)
+        for k in self.unannotated:
+            deprels[k - 1] = label
+        return replace(self, deprels=tuple(deprels), unannotated=())
 
     @property
     def annotation_size(self) -> int:

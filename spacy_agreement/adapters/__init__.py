@@ -2,7 +2,10 @@
 :mod:`spacy_agreement.trees`; no metric knows where a tree came from. The input formats of
 files are a registry (:data:`~spacy_agreement.adapters.files.READERS`): ``conll`` and
 ``bracket`` are registered by :mod:`.files`, ``spacy`` by :mod:`.docbin`, imported here so
-that every built-in reader is registered whichever adapter is imported first."""
+that every built-in reader is registered whichever adapter is imported first.
+:func:`~.annotations.load_annotations` reads every annotator input the tools write (parallel
+files, annotator folders, project exports as folders or ZIPs, Prodigy JSONL, multi-user
+CoNLL-U, DocBins)."""
 from .brackets import from_nltk, from_nltk_trees, parse_brackets, read_brackets, to_nltk
 from .conll import ReadStats, from_conllu, iter_conll, parse_conll, read_conll, write_conll
 from .files import (READERS, Reader, guess_format, load_annotator_dirs, load_parallel_files, read_trees, reader_names,
@@ -10,6 +13,10 @@ from .files import (READERS, Reader, guess_format, load_annotator_dirs, load_par
 from .docbin import load_docbin  # registers the "spacy" reader
 from .documents import DOCUMENT_READERS, read_document, register_document_reader
 from .nltk_graph import from_dependency_graph, to_dependency_graph
+from .multi_user import load_multi_user
+from .prodigy import load_prodigy
+from .projects import load_annotator_folders, load_project
+from .annotations import load_annotations
 from .spacy import from_doc, from_span
 
 __all__ = [
@@ -25,9 +32,14 @@ __all__ = [
     "from_span",
     "guess_format",
     "iter_conll",
+    "load_annotations",
     "load_annotator_dirs",
+    "load_annotator_folders",
     "load_docbin",
+    "load_multi_user",
     "load_parallel_files",
+    "load_prodigy",
+    "load_project",
     "parse_brackets",
     "parse_conll",
     "read_brackets",

@@ -12,6 +12,10 @@ reader serves both. What is read:
 * **Empty nodes** (ids like ``5.1``) belong to the enhanced graph, not the basic tree;
   they are left out of the tree.
 * Both are counted in :class:`ReadStats` so nothing disappears unseen.
+* **Partial annotations**: a token whose HEAD is ``_`` (or whose DEPREL is ``_`` where other
+  tokens of the sentence have relations) is not annotated yet, as INCEpTION's CoNLL-U writer
+  and Arborator-Grew's samples write it: it is read, listed in
+  :attr:`DependencyTree.unannotated` and counted (``ReadStats.partial_trees``), never an error.
 * Comment lines are metadata; sentences are separated by blank lines.
 
 Errors (a head out of range, a line with the wrong number of columns, an empty sentence,
@@ -135,6 +139,7 @@ def from_conllu(
         xpos=[t.get("xpos") for t in words],
         misc=[_raw_feats(t.get("misc")) for t in words],  # raw text, as FEATS
         multiword=multiword,
+        partial=True,
     )
 
 
@@ -249,6 +254,9 @@ def iter_conll(
         sentence = conllu.TokenList(tokens, metadata, default_fields=fields)
         tree = from_conllu(sentence, Location(name, number, None, block[0][0], sent_id), single_root, stats,
                            [line_number for line_number, _ in token_rows])
+        if stats is not None and tree.unannotated:
+            stats.partial_trees += 1
+            stats.unannotated_tokens += len(tree.unannotated)
         if cycles == "raise" and tree.unreachable_tokens().size:
             raise tree.cycle_error()
         yield tree

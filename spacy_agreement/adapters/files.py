@@ -43,7 +43,7 @@ from ..corpus import Corpus, ReadStats, Tree, family_of
 from ..errors import BadOptionError, MismatchedCorpusError
 from ..registry import Registry
 from .brackets import read_brackets, trim_trailing_failures
-from .matching import MATCH_RULES, ItemMatch, match_items
+from .matching import match_documents, match_items, present
 from .conll import read_conll
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -178,19 +178,6 @@ def _family(reader: Reader, items: Sequence[Dict[str, Tree]]) -> str:
     return reader.family or family_of(t for item in items for t in item.values())
 
 
-def _present(item: Dict[str, Optional[Tree]], stats: Dict[str, ReadStats]) -> Dict[str, Tree]:
-    """The annotations of an item that are there. A failed parse (``None``: a blank line or a
-    tree without words in a bracketed file, as EVALB reads them) is a missing annotation,
-    counted in the annotator's :class:`ReadStats`; a line that is blank in every file is
-    not a sentence and gives an empty item, which the callers leave out."""
-    present = {n: t for n, t in item.items() if t is not None}
-    if present:
-        for n, t in item.items():
-            if t is None:
-                stats[n].failed_parses += 1
-    return present
-
-
 def check_distinct(paths: Sequence[PathLike], what: str = "file") -> None:
     """:class:`BadOptionError` naming the first path given twice (also through another
     relative path or a symbolic link: paths are compared resolved). The same annotation
@@ -275,7 +262,7 @@ def load_parallel_files(
     matched, labels, how = match_items(columns, names, paths)  # by sent_id, position or text
     items, item_names = [], []
     for label, entry in zip(labels, matched):
-        item = _present(entry, stats)
+        item = present(entry, stats)
         if item:
             items.append(item)
             item_names.append(label)
@@ -337,31 +324,15 @@ def load_annotator_dirs(
                 f"{'/'.join(reader.suffixes) or 'a suffix'} (e.g. text1-{annotator}{(*reader.suffixes, '')[0]})")
     prefixes = sorted(set().union(*files.values()))
     stats = {name: ReadStats() for name in names}
-    items: List[Dict[str, Tree]] = []
-    item_names: List[str] = []
-    rules: set = set()
-    missing: List[str] = []
-    for prefix in prefixes:
-        raw: Dict[str, Any] = {n: reader.read(files[n][prefix], single_root=single_root, stats=stats[n], cycles=cycles)
-                               for n in names if prefix in files[n]}
-        read = cast(Dict[str, List[Optional[Tree]]], dict(zip(raw, trim_trailing_failures(*raw.values()))))
-        present = list(read)
-        try:  # the files of one prefix: their sentences by sent_id, position or text
-            matched, labels, how = match_items([read[n] for n in present], present,
-                                               [files[n][prefix] for n in present])
-        except MismatchedCorpusError as exc:
-            lengths = ", ".join(f"{files[n][prefix]}: {len(read[n])}" for n in present)
-            raise MismatchedCorpusError(f"files of prefix {prefix!r} ({lengths} sentences): {exc}") from None
-        rules.add(how.rule)
-        missing.extend(f"{prefix.rstrip('-_.') or prefix} {entry}" for entry in how.missing)
-        for label, entry in zip(labels, matched):
-            item = _present(entry, stats)
-            if item:
-                items.append(item)
-                item_names.append(f"{prefix.rstrip('-_.') or prefix} {label}")
-    rule = rules.pop() if len(rules) == 1 else "+".join(r for r in MATCH_RULES if r in rules) or "position"
-    return Corpus(tuple(names), items, item_names, _family(reader, items), stats,
-                  matched_by=ItemMatch(rule, tuple(missing)))
+
+    def document(prefix: str) -> Tuple[str, List[str], Callable[[str], List[Optional[Tree]]], Callable[[str], str]]:
+        present = [n for n in names if prefix in files[n]]
+        raw = [reader.read(files[n][prefix], single_root=single_root, stats=stats[n], cycles=cycles) for n in present]
+        read = dict(zip(present, trim_trailing_failures(*raw)))
+        return prefix.rstrip("-_.") or prefix, present, read.__getitem__, lambda n: files[n][prefix]
+
+    items, item_names, how = match_documents((document(p) for p in prefixes), names, stats, what="files of prefix")
+    return Corpus(tuple(names), items, item_names, _family(reader, items), stats, matched_by=how)
 
 
 __all__ = [

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..errors import MismatchedCorpusError
 
@@ -37,11 +37,13 @@ MATCH_RULES = ("sent_id", "text", "position")
 
 @dataclass(frozen=True)
 class ItemMatch:
-    """How the items were made: ``rule`` (``"sent_id"``, ``"text"`` or ``"position"``) and
-    the items some annotators lack (``"NAME: lacks A, B"``), in item order."""
+    """How the items were made: ``rule`` (``"sent_id"``, ``"text"`` or ``"position"``), the
+    items some annotators lack (``"NAME: lacks A, B"``), in item order, and ``notes`` from the
+    reader on what it set aside (a tool's pseudo-users, rejected Prodigy answers, files not read)."""
 
     rule: str = "position"
     missing: Tuple[str, ...] = field(default=())
+    notes: Tuple[str, ...] = field(default=())
 
     def to_dict(self) -> Dict[str, Any]:
         return {"items_matched_by": self.rule, "items_missing_annotators": len(self.missing)}
@@ -152,4 +154,51 @@ def _by_position(columns: Sequence[Sequence[Optional[Any]]],
     return items, [f"sentence {k + 1}" for k in range(len(items))], ItemMatch("position", ())
 
 
-__all__ = ["ItemMatch", "MATCH_RULES", "match_items"]
+def present(item: Dict[str, Optional[Any]], stats: Dict[str, Any]) -> Dict[str, Any]:
+    """The annotations of an item that are there. A failed parse (``None``: a blank line or a
+    tree without words in a bracketed file, as EVALB reads them) is a missing annotation,
+    counted in the annotator's :class:`~spacy_agreement.corpus.ReadStats`; a line that is
+    blank in every file is not a sentence and gives an empty item, which the callers leave out."""
+    kept = {n: t for n, t in item.items() if t is not None}
+    if kept:
+        for n, t in item.items():
+            if t is None:
+                stats[n].failed_parses += 1
+    return kept
+
+
+def match_documents(documents: Iterable[Tuple[str, Sequence[str], Callable[[str], Sequence[Optional[Any]]],
+                                              Callable[[str], str]]],
+                    annotators: Sequence[str], stats: Dict[str, Any],
+                    notes: Sequence[str] = (), what: str = "document") -> Tuple[List[Dict[str, Any]], List[str],
+                                                                                 ItemMatch]:
+    """Items of several documents, each with the annotators who have it: ``(label, names,
+    read(name) -> sentences, path(name) -> file name)`` per document, in order. Each document's
+    sentences are paired by :func:`match_items`; items are named ``LABEL ITEM``; an item lacks
+    every annotator of ``annotators`` without its annotation (those without the document's
+    file too); the rule is the documents' one, or those used joined by ``+``. ``what`` names a
+    document in errors."""
+    items: List[Dict[str, Any]] = []
+    item_names: List[str] = []
+    rules: set = set()
+    for label, names, read, path in documents:
+        columns = [read(n) for n in names]
+        paths = [path(n) for n in names]
+        try:
+            matched, labels, how = match_items(columns, names, paths)
+        except MismatchedCorpusError as exc:
+            lengths = ", ".join(f"{p}: {len(c)}" for p, c in zip(paths, columns))
+            raise MismatchedCorpusError(f"{what} {label!r} ({lengths} sentences): {exc}") from None
+        rules.add(how.rule)
+        for item_label, entry in zip(labels, matched):
+            item = present(entry, stats)
+            if item:
+                items.append(item)
+                item_names.append(f"{label} {item_label}")
+    missing = tuple(f"{name}: lacks {', '.join(n for n in annotators if n not in item)}"
+                    for name, item in zip(item_names, items) if len(item) < len(annotators))
+    rule = rules.pop() if len(rules) == 1 else "+".join(r for r in MATCH_RULES if r in rules) or "position"
+    return items, item_names, ItemMatch(rule, missing, tuple(notes))
+
+
+__all__ = ["ItemMatch", "MATCH_RULES", "match_documents", "match_items", "present"]

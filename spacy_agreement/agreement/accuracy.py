@@ -25,6 +25,13 @@ listed: the paper excluded sentences from LAS only (Table 2 has no exclusion not
 ``exclude_mismatched=True`` leaves them out of Jaccard too (the behaviour of the released
 ``syn-agreement.py``).
 
+Partial annotations (tokens not annotated yet, HEAD ``_``:
+:attr:`~spacy_agreement.trees.DependencyTree.unannotated`) are compared on the tokens both
+annotations of a pair annotated. An item's pairs then give Σ counts / Σ compared tokens,
+weighted by the mean number of compared tokens (which is eq. (3) again when every token is
+annotated, and the micro-average over compared tokens for two annotators); ``coverage`` is
+the share of the token comparisons that could be made.
+
 With ``strict=True`` annotations with different tokens raise
 :class:`~spacy_agreement.errors.MismatchedCorpusError` for either score. Items with fewer
 than two annotations are not pairable and are counted apart.
@@ -59,7 +66,10 @@ class AccuracyResult(ScoresByName):
 
     ``items_mismatched`` counts the items whose annotations differ in their tokens (listed
     in ``mismatched``); ``mismatched_scored`` says whether they are in the scores (Jaccard
-    by default) or left out (attachment scores).
+    by default) or left out (attachment scores). ``coverage`` is the share of token
+    comparisons made (below 1 where annotations are partial: unannotated tokens are not
+    compared); ``tokens_unannotated`` counts the tokens of the scored annotations not
+    annotated yet.
     """
 
     scores: Dict[str, float]
@@ -69,6 +79,8 @@ class AccuracyResult(ScoresByName):
     items_unpairable: int
     mismatched: List[str] = field(default_factory=list)
     mismatched_scored: bool = False
+    coverage: float = 1.0
+    tokens_unannotated: int = 0
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -77,6 +89,8 @@ class AccuracyResult(ScoresByName):
             "accuracy_items": self.items,
             "items_mismatched": self.items_mismatched,
             "items_mismatched_scored": self.mismatched_scored,
+            "accuracy_coverage": self.coverage,
+            "tokens_unannotated": self.tokens_unannotated,
         }
 
 
@@ -90,13 +104,25 @@ def attachment_counts(a: DependencyTree, b: DependencyTree,
                       label: Optional[Callable[[str], str]] = None) -> Tuple[int, int, int]:
     """Tokens with the same head and label, the same head, the same label (same tokens
     assumed), labels compared through ``label`` (default :func:`fold_root_case`, as
-    ``evaluate``'s default; ``str`` compares them as written)."""
+    ``evaluate``'s default; ``str`` compares them as written). Tokens that either tree has
+    not annotated (:attr:`~spacy_agreement.trees.DependencyTree.unannotated`) are not
+    compared: :func:`compared_tokens` counts those that are."""
     label = label or fold_root_case
     same_head = a.heads == b.heads
     same_label = np.fromiter((label(x) == label(y) for x, y in zip(a.deprels, b.deprels)), dtype=bool, count=len(a))
+    if a.unannotated or b.unannotated:
+        both = a.annotated_mask() & b.annotated_mask()
+        same_head, same_label = same_head & both, same_label & both
     return int(np.count_nonzero(same_head & same_label)), int(np.count_nonzero(same_head)), int(
         np.count_nonzero(same_label)
     )
+
+
+def compared_tokens(a: DependencyTree, b: DependencyTree) -> int:
+    """The tokens both trees annotated (all of them unless one is partial)."""
+    if not (a.unannotated or b.unannotated):
+        return len(a)
+    return int(np.count_nonzero(a.annotated_mask() & b.annotated_mask()))
 
 
 def bracket_jaccard(a: ConstituencyTree, b: ConstituencyTree) -> float:
@@ -132,7 +158,8 @@ def _pairwise(
     exclude_mismatched: bool = True,
 ) -> AccuracyResult:
     totals = np.zeros(len(keys))
-    tokens = items = unpairable = 0
+    tokens = items = unpairable = unannotated = 0
+    compared = comparisons = weights = 0.0
     mismatched: List[str] = []
     for name, item in zip(corpus.names, corpus.items):
         trees = [item[a] for a in corpus.annotators if a in item]
@@ -146,17 +173,35 @@ def _pairwise(
             mismatched.append(f"{name}: {problem}")
             if exclude_mismatched:
                 continue
-        pair_scores = np.array([score_pair(x, y) for x, y in combinations(trees, 2)], dtype=np.float64)
         length = size(trees[0])
+        pairs = list(combinations(trees, 2))
+        partial = [t for t in trees if getattr(t, "unannotated", ())]
+        comparisons += length * len(pairs)
+        if partial:  # counts over the tokens both annotated, weighted by those (module docstring)
+            unannotated += sum(len(t.unannotated) for t in partial)
+            made = np.array([compared_tokens(x, y) for x, y in pairs], dtype=np.float64)
+            compared += made.sum()
+            if not made.any():
+                continue
+            counts = np.array([score_pair(x, y) for x, y in pairs], dtype=np.float64) * length
+            totals += counts.sum(axis=0) / len(pairs)
+            tokens += length
+            weights += made.sum() / len(pairs)
+            items += 1
+            continue
+        pair_scores = np.array([score_pair(x, y) for x, y in pairs], dtype=np.float64)
+        compared += length * len(pairs)
         totals += length * pair_scores.mean(axis=0)
         tokens += length
+        weights += length
         items += 1
-    if tokens == 0:
+    if weights == 0:
         scores = {k: undefined(k, "no comparable tokens", stacklevel=3) for k in keys}
     else:
-        scores = {k: float(v / tokens) for k, v in zip(keys, totals)}
+        scores = {k: float(v / weights) for k, v in zip(keys, totals)}
     return AccuracyResult(scores, tokens, items, len(mismatched), unpairable, mismatched,
-                          mismatched_scored=not exclude_mismatched)
+                          mismatched_scored=not exclude_mismatched,
+                          coverage=float(compared / comparisons) if comparisons else 1.0, tokens_unannotated=unannotated)
 
 
 def pairwise_attachment(corpus: Corpus, strict: bool = False,

@@ -185,7 +185,7 @@ def alpha(data: Data, settings: Optional[AlphaSettings] = None, **options: Any) 
         cuda_module()  # the missing extra or GPU is one line now, not after reading the corpus
     deltas = resolve_deltas(settings.deltas)
     trees = data if isinstance(data, PairableTrees) else pairable_trees(data, settings.label_cost, settings.cycles,
-                                                                       settings.size)
+                                                                       settings.size, settings.partial)
     plan = plan_alpha(trees, settings)
     if settings.bootstrap and plan.method != "exact":
         why = (f"the exact alpha would take about {plan.seconds:.3g} s here ({plan.cells:.3g} DP cells), over the "

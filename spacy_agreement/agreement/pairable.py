@@ -15,6 +15,7 @@ from ..corpus import Corpus
 from ..errors import BadOptionError
 from ..limits import check_forest
 from ..trees import CyclePolicy, Forest, OrderedTree
+from .settings import PARTIAL_POLICIES
 from ..vocab import LabelCost, LabelVocab
 from .engine import deduplicate
 from .result import AlphaResult, alphas_from_sums
@@ -58,6 +59,7 @@ class PairableTrees:
     unpairable_annotations: int = 0
     cycle_tokens: int = 0
     cycle_trees: List[str] = field(default_factory=list)
+    partial_trees: List[str] = field(default_factory=list)  # trees set aside as missing (partial="missing")
     locations: List[Any] = field(default_factory=list, repr=False)  # where each tree came from
 
     # ------------------------------------------------------------------ views, each computed once
@@ -105,28 +107,45 @@ class PairableTrees:
         return AlphaResult(alphas, observed, expected, items=len(self.counts), annotations=n,
                            items_unpairable=self.unpairable_items,
                            annotations_unpairable=self.unpairable_annotations, cycle_tokens=self.cycle_tokens,
-                           cycle_trees=self.cycle_trees, item_names=self.names, item_disagreement=per_pair,
+                           cycle_trees=self.cycle_trees, partial_trees=self.partial_trees, item_names=self.names, item_disagreement=per_pair,
                            item_counts=list(self.counts))
 
 
 def pairable_trees(data: Union[Corpus, Sequence[Any]], label_cost: Optional[LabelCost] = None,
-                   cycles: CyclePolicy = "drop", size: str = "annotation") -> PairableTrees:
+                   cycles: CyclePolicy = "drop", size: str = "annotation", partial: str = "missing") -> PairableTrees:
     """Items with at least two annotations as ordered trees in one label vocabulary: the
-    container every α of the corpus is computed from (module docstring)."""
+    container every α of the corpus is computed from (module docstring).
+
+    A dependency tree with tokens not annotated yet (:attr:`~spacy_agreement.trees.DependencyTree.unannotated`)
+    is, with ``partial="missing"``, a missing annotation of its item (listed in
+    ``partial_trees``); with ``partial="attach"`` it is compared as
+    :meth:`~spacy_agreement.trees.DependencyTree.attached` (its unannotated tokens on the
+    root, labelled ``unannotated``: each counts as a disagreement)."""
     if size not in ("annotation", "tree"):
         raise BadOptionError(f"size must be 'annotation' or 'tree', not {size!r}")
+    if partial not in PARTIAL_POLICIES:
+        raise BadOptionError(f"partial must be {' or '.join(map(repr, PARTIAL_POLICIES))}, not {partial!r}")
     corpus = as_corpus(data)
     vocab = LabelVocab()
     out = PairableTrees([], [], [], [], [], None)
     for name, item in zip(corpus.names, corpus.items):
-        if len(item) < 2:
-            out.unpairable_items += 1
-            out.unpairable_annotations += len(item)
-            continue
+        present = []
         for annotator in corpus.annotators:
             tree = item.get(annotator)
             if tree is None:
                 continue
+            if getattr(tree, "unannotated", ()):
+                if partial == "missing":
+                    out.partial_trees.append(f"{name} ({annotator}): {len(tree.unannotated)} of {len(tree)} "
+                                             "token(s) not annotated")
+                    continue
+                tree = tree.attached()
+            present.append((annotator, tree))
+        if len(present) < 2:
+            out.unpairable_items += 1
+            out.unpairable_annotations += len(present)
+            continue
+        for annotator, tree in present:
             ordered, dropped = tree.to_ordered(vocab, cycles)
             if dropped:
                 out.cycle_tokens += dropped
@@ -135,7 +154,7 @@ def pairable_trees(data: Union[Corpus, Sequence[Any]], label_cost: Optional[Labe
             out.locations.append(tree.location)
             out.sizes.append(tree.annotation_size if size == "annotation" else ordered.size)
             out.item_of.append(len(out.counts))
-        out.counts.append(len(item))
+        out.counts.append(len(present))
         out.names.append(name)
     out.cost = vocab.cost_matrix(label_cost)
     return out

@@ -15,7 +15,7 @@ from .settings import AlphaSettings
 #: Keys an :class:`AlphaResult` (with the accuracies beside it) writes whatever its δ: a δ
 #: whose keys (``alpha_<name>``, ...) would be one of them cannot be registered.
 RESULT_KEYS = frozenset({"alpha_method", "items", "annotations", "items_unpairable", "annotations_unpairable",
-                         "cycle_tokens", "confidence", "samples", "alpha_cells", "alpha_budget", "alpha_seconds",
+                         "cycle_tokens", "trees_partial", "confidence", "samples", "alpha_cells", "alpha_budget", "alpha_seconds",
                          "signature"})
 
 
@@ -39,6 +39,7 @@ class AlphaResult:
     annotations_unpairable: int = 0
     cycle_tokens: int = 0
     cycle_trees: List[str] = field(default_factory=list)
+    partial_trees: List[str] = field(default_factory=list)  # partial trees taken as missing annotations
     item_names: List[str] = field(default_factory=list, repr=False)
     item_disagreement: Optional[np.ndarray] = field(default=None, repr=False)
     item_counts: List[int] = field(default_factory=list, repr=False)
@@ -86,6 +87,7 @@ class AlphaResult:
             "items_unpairable": self.items_unpairable,
             "annotations_unpairable": self.annotations_unpairable,
             "cycle_tokens": self.cycle_tokens,
+            "trees_partial": len(self.partial_trees),
         })
         for kind in self.alphas:
             out[f"observed_{kind}"] = self.observed.get(kind, math.nan)

@@ -4,7 +4,7 @@ and written into its result, whose signature (:mod:`spacy_agreement.signature`) 
 the numbers were computed.
 
 >>> AlphaSettings(deltas=("plain", "diff", "norm"), method="exact").signature().rsplit("|", 1)[0]
-'alpha|d:plain,diff,norm|size:annotation|cycles:drop|cost:none|method:exact|boot:0|xmism:no|sub:no|rootfold:yes'
+'alpha|d:plain,diff,norm|size:annotation|cycles:drop|partial:missing|cost:none|method:exact|boot:0|xmism:no|sub:no|rootfold:yes'
 """
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from ..vocab import compared_label
 #: else sampled), ``"exact"``, ``"sampled"``, ``"off"`` (no α: accuracies only).
 ALPHA_METHODS = ("auto", "exact", "sampled", "off")
 BACKENDS = ("threads", "serial", "dask", "gpu")
+#: ``partial`` values: how a tree with tokens not annotated yet (HEAD ``_``) enters α.
+PARTIAL_POLICIES = ("missing", "attach")
 #: Seconds the exact α may be estimated to take under ``method="auto"``.
 DEFAULT_ALPHA_SECONDS = 60.0
 DEFAULT_SAMPLE_PAIRS = 20000
@@ -47,6 +49,10 @@ class AlphaSettings(Settings):
                         doc="|x| in δdiff and δnorm: annotation (tokens + root, or leaves; the paper's) or tree "
                             "(nodes of the compared tree)")
     cycles: str = setting("drop", key="cycles", doc="tokens in head cycles: drop (counted) or raise")
+    partial: str = setting("missing", key="partial",
+                           doc="a tree with tokens not annotated yet (HEAD _): missing (a missing annotation, "
+                               "counted and listed) or attach (those tokens on the root, labelled unannotated: "
+                               "disagreements)")
     label_cost: Any = setting(None, key="cost", kind="digest", compare=False,
                               doc="label substitution costs: none (unit costs) or the digest of the cost table")
     method: str = setting("auto", key="method",
@@ -84,6 +90,9 @@ class AlphaSettings(Settings):
             raise BadOptionError(f"size must be 'annotation' or 'tree', not {self.size!r}")
         if self.cycles not in ("drop", "raise"):
             raise BadOptionError(f"cycles must be 'drop' or 'raise', not {self.cycles!r}")
+        if self.partial not in PARTIAL_POLICIES:
+            raise BadOptionError(f"partial must be {' or '.join(map(repr, PARTIAL_POLICIES))}, not {self.partial!r}",
+                                 option="partial")
         if self.backend not in BACKENDS:
             raise BadOptionError(f"unknown backend {self.backend!r}: {', '.join(map(repr, BACKENDS))}")
         if self.budget is not None and not float(self.budget) > 0:
@@ -103,4 +112,4 @@ class AlphaSettings(Settings):
         return compared_label(label, self.fold_root_case, self.ignore_subtypes)
 
 
-__all__ = ["ALPHA_METHODS", "AlphaSettings", "BACKENDS", "DEFAULT_ALPHA_SECONDS", "DEFAULT_SAMPLE_PAIRS"]
+__all__ = ["ALPHA_METHODS", "AlphaSettings", "BACKENDS", "PARTIAL_POLICIES", "DEFAULT_ALPHA_SECONDS", "DEFAULT_SAMPLE_PAIRS"]

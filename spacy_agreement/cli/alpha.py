@@ -7,9 +7,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import typer
 
-from ..adapters.docbin import load_docbin
-from ..adapters.multi_user import USER_KEY, has_user_ids, load_multi_user
-from ..adapters.files import guess_format, load_annotator_dirs, load_parallel_files
+from ..adapters.annotations import load_annotations
+from ..adapters.multi_user import USER_KEY
 from ..agreement.accuracy import AccuracyResult
 from ..agreement.alpha import AlphaResult
 from ..agreement.deltas import delta_names
@@ -26,6 +25,15 @@ from .options import (max_memory_option, InputFormat, cycles, format_option, jso
 from .output import Output
 from .registry import command
 from .settings_options import apply_signature, signature_footer, signature_option, with_signature
+
+
+PATHS_HELP = ("Two or more files, one annotator each (CoNLL, bracketed or .spacy), or one path holding every "
+              "annotator: a project export as a folder or a .zip (INCEpTION's annotation/DOCUMENT/USER.conllu, "
+              "Arborator-Grew's USER/SAMPLE.conllu), a Prodigy JSONL file (db-out), a CoNLL-U file whose trees are "
+              "marked '# user_id = NAME', or a .spacy DocBin with analyses stored by analysis_snapshot; annotator "
+              "folders with --dirs.")
+DIRS_HELP = ("PATHS are annotator folders, one each: files PREFIX-NAME.conll/.tree (Skjaerholt's convention), or "
+             "CoNLL files of any name (the files of one name are one document).")
 
 
 class AlphaChoice(str, Enum):
@@ -58,6 +66,23 @@ def seconds_option() -> float:
 
 def size_option() -> "SizeConvention":
     return typer.Option(SizeConvention.annotation, "--size", help="|x| in delta-diff/norm: annotation (the paper's: tokens + root, or the leaves of a phrase tree) or tree (nodes of the compared tree).")
+
+
+class PartialPolicy(str, Enum):
+    missing = "missing"
+    attach = "attach"
+
+
+def partial_option() -> "PartialPolicy":
+    return typer.Option(PartialPolicy.missing, "--partial",
+                        help="A tree with tokens not annotated yet (HEAD _): missing (a missing annotation of alpha, "
+                             "counted and listed; the accuracies compare the tokens both annotated) or attach (its "
+                             "unannotated tokens on the root, labelled 'unannotated': disagreements).")
+
+
+def user_key_option() -> str:
+    return typer.Option(USER_KEY, "--user-key", help="With one CoNLL-U file holding every annotator's trees: the "
+                        "comment naming each tree's annotator (Arborator-Grew: user_id).")
 
 
 def sample_pairs_option() -> Optional[int]:
@@ -100,18 +125,23 @@ class SizeConvention(str, Enum):
 
 
 def load_corpus(paths: List[Path], dirs: bool, fmt: Optional[InputFormat], strict: bool,
-                single_root: bool = False, allow_duplicates: bool = False, user_key: str = USER_KEY) -> Corpus:
-    """The corpus of parallel files, or of annotator directories with ``--dirs`` (the same
-    file or directory twice is an error unless ``allow_duplicates``). spaCy ``.spacy`` files
-    go to :func:`~spacy_agreement.adapters.docbin.load_docbin`: one file holding several
-    stored analyses per doc, or one file per annotator."""
-    if not dirs and len(paths) == 1 and (fmt or guess_format(paths[0])) == "conll" and has_user_ids(paths[0], user_key):
-        # one file holding every annotator's trees, each marked '# user_id = NAME' (Arborator-Grew)
-        return load_multi_user(paths[0], user_key, single_root=single_root, cycles=cycles(strict))
-    if not dirs and paths and all((fmt or guess_format(p)) == "spacy" for p in paths):
-        return load_docbin(paths, single_root=single_root, cycles=cycles(strict), allow_duplicates=allow_duplicates)
-    load = load_annotator_dirs if dirs else load_parallel_files
-    return load(paths, fmt or None, single_root=single_root, cycles=cycles(strict), allow_duplicates=allow_duplicates)
+                single_root: bool = False, allow_duplicates: bool = False, user_key: str = USER_KEY,
+                include: Optional[List[str]] = None, annotator_key: Optional[str] = None) -> Corpus:
+    """The corpus of the annotator inputs of ``alpha`` and ``report``, whatever wrote them
+    (:func:`~spacy_agreement.adapters.annotations.load_annotations`: parallel files, annotator
+    folders, project exports as folders or ZIPs, Prodigy JSONL, multi-user CoNLL-U, DocBins)."""
+    return load_annotations(paths, dirs, fmt or None, single_root=single_root, cycles=cycles(strict),
+                            allow_duplicates=allow_duplicates, user_key=user_key, include=include or (),
+                            annotator_key=annotator_key)
+
+
+def input_options() -> Tuple[Any, Any]:
+    """``--include`` (pseudo-users of a project export to count as annotators) and
+    ``--annotator-key`` (the field naming a Prodigy task's annotator)."""
+    return (typer.Option(None, "--include", help="With a project export: a pseudo-user to count as an annotator "
+                         "(repeat): INITIAL_CAS or curation (INCEpTION), last, validated or base_tree (Arborator-Grew)."),
+            typer.Option(None, "--annotator-key", help="With Prodigy JSONL: the field naming each task's annotator "
+                         "(default _annotator_id, else _session_id)."))
 
 
 def allow_duplicates_option() -> bool:
@@ -150,10 +180,13 @@ def write(out: Output, corpus: Corpus, result: Optional[AlphaResult], accuracy: 
 
 @command("alpha")
 def alpha_command(
-    paths: List[Path] = typer.Argument(..., help="Two or more parallel files (one annotator each: CoNLL, bracketed or .spacy), one CoNLL-U file holding every annotator's trees marked '# user_id = NAME' (Arborator-Grew), one .spacy DocBin with analyses stored by analysis_snapshot, or directories with --dirs."),
-    dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories holding PREFIX-NAME.conll/.tree files."),
+    paths: List[Path] = typer.Argument(..., help=PATHS_HELP),
+    dirs: bool = typer.Option(False, "--dirs", help=DIRS_HELP),
     allow_duplicates: bool = allow_duplicates_option(),
-    user_key: str = typer.Option(USER_KEY, "--user-key", help="With one CoNLL-U file holding every annotator's trees: the comment naming each tree's annotator (Arborator-Grew: user_id)."),
+    user_key: str = user_key_option(),
+    partial: PartialPolicy = partial_option(),
+    include: Optional[List[str]] = input_options()[0],
+    annotator_key: Optional[str] = input_options()[1],
     fmt: Optional[InputFormat] = format_option("Input format (default: from the content: bracket when a file starts with '(')."),
     as_json: bool = json_option("Print one flat JSON object."),
     tsv: bool = tsv_option("Print key and value, tab-separated."),
@@ -195,8 +228,10 @@ def alpha_command(
             method, budget, seconds, strict, threads, delta, pqgram, signature, size=size.value,
             exclude_mismatched=exclude_mismatched, seed=seed, bootstrap=bootstrap or 0,
             ignore_subtypes=ignore_subtypes, fold_root_case=not case_sensitive_root, backend=backend,
+            partial=partial.value,
             scheduler=scheduler, progress=out.progress,
             **({"sample_pairs": sample_pairs} if sample_pairs else {}))
-        corpus = load_corpus(paths, dirs, fmt, settings.cycles == "raise", single_root, allow_duplicates, user_key)
+        corpus = load_corpus(paths, dirs, fmt, settings.cycles == "raise", single_root, allow_duplicates, user_key,
+                             include, annotator_key)
         result, accuracy = agreement(corpus, settings)
         write(out, corpus, result, accuracy, worst, settings)

@@ -60,6 +60,13 @@ def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optio
         lines.append("")
         lines.append(f"{len(result.multi_root)} sentence(s) with several roots in the prediction and one in the gold:")
         lines.extend(f"  {where}" for where in result.multi_root[:worst])
+    if result.partial:
+        lines.append("")
+        lines.append(f"{len(result.partial)} sentence(s) partly annotated (HEAD _): the token scores use the "
+                     f"{values['tokens_scored']} of {values['tokens_scored'] + result.tokens_unannotated} tokens both "
+                     f"annotated ({percent(values['token_coverage']).strip()}% coverage); TED, UCP/LCP and "
+                     "CLAS/MLAS/BLEX leave them out:")
+        lines.extend(f"  {where}" for where in result.partial[:worst])
     if result.over_limits:
         lines.append(f"{len(result.over_limits)} sentence(s) left out of a metric, too large for it:")
         lines.extend(f"  {in_flags(where, ('memory_limit',))}" for where in result.over_limits[:worst])

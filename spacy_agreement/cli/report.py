@@ -21,10 +21,14 @@ from .settings_options import signature_option
 
 @command("report")
 def report_command(
-    paths: List[Path] = typer.Argument(..., help="Parallel files (one annotator each: CoNLL, bracketed or .spacy), one .spacy DocBin with stored analyses, or directories with --dirs."),
+    paths: List[Path] = typer.Argument(..., help=alpha.PATHS_HELP),
     html_path: Path = typer.Option(..., "--html", help="Write the self-contained HTML report here."),
-    dirs: bool = typer.Option(False, "--dirs", help="PATHS are annotator directories."),
+    dirs: bool = typer.Option(False, "--dirs", help=alpha.DIRS_HELP),
     allow_duplicates: bool = alpha.allow_duplicates_option(),
+    user_key: str = alpha.user_key_option(),
+    partial: alpha.PartialPolicy = alpha.partial_option(),
+    include: Optional[List[str]] = alpha.input_options()[0],
+    annotator_key: Optional[str] = alpha.input_options()[1],
     fmt: Optional[InputFormat] = format_option(),
     items: int = typer.Option(50, "--items", help="How many of the most disagreeing items to draw (the page's filters work on these)."),
     rank_by: str = typer.Option("norm", "--rank-by", help="The delta whose mean squared value over an item's annotations ranks the items: norm (default: long sentences do not come first for their length alone), plain, diff or a registered one."),
@@ -57,10 +61,11 @@ def report_command(
             raise BadOptionError("the report ranks items by alpha's disagreements: use --alpha auto, exact or sampled")
         settings = alpha.alpha_settings_from_options(method, budget, seconds, strict, threads, delta,
                                                      signature=signature, ignore_subtypes=ignore_subtypes,
-                                                     size=size.value, seed=seed,
+                                                     size=size.value, seed=seed, partial=partial.value,
                                                      **({"sample_pairs": sample_pairs} if sample_pairs else {}),
                                                      fold_root_case=not case_sensitive_root, progress=out.progress)
-        corpus = alpha.load_corpus(paths, dirs, fmt, settings.cycles == "raise", allow_duplicates=allow_duplicates)
+        corpus = alpha.load_corpus(paths, dirs, fmt, settings.cycles == "raise", allow_duplicates=allow_duplicates,
+                                   user_key=user_key, include=include, annotator_key=annotator_key)
         computed = agreement(corpus, settings)  # α once, for the page and the output
         page = build_report(corpus, items=items, title=title, computed=computed, rank_by=rank_by,
                             settings=settings)  # type: ignore[arg-type]

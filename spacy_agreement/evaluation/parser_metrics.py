@@ -112,8 +112,18 @@ class SentenceContext:
         self.n = len(gold)
         #: gold punctuation by the options' rules (whether or not it is excluded)
         self.punct: np.ndarray = punct_mask(gold, options)
-        #: the tokens that count: all, or all but punctuation with ``exclude_punct``
+        #: the tokens that count: all, or all but punctuation with ``exclude_punct``; never a
+        #: token that the gold or the prediction has not annotated (HEAD ``_``)
         self.scored: np.ndarray = ~self.punct if options.exclude_punct else np.ones(self.n, dtype=bool)
+        #: whether either tree is partial: its whole-tree metrics (TED, LCP/UCP, CLAS/MLAS/BLEX)
+        #: are left out, its token metrics use the tokens both annotated
+        self.partial: bool = bool(gold.unannotated or pred.unannotated)
+        #: the tokens that would count but are not annotated on one side
+        self.unannotated: int = 0
+        if self.partial:
+            both = gold.annotated_mask() & pred.annotated_mask()
+            self.unannotated = int(np.count_nonzero(self.scored & ~both))
+            self.scored = self.scored & both
         #: 0-based positions of the scored tokens, in order
         self.tokens: List[int] = np.flatnonzero(self.scored).tolist()
         self.gold_heads: List[int] = gold.heads.tolist()
@@ -230,6 +240,8 @@ def _root_weighted(gold: DependencyTree, pred: DependencyTree, ctx: SentenceCont
 
 def _predications(labelled: bool) -> Count:
     def count(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tuple[float, float]:
+        if ctx.partial:  # a predication needs every dependent annotated
+            return 0.0, 0.0
         right = 0.0
         for v in ctx.verbs:
             g, p = ctx.children(v, gold=True), ctx.children(v, gold=False)
@@ -241,6 +253,8 @@ def _predications(labelled: bool) -> Count:
 def _ted(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tuple[float, float]:
     """(TED, normaliser) over the Figure 1 trees (labels as compared), punctuation contracted when excluded."""
     options = ctx.options
+    if ctx.partial:  # the distance between whole trees: a partial one has none
+        return 0.0, 0.0
     g_tree, p_tree = gold, pred
     if options.exclude_punct:
         g_tree, p_tree = contract(gold, ctx.scored), contract(pred, ctx.scored)
@@ -258,6 +272,8 @@ def _ted(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tu
 
 def _ud(metric: str) -> Count:
     def count(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tuple[float, float]:
+        if ctx.partial:  # CLAS/MLAS/BLEX pair every content word's attachment: whole trees only
+            return 0.0, 0.0
         ud = ctx.ud
         return 2 * ud.correct(metric), ud.system + ud.gold  # F1 = 2·correct / (gold + system)
     return count
@@ -411,6 +427,10 @@ class EvaluationResult(ScoresByName):
     label_check: LabelSetCheck = field(default_factory=LabelSetCheck)
     multi_root: List[str] = field(default_factory=list)  # predictions with several roots, gold with one
     over_limits: List[str] = field(default_factory=list)  # sentences too large for a metric (TED), left out of it
+    #: sentences where the gold or the prediction has tokens not annotated (HEAD ``_``): their
+    #: token metrics use the tokens both annotated, their whole-tree metrics leave them out
+    partial: List[str] = field(default_factory=list)
+    tokens_unannotated: int = 0  # tokens that would be scored but one side has not annotated
     settings: EvaluationOptions = field(default_factory=EvaluationOptions)  # how the numbers were computed
 
     @property
@@ -432,6 +452,10 @@ class EvaluationResult(ScoresByName):
         out["sentences_skipped"] = len(self.skipped)
         out["sentences_multi_root"] = len(self.multi_root)
         out["sentences_over_limits"] = len(self.over_limits)
+        out["sentences_partial"] = len(self.partial)
+        out["tokens_unannotated"] = self.tokens_unannotated
+        out["token_coverage"] = (self.tokens / (self.tokens + self.tokens_unannotated)
+                                 if self.tokens + self.tokens_unannotated else 1.0)
         out["unseen_gold_label_share"] = self.label_check.share
         out["signature"] = self.signature  # type: ignore[assignment]
         return out
@@ -444,6 +468,7 @@ class EvaluationResult(ScoresByName):
         out["per_label"] = self.per_label
         out["multi_root"] = list(self.multi_root)
         out["over_limits"] = list(self.over_limits)
+        out["partial"] = list(self.partial)
         out["skipped"] = list(self.skipped)
         return out
 
@@ -510,7 +535,8 @@ def evaluate(
     skipped: List[str] = []
     multi_root: List[str] = []
     over_limits: List[str] = []
-    tokens = verbs = 0
+    partial: List[str] = []
+    tokens = verbs = unannotated = 0
     for number, ((g, p), pair, problem) in enumerate(zip(zip(gold, pred), compared, problems), start=1):
         if problem is not None:
             if not skip_mismatched:
@@ -524,17 +550,22 @@ def evaluate(
             labels.add(ctx.gold_labels[k], ctx.pred_labels[k], ctx.attached(k))
         over_limits.extend(f"{g.location if g.location.sentence is not None else f'sentence {number}'}: {note}"
                            for note in ctx.limits)
-        pred_roots = ctx.pred_heads.count(0)
-        if pred_roots > 1 and ctx.gold_heads.count(0) == 1:
+        pred_roots = ctx.pred_heads.count(0) - len(p.unannotated)  # an unannotated token is no root
+        if pred_roots > 1 and ctx.gold_heads.count(0) - len(g.unannotated) == 1:
             where = p.location if p.location.sentence is not None else f"sentence {number}"
             multi_root.append(f"{where}: {pred_roots} roots in the prediction, 1 in the gold")
+        if ctx.partial:
+            where = g.location if g.location.sentence is not None else f"sentence {number}"
+            partial.append(f"{where}: {len(g.unannotated)} gold and {len(p.unannotated)} predicted token(s) not "
+                           "annotated (left out of the whole-tree metrics)")
+            unannotated += ctx.unannotated
         tokens += len(ctx.tokens)
-        verbs += len(ctx.verbs)
+        verbs += len(ctx.verbs) if not ctx.partial else 0
         if with_ud:
             ud = ud + ctx.ud
         per_sentence.append(counts.scores(warn=False))
     return EvaluationResult(total.scores(), per_sentence, total, skipped, ud, tokens, verbs, labels, checked,
-                            multi_root, over_limits, options)
+                            multi_root, over_limits, partial, unannotated, options)
 
 
 def token_problem(gold: DependencyTree, pred: DependencyTree, check_forms: bool) -> Optional[str]:

@@ -352,11 +352,16 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
         (accuracy.items_mismatched, "item(s) whose annotations differ in tokens: "
          + ("scored by Jaccard" if accuracy.mismatched_scored else "left out of the accuracies")),
         (sum(s.failed_parses for s in read), "failed parse(s): missing annotations"),
+        (len(result.partial_trees), "partial tree(s) (tokens not annotated, HEAD _): missing annotations of α"),
+        (accuracy.tokens_unannotated, f"token(s) not annotated: the accuracies compare "
+         f"{_percent(accuracy.coverage)}% of token pairs"),
         (sum(s.multiword_ranges for s in read), "multi-word token range(s): not part of the tree"),
         (sum(s.empty_nodes for s in read), "empty node(s): not part of the basic tree"),
     ]
     out.append("<h3>Skipped or set aside</h3><table>")
     out.extend(f"<tr><td>{n}</td><td class='why'>{why}</td></tr>" for n, why in skipped)
+    notes = corpus.matched_by.notes if corpus.matched_by is not None else ()
+    out.extend(f"<tr><td>input</td><td class='why'>{esc(note)}</td></tr>" for note in notes)
     out.append("</table></section>")
     # ---------------------------------------------------------------- items
     column = kinds.index(rank_by)

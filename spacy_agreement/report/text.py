@@ -47,9 +47,12 @@ def summary(corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyRes
     out["multiword_ranges"] = sum(s.multiword_ranges for s in corpus.read_stats.values())
     out["empty_nodes"] = sum(s.empty_nodes for s in corpus.read_stats.values())
     out["failed_parses"] = sum(s.failed_parses for s in corpus.read_stats.values())
+    if result is not None:
+        out["partial_trees"] = list(result.partial_trees)
     if corpus.matched_by is not None:  # how the annotations were paired into items, what some lack
         out.update(corpus.matched_by.to_dict())
         out["items_missing"] = list(corpus.matched_by.missing)
+        out["input_notes"] = list(corpus.matched_by.notes)
     return out
 
 
@@ -80,6 +83,12 @@ def text_report(corpus: Corpus, result: Optional[AlphaResult], accuracy: Accurac
         f"{accuracy.items_mismatched} item(s) with different tokens "
         + ("scored (Jaccard is defined for them)" if accuracy.mismatched_scored else "left out of the accuracies"),
     ]
+    if result is not None and result.partial_trees:
+        skipped.append(f"{len(result.partial_trees)} partial tree(s) (tokens not annotated: HEAD _) taken as "
+                       "missing annotations of alpha (--partial attach compares them)")
+    if accuracy.tokens_unannotated:
+        skipped.append(f"{accuracy.tokens_unannotated} token(s) not annotated: the accuracies compare "
+                       f"{percent(accuracy.coverage).strip()}% of token pairs")
     failed = sum(s.failed_parses for s in corpus.read_stats.values())
     if failed:
         skipped.append(f"{failed} failed parse(s) (blank lines or trees without words) read as missing annotations")
@@ -90,8 +99,11 @@ def text_report(corpus: Corpus, result: Optional[AlphaResult], accuracy: Accurac
     lines.extend(f"  {what}" for what in skipped)
     if match is not None:
         lines.extend(f"  missing: {where}" for where in match.missing[:worst])
+        lines.extend(f"  input: {note}" for note in match.notes)
     for where in (result.cycle_trees if result is not None else [])[:worst]:
         lines.append(f"  cycle: {where}")
+    for where in (result.partial_trees if result is not None else [])[:worst]:
+        lines.append(f"  partial: {where}")
     for where in accuracy.mismatched[:worst]:
         lines.append(f"  tokens differ: {where}")
     worst_items = result.worst_items(worst) if result is not None else []

@@ -81,7 +81,7 @@ def test_unreadable_file_names_the_file(files):
     (["evaluate", "{a}"], "give either a predicted file or --model"),
     (["alpha", "{a}", "{b}", "--backend", "tpu"], "unknown backend"),
     (["alpha", "{a}", "{b}", "--sample-pairs", "10", "--bootstrap", "10"], "--bootstrap needs the exact alpha"),
-    (["alpha", "{a}"], "at least two files"),
+    (["alpha", "{a}"], "one path holds one annotator here"),
     (["synthetic", "{a}", "--json", "--tsv"], "exclude each other"),
     (["leaf-ancestor", "{a}", "{b}", "--json", "--tsv"], "exclude each other"),
     (["demo", "--json", "--tsv"], "exclude each other"),
