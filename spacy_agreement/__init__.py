@@ -25,6 +25,7 @@ from .adapters import (
 )
 from .agreement.alpha import AlphaResult, alpha, estimate_alpha
 from .agreement.settings import AlphaSettings
+from .agreement.layers import LayerSettings, LayersResult, agreement_by_layer, disagreements
 from .corpus import Corpus
 from .agreement.deltas import delta, distance_matrix, tree_edit_distance
 from .errors import InvalidTreeError, Location, MismatchedCorpusError, UndefinedMetricWarning
@@ -58,6 +59,10 @@ __all__ = [
     "from_doc",
     "from_nltk",
     "from_span",
+    "agreement_by_layer",
+    "disagreements",
+    "LayerSettings",
+    "LayersResult",
     "load_annotations",
     "load_annotator_dirs",
     "load_multi_user",

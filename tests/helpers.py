@@ -52,6 +52,7 @@ def command_args(command, tmp_path, files):
     judged.write_text("".join(json.dumps(i) + "\n" for i in items), encoding="utf-8")
     return {
         "alpha": [str(a), str(b)],
+        "layers": [str(a), str(b)],
         "evaluate": [str(a), str(b)],
         "judgments": [str(judged)],
         "synthetic": [str(a), "--sample", "4", "--runs", "1"],

@@ -167,6 +167,21 @@ def present(item: Dict[str, Optional[Any]], stats: Dict[str, Any]) -> Dict[str, 
     return kept
 
 
+def match_columns(columns: Dict[str, Sequence[Optional[Any]]],
+                  source: str) -> Tuple[List[Dict[str, Any]], List[str], ItemMatch]:
+    """Items of one source holding every annotator's sentences (a multi-user file, a Prodigy
+    export): ``columns`` by annotator, matched by :func:`match_items`, empty items left out."""
+    names = list(columns)
+    matched, labels, how = match_items([columns[n] for n in names], names, [f"{source} ({n})" for n in names])
+    items, item_names = [], []
+    for label, entry in zip(labels, matched):
+        item = {n: t for n, t in entry.items() if t is not None}
+        if item:
+            items.append(item)
+            item_names.append(label)
+    return items, item_names, how
+
+
 def match_documents(documents: Iterable[Tuple[str, Sequence[str], Callable[[str], Sequence[Optional[Any]]],
                                               Callable[[str], str]]],
                     annotators: Sequence[str], stats: Dict[str, Any],
@@ -201,4 +216,4 @@ def match_documents(documents: Iterable[Tuple[str, Sequence[str], Callable[[str]
     return items, item_names, ItemMatch(rule, missing, tuple(notes))
 
 
-__all__ = ["ItemMatch", "MATCH_RULES", "match_documents", "match_items", "present"]
+__all__ = ["ItemMatch", "MATCH_RULES", "match_columns", "match_documents", "match_items", "present"]

@@ -21,7 +21,7 @@ from conllu.parser import parse_comment_line
 from ..corpus import Corpus, ReadStats
 from ..errors import InvalidTreeError, Location, MismatchedCorpusError
 from .conll import _blocks, iter_conll
-from .matching import match_items
+from .matching import match_columns
 
 #: The comment naming a tree's annotator in Arborator-Grew's multi-user files.
 USER_KEY = "user_id"
@@ -82,13 +82,7 @@ def load_multi_user(source: Union[PathLike, io.TextIOBase], key: str = USER_KEY,
         raise MismatchedCorpusError(f"{name}: only one annotator ({', '.join(columns)}) in the '# {key}' comments: "
                                     "at least two are needed to measure agreement")
     names = list(columns)
-    matched, labels, how = match_items([columns[n] for n in names], names, [f"{name} ({n})" for n in names])
-    items, item_names = [], []
-    for label, entry in zip(labels, matched):
-        item = {n: t for n, t in entry.items() if t is not None}
-        if item:
-            items.append(item)
-            item_names.append(label)
+    items, item_names, how = match_columns(columns, name)
     # one file read once: its counts (multiword ranges, empty nodes) go with the first annotator
     read_stats = {n: stats if k == 0 else ReadStats() for k, n in enumerate(names)}
     return Corpus(tuple(names), items, item_names, "dependency", read_stats, matched_by=how)

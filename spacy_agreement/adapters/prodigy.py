@@ -47,7 +47,7 @@ from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union, cast
 from ..corpus import Corpus, ReadStats
 from ..errors import InvalidTreeError, Location, MismatchedCorpusError, not_utf8
 from ..trees import DependencyTree
-from .matching import match_items
+from .matching import match_columns
 
 PathLike = Union[str, "os.PathLike[str]"]
 Source = Union[PathLike, io.TextIOBase]
@@ -264,13 +264,7 @@ def load_prodigy(source: Source, annotator_key: Optional[str] = None, single_roo
         found = f"only one annotator ({names[0]})" if names else "no annotator"
         raise MismatchedCorpusError(f"{read.source}: {found} with accepted tasks: at least two are needed to "
                                     "measure agreement", option="annotator_key")
-    matched, labels, how = match_items([columns[n] for n in names], names, [f"{read.source} ({n})" for n in names])
-    items, item_names = [], []
-    for label, entry in zip(labels, matched):
-        item = {n: t for n, t in entry.items() if t is not None}
-        if item:
-            items.append(item)
-            item_names.append(label)
+    items, item_names, how = match_columns(columns, read.source)
     read_stats = {n: ReadStats(sentences=read.annotators[n].trees, partial_trees=read.annotators[n].partial_trees,
                                unannotated_tokens=read.annotators[n].unannotated_tokens) for n in names}
     return Corpus(tuple(names), items, item_names, "dependency", read_stats,

@@ -1,7 +1,7 @@
 """The ``spacy-agreement`` command line (typer, as spaCy's own CLI).
 
 One thin command per module (:mod:`.alpha`, :mod:`.evaluate`, :mod:`.judgments`,
-:mod:`.synthetic`, :mod:`.leaf_ancestor`, :mod:`.evalb`, :mod:`.discourse`, :mod:`.report`,
+:mod:`.layers`, :mod:`.synthetic`, :mod:`.leaf_ancestor`, :mod:`.evalb`, :mod:`.discourse`, :mod:`.report`,
 :mod:`.demo`), each registered in :data:`~.registry.COMMANDS` by its module, over
 :mod:`.options` (the shared options: ``--json``, ``--tsv``, ``--output``, ``--quiet``,
 ``--format``, ``--strict``), :mod:`.output` (the one writer of results) and :mod:`.handling`
@@ -17,6 +17,7 @@ import typer
 
 # each command module registers its command (.registry.command); --help lists them in this order
 from . import alpha  # noqa: F401
+from . import layers  # noqa: F401
 from . import evaluate  # noqa: F401
 from . import judgments  # noqa: F401
 from . import synthetic  # noqa: F401

@@ -62,6 +62,7 @@ from spacy.util import registry
 
 from ..adapters.spacy import annotated_columns, doc_analysis, doc_tree, token_columns  # doc_analysis: importable from here too
 from ..agreement.alpha import AlphaResult, alpha
+from ..agreement.layers import LayersResult, agreement_by_layer
 from ..agreement.alpha import alpha as alpha_of  # score_syntax has a parameter named alpha
 from ..agreement.settings import ALPHA_METHODS
 from ..corpus import Corpus
@@ -463,7 +464,23 @@ def alpha_over_docs(docs: Iterable, names: Sequence[str], include_current: bool 
     """Krippendorff's α between analyses (stored snapshots and the current one) over many
     docs: each sentence is an item, each analysis an annotator. Docs are streamed; only the
     compact trees are kept. ``heads_outside`` and ``counts`` as in :func:`iter_doc_trees`."""
+    return alpha(docs_corpus(docs, names, include_current, heads_outside, counts), **alpha_options)
+
+
+def docs_corpus(docs: Iterable, names: Sequence[str], include_current: bool = True, heads_outside: str = "root",
+                counts: Optional[Dict[str, int]] = None) -> Corpus:
+    """The analyses of many docs as a corpus: each sentence an item, each analysis (stored
+    snapshots, and the current one as ``"current"``) an annotator (:func:`iter_doc_trees`)."""
     items = list(iter_doc_trees(docs, names, include_current, heads_outside, counts))
     annotators = list(names) + (["current"] if include_current else [])
-    corpus = Corpus(tuple(annotators), items, [f"sentence {k + 1}" for k in range(len(items))], "dependency")
-    return alpha(corpus, **alpha_options)
+    return Corpus(tuple(annotators), items, [f"sentence {k + 1}" for k in range(len(items))], "dependency")
+
+
+def layers_over_docs(docs: Iterable, names: Sequence[str], include_current: bool = True,
+                     heads_outside: str = "root", **layer_options: Any) -> LayersResult:
+    """Per-layer agreement (:func:`~spacy_agreement.agreement.layers.agreement_by_layer`)
+    between the analyses of many docs: a snapshot stores heads and relations, so the layers
+    are ``head``, ``deprel`` and ``deprel_same_head`` unless ``layers`` says otherwise (the
+    other columns are the doc's own, the same in every analysis)."""
+    layer_options.setdefault("layers", ("head", "deprel", "deprel_same_head"))
+    return agreement_by_layer(docs_corpus(docs, names, include_current, heads_outside), **layer_options)

@@ -18,7 +18,8 @@ Sections (each an element with an ``id`` so tools can find it):
 * ``confusions``: the label pairs annotators confuse most (same head, another relation; or the
   same span, another category);
 * ``plots`` (with matplotlib): histograms of the δ within items, and for three or more
-  annotators the pairwise matrix, as PNG with readable labels.
+  annotators the pairwise matrix, as PNG with readable labels;
+* ``layers`` (dependency trees): agreement on every annotation layer (:mod:`.layers_html`).
 
 Everything is inline (SVG, CSS, one script, base64 images): one file to send around, no
 network. Every string from the input (words, tags, labels, item, file and annotator names, the
@@ -40,6 +41,7 @@ import numpy as np
 from ..adapters.brackets import from_nltk, to_nltk
 from ..agreement.accuracy import AccuracyResult, attachment_counts, bracket_jaccard, pairwise_accuracy, token_mismatch
 from ..agreement.alpha import AlphaResult
+from ..agreement.layers import LayersResult
 from ..agreement.deltas import delta_from_ted, get_delta, tree_edit_distance
 from ..agreement.alpha import alpha
 from ..agreement.settings import AlphaSettings
@@ -51,6 +53,7 @@ from ..trees import ConstituencyTree, DependencyTree
 from .escape import text as esc
 from .format import percent as _percent
 from .format import undefined
+from .layers_html import LAYERS_SCRIPT, report_layers
 from .svg import STYLE as SVG_STYLE
 from .svg import dependency_svg, phrase_svg_from_trees
 from .text import alpha_method_line
@@ -301,14 +304,16 @@ def _number(value: float, digits: int = 3) -> str:
 
 def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annotation agreement",
                  computed: Optional[Tuple[AlphaResult, AccuracyResult]] = None,
-                 rank_by: str = DEFAULT_RANKING, settings: Optional[AlphaSettings] = None) -> ReportPage:
+                 rank_by: str = DEFAULT_RANKING, settings: Optional[AlphaSettings] = None,
+                 layers: Optional[LayersResult] = None) -> ReportPage:
     """The report page (module docstring). ``items``: how many of the most disagreeing items
     to draw (the filters work on these); ``rank_by``: the δ whose mean squared value over an
     item's pairs of annotations ranks the items (``norm`` by default, so that long sentences
     do not come first for their length alone); ``computed``: α and the accuracies of the
     corpus when the caller has them (else computed here); ``settings``: how every α of the
     page is computed, the pairwise and leave-one-out ones included (default: the settings
-    of ``computed``'s α, else the package's defaults). The page ends with the signature."""
+    of ``computed``'s α, else the package's defaults); ``layers``: the per-layer agreement
+    (computed here for a dependency corpus). The page ends with the signature."""
     if settings is None:
         settings = computed[0].settings if computed is not None and computed[0] is not None else AlphaSettings()
     if computed is None:
@@ -436,9 +441,11 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
                    f"<td class='pick' data-confusion='{confusion_ids[(x, y)]}'>{n}</td></tr>")
     out.append("</table></section>")
     out.append(f'<section id="plots"><h2>Plots</h2>{_plots(corpus, names, matrix)}</section>')
+    layer_part = report_layers(corpus, layers)  # "" for phrase trees, or where the layers cannot be computed
+    out.extend([layer_part] if layer_part else [])
     out.append(f"<footer class='muted' id='signature'>signature: <code>{esc(result.signature)}</code> "
                "(give it back with --signature to compute the same numbers)</footer>")
-    out.append(f"<script>{SCRIPT}</script></body></html>")
+    out.append(f"<script>{SCRIPT}{LAYERS_SCRIPT if layer_part else ''}</script></body></html>")
     return ReportPage("\n".join(out), len(shown), len(order))
 
 

@@ -247,6 +247,7 @@ def test_an_unreachable_scheduler_is_one_line_within_seconds(files, monkeypatch)
 
 FILE_COMMANDS = {  # a command and its arguments, {x} the input file under test
     "alpha": ["alpha", "{a}", "{x}"],
+    "layers": ["layers", "{a}", "{x}"],
     "evaluate": ["evaluate", "{a}", "{x}"],
     "leaf-ancestor": ["leaf-ancestor", "{a}", "{x}"],
     "evalb": ["evalb", "{a}", "{x}"],
@@ -412,6 +413,9 @@ def _same_figures(command, text, data):
     if command == "alpha":
         check(r"^\s+alpha plain\s+(-?[\d.]+)$", data["alpha_plain"], scale=100, digits=1)
         check(r"^\s+LAS\s+(-?[\d.]+)$", data["las"], scale=100, digits=1)
+    elif command == "layers":
+        check(r"^\s+deprel\s+(-?[\d.]+)\s+(-?[\d.]+)", data["layers"]["deprel"]["alpha"],
+              data["layers"]["deprel"]["observed"], scale=100, digits=1)
     elif command == "evaluate":
         check(r"^\s+LAS\s+([\d.]+)$", data["las"], scale=100, digits=1)
         check(r"^\s+UAS\s+([\d.]+)$", data["uas"], scale=100, digits=1)

@@ -58,7 +58,7 @@ def test_report_on_cdt_in_a_browser(iaa, tmp_path):
     page = out.read_text(encoding="utf-8")
     parsed = Collect()
     parsed.feed(page)
-    assert parsed.sections == ["summary", "items", "annotators", "confusions", "plots"]
+    assert parsed.sections == ["summary", "items", "annotators", "confusions", "plots", "layers"]
     alpha = sa.alpha(corpus)
     # ranked by mean squared δnorm (long sentences do not come first for their length)
     column = list(alpha.alphas).index("norm")

@@ -1,0 +1,174 @@
+"""The annotation layers of a dependency corpus as reliability matrices: one unit per token of
+an item, one row per annotator, the value each annotator gave the token on a layer.
+
+Layers (:data:`LAYERS`, names as every output writes them):
+
+* ``upos``, ``xpos``, ``lemma``: the column as written; ``_`` is no value (missing).
+* ``feats``: the FEATS column as a whole (``_``, no features, is a value: ``(none)``);
+  ``feats.NAME`` for each feature name: over the tokens where some annotator set it, its value
+  or ``(none)`` where an annotator did not set it.
+* ``head``: the head's position (0 for the root), a category: attachment agreement.
+* ``deprel``: the relation over every token; ``deprel_same_head``: over the tokens whose
+  annotations all have the same head (labelling agreement given attachment).
+* ``misc.KEY`` for each MISC key asked for (``KEY=VALUE`` in MISC; ``(none)`` where absent),
+  over the tokens where some annotator wrote it.
+
+A token not annotated yet (HEAD ``_``, :attr:`~spacy_agreement.trees.DependencyTree.unannotated`)
+has no ``head``, ``deprel`` or ``deprel_same_head`` value; an annotator lacking the item has no
+value at all. Tokens can only be compared where the annotations of an item have the same
+tokens: items whose annotations differ in their tokens (count or a known form) are set aside,
+counted and listed, as the accuracies do (:func:`~spacy_agreement.agreement.accuracy.token_mismatch`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..corpus import Corpus
+from ..errors import BadOptionError
+from ..trees import DependencyTree
+from .accuracy import token_mismatch
+
+#: The layers computed by default, in output order.
+LAYERS = ("upos", "xpos", "feats", "lemma", "head", "deprel", "deprel_same_head")
+#: The value of a feature (or MISC key) an annotator did not set where another did, and of an empty FEATS.
+NONE = "(none)"
+
+
+@dataclass
+class Layer:
+    """One layer's reliability matrix: ``codes[a, u]`` the category number of unit u given
+    by annotator a (``-1``: none), ``labels`` the categories by number, and ``units`` (item
+    index, 0-based token) of each column."""
+
+    name: str
+    codes: np.ndarray
+    labels: List[str]
+    units: List[Tuple[int, int]]
+
+
+@dataclass
+class LayerData:
+    """Every layer of a corpus (:func:`layer_data`), with the items set aside."""
+
+    annotators: Tuple[str, ...]
+    item_names: List[str]
+    items: List[Dict[str, DependencyTree]]
+    layers: Dict[str, Layer] = field(default_factory=dict)
+    mismatched: List[str] = field(default_factory=list)
+    unpairable: int = 0
+
+    def form(self, unit: Tuple[int, int]) -> str:
+        item, token = unit
+        tree = next(iter(self.items[item].values()))
+        return tree.forms[token]
+
+
+def _pairs(text: str) -> Dict[str, str]:
+    """``A=x|B=y`` as ``{A: x, B: y}`` (``_`` and empty: none)."""
+    if text in ("", "_"):
+        return {}
+    out: Dict[str, str] = {}
+    for part in text.split("|"):
+        key, _, value = part.partition("=")
+        out[key] = value
+    return out
+
+
+def _column(tree: DependencyTree, layer: str) -> List[Optional[str]]:
+    """One annotator's values of a sentence on a basic layer (``None``: no value)."""
+    n = len(tree)
+    unannotated = set(k - 1 for k in tree.unannotated)
+    if layer in ("upos", "xpos", "lemma"):
+        column = {"upos": tree.upos, "xpos": tree.xpos, "lemma": tree.lemmas}[layer] or ("_",) * n
+        return [None if v == "_" else v for v in column]
+    if layer == "feats":
+        return [NONE if v in ("", "_") else "|".join(sorted(v.split("|"))) for v in (tree.feats or ("_",) * n)]
+    if layer == "head":
+        return [None if k in unannotated else str(int(h)) for k, h in enumerate(tree.heads)]
+    if layer == "deprel":
+        return [None if k in unannotated or d == "_" else d for k, d in enumerate(tree.deprels)]
+    raise BadOptionError(f"unknown layer {layer!r}: {', '.join(LAYERS)}, feats.NAME or misc.KEY", option="layers")
+
+
+def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequence[str] = (),
+               per_feature: bool = True) -> LayerData:
+    """The reliability matrices of ``layers`` (plus ``feats.NAME`` per feature name with
+    ``per_feature``, and ``misc.KEY`` for each of ``misc_keys``) over the tokens of the items
+    with two or more annotations that share their tokens (module docstring)."""
+    if corpus.family != "dependency":
+        raise BadOptionError("per-layer agreement needs dependency annotations (CoNLL-U, .spacy, Prodigy ...), "
+                             "not phrase-structure trees", option="layers")
+    for name in layers:
+        if name not in LAYERS and not name.startswith(("feats.", "misc.")):
+            raise BadOptionError(f"unknown layer {name!r}: {', '.join(LAYERS)}, feats.NAME or misc.KEY",
+                                 option="layers")
+    names = corpus.annotators
+    data = LayerData(names, [], [])
+    for item_name, item in zip(corpus.names, corpus.items):
+        trees = [item[a] for a in names if a in item]
+        if len(trees) < 2:
+            data.unpairable += 1
+            continue
+        problem = next((p for t in trees[1:] if (p := token_mismatch(trees[0], t))), None)
+        if problem is not None:
+            data.mismatched.append(f"{item_name}: {problem}")
+            continue
+        data.items.append(item)
+        data.item_names.append(item_name)
+    units = [(i, k) for i, item in enumerate(data.items) for k in range(len(next(iter(item.values()))))]
+    values: Dict[str, List[List[Optional[str]]]] = {}
+    basic = [n for n in layers if n in LAYERS and n != "deprel_same_head"]
+    for layer in basic + (["head", "deprel"] if "deprel_same_head" in layers else []):
+        if layer in values:
+            continue
+        values[layer] = [[v for item in data.items for v in (_column(item[a], layer) if a in item
+                                                            else [None] * len(next(iter(item.values()))))]
+                         for a in names]
+    if "deprel_same_head" in layers:
+        heads = values["head"]
+        same = [len({row[u] for row in heads if row[u] is not None}) == 1
+                and sum(row[u] is not None for row in heads) >= 2 for u in range(len(units))]
+        values["deprel_same_head"] = [[v if same[u] else None for u, v in enumerate(row)]
+                                      for row in values["deprel"]]
+    keyed = [("feats", k) for k in _keys(data, "feats")] if per_feature and "feats" in layers else []
+    keyed += [("misc", k) for k in misc_keys]
+    keyed += [tuple(n.split(".", 1)) for n in layers if n.startswith(("feats.", "misc."))
+              and tuple(n.split(".", 1)) not in keyed]  # type: ignore[misc]
+    lengths = [len(next(iter(item.values()))) for item in data.items]
+    for column, key in keyed:
+        # per annotator and unit: the key's value, NONE where the annotator did not set it, or
+        # None (no value) where the annotator lacks the item
+        rows = [[(_pairs(text).get(key, NONE) if a in item else None) for item, n in zip(data.items, lengths)
+                 for text in (getattr(item[a], column) or ("_",) * n if a in item else (None,) * n)]
+                for a in names]
+        wanted = [any(row[u] not in (None, NONE) for row in rows) for u in range(len(units))]
+        values[f"{column}.{key}"] = [[v if wanted[u] else None for u, v in enumerate(row)] for row in rows]
+    order = [n for n in layers if n in values] + [n for n in values if n not in layers and n not in ("head", "deprel")]
+    if "head" in layers and "head" not in order:
+        order.append("head")
+    for name in order:
+        data.layers[name] = _coded(name, values[name], units)
+    return data
+
+
+def _keys(data: LayerData, column: str) -> List[str]:
+    """The feature names (or MISC keys) written in the items, sorted."""
+    found = set()
+    for item in data.items:
+        for tree in item.values():
+            for text in getattr(tree, column) or ():
+                found.update(_pairs(text))
+    return sorted(found)
+
+
+def _coded(name: str, rows: List[List[Optional[str]]], units: List[Tuple[int, int]]) -> Layer:
+    labels = sorted({v for row in rows for v in row if v is not None})
+    number = {label: k for k, label in enumerate(labels)}
+    codes = np.array([[-1 if v is None else number[v] for v in row] for row in rows], dtype=np.int64)
+    return Layer(name, codes.reshape(len(rows), len(units)), labels, units)
+
+
+__all__ = ["LAYERS", "Layer", "LayerData", "NONE", "layer_data"]

@@ -1,0 +1,60 @@
+"""``spacy-agreement layers``: agreement on every annotation layer (UPOS, XPOS, FEATS, LEMMA,
+HEAD, DEPREL, MISC keys), per label and per annotator, and the per-token disagreements."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..agreement.layers import LayerSettings, agreement_by_layer, disagreements
+from ..report.disagreement_export import export_disagreements, export_format
+from ..report.layers_text import layers_text
+from ..agreement.layer_values import LAYERS
+from . import alpha
+from .handling import handled_errors
+from .options import format_option, json_option, output_option, quiet_option, strict_option, tsv_option
+from .output import Output
+from .registry import command
+from .settings_options import apply_signature, signature_footer, signature_option
+
+
+@command("layers")
+def layers_command(
+    paths: List[Path] = typer.Argument(..., help=alpha.PATHS_HELP),
+    dirs: bool = typer.Option(False, "--dirs", help=alpha.DIRS_HELP),
+    allow_duplicates: bool = alpha.allow_duplicates_option(),
+    user_key: str = alpha.user_key_option(),
+    include: Optional[List[str]] = alpha.input_options()[0],
+    annotator_key: Optional[str] = alpha.input_options()[1],
+    fmt: Optional[str] = format_option(),
+    layer: Optional[List[str]] = typer.Option(None, "--layer", help=f"A layer to compare (repeat): {', '.join(LAYERS)}, feats.NAME or misc.KEY (default: every basic layer, and each feature name)."),
+    misc: Optional[List[str]] = typer.Option(None, "--misc", help="A MISC key to compare as a layer, misc.KEY (repeat)."),
+    no_per_feature: bool = typer.Option(False, "--no-per-feature", help="Compare FEATS as a whole only, not each feature name."),
+    reference: Optional[str] = typer.Option(None, "--reference", help="The annotator that per-label precision and recall take as reference (default: the first of each pair)."),
+    export: Optional[Path] = typer.Option(None, "--export", help="Write every (token, layer) where annotators differ to this file: .tsv, .csv or .jsonl."),
+    details: int = typer.Option(10, "--details", help="Labels shown per layer with disagreements in the text (lowest specific agreement first)."),
+    as_json: bool = json_option("Print one JSON object: one object per layer under 'layers', with per-label rows, confusions and per-annotator figures."),
+    tsv: bool = tsv_option("Print layers.NAME.KEY and value, tab-separated."),
+    strict: bool = strict_option("Head cycles are errors instead of being read."),
+    quiet: bool = quiet_option(),
+    output: Optional[Path] = output_option(),
+    signature: Optional[str] = signature_option(),
+) -> None:
+    """Agreement on every layer: Krippendorff's alpha, Cohen's and Fleiss' kappa, per label and per annotator."""
+    with handled_errors(*paths):
+        out = Output(as_json, tsv, output, quiet)
+        if export is not None:
+            export_format(export)  # a bad suffix is one line before anything is read
+        settings = LayerSettings(layers=tuple(layer or LAYERS), misc=tuple(misc or ()), per_feature=not no_per_feature,
+                                 reference=reference or "")
+        settings = apply_signature(settings, signature)
+        corpus = alpha.load_corpus(paths, dirs, fmt, strict, allow_duplicates=allow_duplicates, user_key=user_key,
+                                   include=include, annotator_key=annotator_key)
+        result = agreement_by_layer(corpus, settings)
+        if export is not None:
+            written = export_disagreements(disagreements(result), result.annotators, export)
+            out.note(f"wrote {export}: {written} (token, layer) disagreement(s)")
+        notes = list(corpus.matched_by.notes) if corpus.matched_by is not None else []
+        text = layers_text(result, details) + "".join(f"\ninput: {note}" for note in notes)
+        out.write(lambda: signature_footer(text, result.signature), lambda: result.to_json())
