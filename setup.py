@@ -5,9 +5,13 @@ understands: ``/openmp`` for MSVC, ``-fopenmp`` for gcc and clang when a test pr
 compiles and links with it. Where it does not (Apple clang without libomp, say), or with
 ``SPACY_AGREEMENT_NO_OPENMP=1``, the core is built without OpenMP: the ``prange`` loops then
 run serially and everything else is the same.
+
+Without a working C compiler the build ends with one line saying so (and that wheels exist),
+not with the compiler's traceback.
 """
 import glob
 import os
+import shutil
 import sys
 import tempfile
 
@@ -15,6 +19,25 @@ import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.errors import CCompilerError, ExecError, PlatformError
+
+WHEELS = ("wheels, which need none, exist for CPython 3.10-3.13 on Linux (x86_64, aarch64), macOS and Windows "
+          "(pip install --only-binary=spacy-agreement spacy-agreement)")
+HOW_TO_GET_ONE = ("Debian/Ubuntu: apt-get install gcc python3-dev; Fedora: dnf install gcc python3-devel; "
+                  "macOS: xcode-select --install; Windows: Microsoft C++ Build Tools")
+
+
+def _no_compiler(detail: str) -> SystemExit:
+    return SystemExit(f"spacy-agreement: building the Cython core from source needs a C compiler ({detail}): "
+                      f"install one ({HOW_TO_GET_ONE}), or install a wheel: {WHEELS}")
+
+
+def _missing_executable(compiler):
+    """The compiler program that is not on PATH (a unix-style compiler), else None."""
+    command = getattr(compiler, "compiler_so", None)
+    if not command:  # MSVC: found (or not) when it is first used
+        return None
+    return None if shutil.which(command[0]) else command[0]
 
 
 def _links_with(compiler, flag: str) -> bool:
@@ -33,6 +56,22 @@ def _links_with(compiler, flag: str) -> bool:
 
 class BuildExt(build_ext):
     def build_extensions(self):
+        missing = _missing_executable(self.compiler)
+        if missing is not None:
+            raise _no_compiler(f"{missing!r} not found")
+        try:
+            self._build_extensions()
+        except PlatformError as err:  # MSVC not installed
+            raise _no_compiler(str(err).strip()) from None
+        except (CCompilerError, ExecError) as err:
+            if "No such file" in str(err) or "not found" in str(err):  # a compiler or linker missing
+                raise _no_compiler(str(err).strip()) from None
+            raise SystemExit(f"spacy-agreement: compiling the Cython core failed (the compiler's messages "
+                             f"are above): building from source needs a working C "
+                             f"compiler and the Python headers ({HOW_TO_GET_ONE}), or install a wheel: {WHEELS}"
+                             ) from None
+
+    def _build_extensions(self):
         kind = self.compiler.compiler_type
         compile_args, link_args = (["/O2"], []) if kind == "msvc" else (["-O3"], [])
         if os.environ.get("SPACY_AGREEMENT_NO_OPENMP") == "1":

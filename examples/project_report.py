@@ -2,9 +2,11 @@
 by side, annotator diagnostics and label confusions, in one HTML page.
 
 Run: python examples/project_report.py [OUT.html] [ANNOTATOR_DIR ...]
-Without directories it uses the example annotations shipped with the package.
+Without directories it uses the example annotations shipped with the package. Without OUT.html
+the page goes into a new temporary directory (never into the checkout); the last line says where.
 """
 import sys
+import tempfile
 from importlib import resources
 from pathlib import Path
 
@@ -13,7 +15,8 @@ from spacy_agreement.report.html import html_report
 
 
 def main(argv):
-    out = Path(argv[0]) if argv else Path("agreement-report.html")
+    out = Path(argv[0]) if argv else Path(tempfile.mkdtemp(prefix="agreement-report-")) / "agreement-report.html"
+    out.parent.mkdir(parents=True, exist_ok=True)
     if len(argv) > 1:
         corpus = sa.load_annotator_dirs(argv[1:])
     else:

@@ -28,7 +28,7 @@ def main(paths):
     print(f"{len(corpus.annotators)} annotators, {result.items} items, {result.annotations} annotations")
     print(f"alpha plain {result.alpha_plain:.3f}  diff {result.alpha_diff:.3f}  norm {result.alpha_norm:.3f}")
     print(f"LAS {accuracy.las:.3f}  UAS {accuracy.uas:.3f}  LA {accuracy.la:.3f}")
-    print("most disagreement:", result.worst_items(3))
+    print("most disagreement (mean squared delta-norm, as the report ranks):", result.worst_items(3, kind="norm"))
 
     # 3. Partial credit: confusing subtypes of a relation (nsubj vs nsubj:pass) costs half.
     def cost(x, y):

@@ -183,7 +183,8 @@ def _check_constituency_tree(tree: ConstituencyTree, vocab: LabelVocab) -> None:
         # an unlabelled root over at most one node (``( (S ...) word)`` read as words): from_nltk
         # takes such a bracket for the outer bracket of Penn files, so it does not read back
         return
-    back = from_nltk(to_nltk(tree), "categories")
+    shown = to_nltk(tree)  # with its words where the tree has them
+    back = from_nltk(shown, "words" if shown.leaves() else "categories")
     assert back.labels == tree.labels, (back.labels, tree.labels)
     assert back.parent.tolist() == tree.parent.tolist()
     assert back.spans.tolist() == tree.spans.tolist()

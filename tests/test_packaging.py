@@ -1,10 +1,14 @@
-"""Packaging: the stub of the Cython core matches the built extension, one version, a LICENSE."""
+"""Packaging: the stub of the Cython core matches the built extension, one version, a LICENSE,
+the installed metadata (SPDX license, Python 3.10-3.13, project URLs), the wheel builds, and a
+source build without a C compiler ending with one line that says so."""
 import ast
 import inspect
 import os
+import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 from importlib import metadata
 from pathlib import Path
 
@@ -13,6 +17,8 @@ import pytest
 import spacy_agreement as sa
 from spacy_agreement import _core
 
+ROOT = Path(__file__).resolve().parents[1]  # the checkout (or a copy of it without the package)
+SUPPORTED = ["3.10", "3.11", "3.12", "3.13"]  # CPython versions: classifiers, cibuildwheel, requires-python
 STUB = Path(_core.__file__).with_name("_core.pyi")  # the installed stub beside the installed extension
 # Cython adds these to every module; they are not part of the kernels' interface
 CYTHON_ARTIFACTS = {"__test__"}
@@ -113,3 +119,159 @@ def test_ci_runs_the_readmes_test_command():
                 if line.startswith("pip install -e '.[test]'")]
     assert len(commands) == 1 and "--runslow" in commands[0]
     assert ci.read_text(encoding="utf-8").rstrip("\n").splitlines()[-1] == commands[0]
+
+
+# --- one version, said the same way by every way in -------------------------------------------
+
+def _script(name: str):
+    """The console script ``name`` of the environment under test (beside its python first)."""
+    paths = [sysconfig.get_path("scripts"), str(Path(sys.executable).parent), os.environ.get("PATH", "")]
+    return shutil.which(name, path=os.pathsep.join(paths))
+
+
+def _released_version_in_changelog() -> str:
+    changelog = ROOT / "CHANGELOG.md"
+    if not changelog.is_file():
+        pytest.skip("not run from a checkout: CHANGELOG.md not found")
+    headings = re.findall(r"^## (\S+)", changelog.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    released = [h for h in headings if h.lower() != "unreleased"]
+    assert released, "CHANGELOG.md names no released version"
+    return released[0]
+
+
+@pytest.mark.parametrize("command", [
+    ["spacy-agreement", "-V"],
+    ["spacy-agreement", "--version"],
+    ["-m", "spacy_agreement", "--version"],
+    ["-m", "spacy_agreement", "-V"],
+    ["-m", "spacy_agreement.cli", "--version"],
+], ids=" ".join)
+def test_every_way_in_prints_the_one_version(command):
+    if command[0] == "-m":
+        command = [sys.executable, *command]
+    else:
+        script = _script(command[0])
+        if script is None:
+            pytest.skip(f"console script {command[0]} not found beside {sys.executable}")
+        command = [script, *command[1:]]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"spacy-agreement {sa.__version__}\n"
+
+
+def test_python_m_runs_the_cli():
+    done = subprocess.run([sys.executable, "-m", "spacy_agreement", "--help"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "alpha" in done.stdout and "evaluate" in done.stdout
+
+
+def test_the_version_is_the_changelogs_latest_release():
+    assert sa.__version__ == metadata.version("spacy-agreement") == _released_version_in_changelog()
+
+
+def test_the_version_is_written_once():
+    """Only spacy_agreement/_version.py assigns __version__; pyproject.toml reads it from there."""
+    package = Path(sa.__file__).parent
+    writers = [p.relative_to(package).as_posix() for p in package.rglob("*.py")
+               if re.search(r"^__version__\s*=", p.read_text(encoding="utf-8"), flags=re.MULTILINE)]
+    assert writers == ["_version.py"]
+    pyproject = _pyproject()
+    assert "version" in pyproject["project"]["dynamic"]
+    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "spacy_agreement._version.__version__"}
+
+
+# --- the installed distribution's metadata (needs a reinstall after pyproject.toml changes) ----
+
+def test_installed_metadata_license_is_an_spdx_expression():
+    meta = metadata.metadata("spacy-agreement")
+    assert meta.get("License-Expression") == "MIT"
+    assert meta.get("License") is None, "the whole license text as License: use license = 'MIT' (SPDX)"
+    assert "LICENSE" in (meta.get_all("License-File") or [])
+
+
+def test_installed_metadata_python_versions():
+    meta = metadata.metadata("spacy-agreement")
+    assert meta.get("Requires-Python") == ">=3.10"
+    classifiers = meta.get_all("Classifier") or []
+    said = sorted((c.rsplit(" :: ", 1)[1] for c in classifiers
+                   if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)), key=lambda v: int(v[2:]))
+    assert said == SUPPORTED
+    for classifier in ("Operating System :: OS Independent", "Intended Audience :: Science/Research",
+                       "Programming Language :: Cython", "Development Status :: 4 - Beta"):
+        assert classifier in classifiers
+    assert not any(c.startswith("License ::") for c in classifiers), "the SPDX expression says the license"
+
+
+def test_installed_metadata_project_urls():
+    meta = metadata.metadata("spacy-agreement")
+    urls = dict(entry.split(", ", 1) for entry in meta.get_all("Project-URL") or [])
+    assert set(urls) >= {"Homepage", "Documentation", "Changelog", "Issues"}
+    assert all(url.startswith("https://") for url in urls.values())
+
+
+def test_installed_metadata_docs_extra():
+    meta = metadata.metadata("spacy-agreement")
+    assert {"docs", "test"} <= set(meta.get_all("Provides-Extra") or [])
+    docs = [r for r in meta.get_all("Requires-Dist") or [] if 'extra == "docs"' in r]
+    assert {re.match(r"[\w-]+", r).group() for r in docs} == {"mkdocs", "mkdocs-material", "mkdocstrings"}
+
+
+# --- pyproject.toml: wheels for the versions said, and the docs extra -------------------------
+
+def _pyproject():
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is Python 3.11+: pyproject.toml NOT checked")
+    path = ROOT / "pyproject.toml"
+    if not path.is_file():
+        pytest.skip("not run from a checkout: pyproject.toml not found")
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def test_pyproject_builds_wheels_for_the_versions_it_supports():
+    pyproject = _pyproject()
+    project, wheels = pyproject["project"], pyproject["tool"]["cibuildwheel"]
+    assert project["requires-python"] == f">={SUPPORTED[0]}"
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert wheels["build"].split() == [f"cp{v.replace('.', '')}-*" for v in SUPPORTED]
+    for skipped in ("*-musllinux_*", "pp*", "*-win32", "*-manylinux_i686"):
+        assert skipped in wheels["skip"].split()
+    assert wheels["test-extras"] == ["test"] and "pytest" in wheels["test-command"]
+    assert wheels["manylinux-x86_64-image"] == "manylinux_2_28"
+    assert wheels["macos"]["environment"]["SPACY_AGREEMENT_NO_OPENMP"] == "1"
+    setuptools = [r for r in pyproject["build-system"]["requires"] if r.startswith("setuptools")]
+    assert setuptools == ["setuptools>=77"], "an SPDX license expression needs setuptools>=77 to build"
+
+
+def test_pyproject_has_a_docs_extra():
+    docs = _pyproject()["project"]["optional-dependencies"]["docs"]
+    assert {re.match(r"[\w-]+", r).group() for r in docs} == {"mkdocs", "mkdocs-material", "mkdocstrings"}
+
+
+# --- a source build without a C compiler --------------------------------------------------------
+
+@pytest.mark.slow
+def test_a_source_build_without_a_compiler_says_so_in_one_line(tmp_path):
+    """``pip wheel`` of the sources with CC pointing nowhere: the build's last line says that a C
+    compiler is needed and that wheels exist (not a compiler traceback)."""
+    if not ((ROOT / "setup.py").is_file() and (ROOT / "extension").is_dir() and (ROOT / "spacy_agreement").is_dir()):
+        pytest.skip("not run from a checkout: setup.py and the sources not found")
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("setup.py", "pyproject.toml", "MANIFEST.in", "README.md", "LICENSE", "CHANGELOG.md"):
+        shutil.copy2(ROOT / name, source / name)
+    ignore = shutil.ignore_patterns("*.so", "*.pyd", "__pycache__", "*.html")
+    shutil.copytree(ROOT / "extension", source / "extension", ignore=ignore)  # with _core.c: no re-cythonizing
+    shutil.copytree(ROOT / "spacy_agreement", source / "spacy_agreement", ignore=ignore)
+    env = dict(os.environ, CC="/nonexistent/cc", PIP_NO_INPUT="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path / "out"),
+                           str(source)], capture_output=True, text=True, env=env, timeout=900)
+    output = done.stdout + done.stderr
+    assert done.returncode != 0, output
+    lines = [line.strip() for line in output.splitlines()]
+    said = [i for i, line in enumerate(lines) if line.startswith("spacy-agreement: building the Cython core")]
+    assert said, output[-3000:]
+    message = lines[said[-1]]
+    assert "needs a C compiler ('/nonexistent/cc' not found)" in message
+    assert "wheels" in message and "CPython 3.10-3.13" in message
+    assert lines[said[-1] + 1] == "[end of output]", "the message is the build's last line"
+    assert "Traceback" not in output

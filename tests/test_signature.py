@@ -1,9 +1,10 @@
 """Every number says how it was computed: each command's JSON carries the signature of its
 settings (with the version), and the signature given back (``--signature``, as a string or a
 saved JSON file) computes the same numbers on the same files. Also: the signature format,
-its errors, and the README documenting every field."""
+its errors (the docs' conventions page lists every field: tests/test_docs.py)."""
 import json
 import re
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from spacy_agreement.errors import BadOptionError
 from spacy_agreement.evaluation.evalb_params import EvalbParams
 from spacy_agreement.evaluation.metric_options import EvaluationOptions
 from spacy_agreement.evaluation.settings import DiscourseSettings, JudgmentSettings, LeafAncestorSettings
-from spacy_agreement.signature import COMPUTATIONS, Digest, settings_class, signature_table
+from spacy_agreement.signature import Digest, settings_class
 
 runner = CliRunner()
 HERE = Path(__file__).parent
@@ -57,22 +58,28 @@ COMMANDS = {
 }
 
 
+def undefined_in(name):
+    """The discourse example's Cohen's kappa is undefined (every value in one category): expected."""
+    return pytest.warns(sa.UndefinedMetricWarning) if name == "discourse" else nullcontext()
+
+
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_the_signature_given_back_reproduces_the_numbers(name, tmp_path):
     base, options, paths = COMMANDS[name]
-    first = run_json(base + options + ["--json"])
-    signature = first["signature"]
-    computation = name.split("-sampled")[0]
-    assert signature.startswith(computation + "|") and signature.endswith(f"|v:{sa.__version__}")
-    default = run_json(base + ["--json"])
-    assert default["signature"] != signature  # the options moved the settings
-    again = run_json(base + ["--signature", signature, "--json"])
-    assert without(again, *paths) == without(first, *paths)
-    saved = tmp_path / "run.json"  # a saved JSON output works as well
-    saved.write_text(json.dumps(first), encoding="utf-8")
-    assert without(run_json(base + ["--signature", str(saved), "--json"]), *paths) == without(first, *paths)
-    # the TSV output names it too
-    tsv = runner.invoke(app, base + ["--signature", signature, "--tsv"]).stdout
+    with undefined_in(name):
+        first = run_json(base + options + ["--json"])
+        signature = first["signature"]
+        computation = name.split("-sampled")[0]
+        assert signature.startswith(computation + "|") and signature.endswith(f"|v:{sa.__version__}")
+        default = run_json(base + ["--json"])
+        assert default["signature"] != signature  # the options moved the settings
+        again = run_json(base + ["--signature", signature, "--json"])
+        assert without(again, *paths) == without(first, *paths)
+        saved = tmp_path / "run.json"  # a saved JSON output works as well
+        saved.write_text(json.dumps(first), encoding="utf-8")
+        assert without(run_json(base + ["--signature", str(saved), "--json"]), *paths) == without(first, *paths)
+        # the TSV output names it too
+        tsv = runner.invoke(app, base + ["--signature", signature, "--tsv"]).stdout
     assert f"signature\t{signature}" in tsv.splitlines() or all(
         line.endswith(f"\t{signature}") for line in tsv.splitlines()[1:])  # synthetic: a column of its table
 
@@ -81,7 +88,8 @@ def test_text_outputs_end_with_the_signature():
     for name, (base, options, _) in COMMANDS.items():
         if name == "evalb":  # EVALB's bytes: the signature is in --json and --tsv only
             continue
-        text = runner.invoke(app, base + options).stdout
+        with undefined_in(name):
+            text = runner.invoke(app, base + options).stdout
         last = text.strip().splitlines()[-1]
         assert last.startswith("signature: ") and "|v:" in last, name
 
@@ -178,13 +186,3 @@ def test_a_label_cost_table_is_a_digest():
     assert AlphaSettings(label_cost=cost).merged(text).label_cost == cost
     with pytest.raises(BadOptionError, match="give the same data"):
         AlphaSettings().merged(text)
-
-
-def test_every_signature_field_is_in_the_readme():
-    readme = (HERE.parent / "README.md").read_text(encoding="utf-8")
-    assert set(COMPUTATIONS.names()) >= {"alpha", "evaluate", "leaf-ancestor", "evalb", "discourse", "judgments",
-                                         "synthetic"}
-    for computation, key, field, default, doc in signature_table():
-        assert doc, f"{computation}.{field} has no description"
-        assert re.search(rf"\| *`{re.escape(computation)}` *\| *`{re.escape(key)}` *\|", readme), \
-            f"README's conventions table lacks {computation} {key}"

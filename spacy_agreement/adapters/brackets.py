@@ -267,13 +267,25 @@ def read_brackets(path: PathLike, leaves: LeafStyle = "auto", missing: bool = Fa
 
 
 def to_nltk(tree: ConstituencyTree) -> nltk.Tree:
-    """The word-less tree back as an NLTK ``Tree`` (leaves as one-child-less ``Tree``s)."""
+    """The tree back as an NLTK ``Tree``: with its words (``tree.words``, one per leaf of the
+    word-less tree, left to right) as the leaves under the preterminals,
+    ``(S (NP (DT the) (NN dog)) ...)``, as it was read; a tree without words has its leaves
+    as ``Tree``s without children, ``(S (NP (D ) (N )) ...)``, and so has one whose words do
+    not fall one to a leaf (``(NP the dog)`` read as words)."""
+    Tree = _tree_class()
+    parent = tree.parent.tolist()
+    children: List[list] = [[] for _ in range(len(tree))]
+    inner = set(parent)
+    leaves = [i for i in range(len(tree)) if i not in inner]  # postorder: left to right
+    words = tree.words if tree.words is not None and len(tree.words) == len(leaves) else None
+    word_of = dict(zip(leaves, words)) if words is not None else {}
     built: List[Optional[nltk.Tree]] = [None] * len(tree)
-    children: List[List[nltk.Tree]] = [[] for _ in range(len(tree))]
-    for i, (label, parent) in enumerate(zip(tree.labels, tree.parent.tolist())):
-        built[i] = _tree_class()(label, children[i])
-        if parent >= 0:
-            children[parent].append(built[i])
+    for i, (label, up) in enumerate(zip(tree.labels, parent)):
+        if i in word_of:
+            children[i].append(word_of[i])
+        built[i] = Tree(label, children[i])
+        if up >= 0:
+            children[up].append(built[i])
     return built[-1]
 
 

@@ -53,6 +53,23 @@ def doc_analysis(doc) -> Tuple[np.ndarray, Tuple[str, ...]]:
     return heads, tuple(t.dep_ for t in doc)
 
 
+def head_cycle_tokens(heads) -> np.ndarray:
+    """The tokens that reach no root by following their heads (absolute indices, as
+    :func:`doc_analysis` gives them; a root is its own head): those in a head cycle and those
+    attached below one, the doc-wide counterpart of
+    :meth:`~spacy_agreement.trees.DependencyTree.unreachable_tokens`. A parse spaCy's parser
+    makes from the words alone has none; one it makes over a doc that already had heads can
+    (it keeps the old head of every token it leaves unattached)."""
+    jump = np.asarray(heads, dtype=np.int64)
+    n = jump.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    root = jump == np.arange(n)
+    for _ in range(max(1, n.bit_length())):  # after k steps jump[i] is i's 2**k-th ancestor; roots stay put
+        jump = jump[jump]
+    return np.flatnonzero(~root[jump])
+
+
 #: What to do with a token whose head lies outside its sentence (:func:`doc_tree`).
 HEADS_OUTSIDE = ("raise", "root")
 

@@ -158,7 +158,7 @@ def _label_rows(layer: Layer, annotators: Sequence[str], pairs: List[Tuple[int, 
                 specific: np.ndarray) -> List[LabelRow]:
     codes, size = layer.codes, len(layer.labels)
     counts = np.array([np.bincount(row[row >= 0], minlength=size) for row in codes])
-    agreed, precision, recall = (np.zeros((len(pairs), size)) for _ in range(3))
+    agreed, precision, recall, f = (np.zeros((len(pairs), size)) for _ in range(4))
     for p, (i, j) in enumerate(pairs):
         both = (codes[i] >= 0) & (codes[j] >= 0)
         same = both & (codes[i] == codes[j])
@@ -168,12 +168,11 @@ def _label_rows(layer: Layer, annotators: Sequence[str], pairs: List[Tuple[int, 
         with np.errstate(invalid="ignore", divide="ignore"):
             precision[p] = np.where(other > 0, agreed[p] / np.maximum(other, 1), np.nan)
             recall[p] = np.where(ref > 0, agreed[p] / np.maximum(ref, 1), np.nan)
+            # F = 2·agreed / (ref + other): 2PR / (P + R) where both are defined, 0 where one side never wrote it
+            f[p] = np.where(ref + other > 0, 2 * agreed[p] / np.maximum(ref + other, 1), np.nan)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a label one pair never wrote: nan, as in the rows
-        p_mean, r_mean = np.nanmean(precision, axis=0), np.nanmean(recall, axis=0)
-        f_pairs = np.where(precision + recall > 0, 2 * precision * recall / (precision + recall), 0.0)
-        f_pairs = np.where(np.isnan(precision) | np.isnan(recall), np.nan, f_pairs)
-        f_mean = np.nanmean(f_pairs, axis=0)
+        warnings.simplefilter("ignore", RuntimeWarning)  # a label no pair wrote: nan, as in the rows
+        p_mean, r_mean, f_mean = (np.nanmean(x, axis=0) for x in (precision, recall, f))
     rows = [LabelRow(label, {a: int(counts[k, c]) for k, a in enumerate(annotators)}, float(agreed[:, c].mean()),
                      float(p_mean[c]), float(r_mean[c]), float(f_mean[c]), float(specific[c]))
             for c, label in enumerate(layer.labels)]

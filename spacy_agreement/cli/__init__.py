@@ -13,30 +13,38 @@ with the line ``interrupted`` and exit code 130.
 """
 from __future__ import annotations
 
+import sys
+
 import typer
 
-# each command module registers its command (.registry.command); --help lists them in this order
-from . import alpha  # noqa: F401
-from . import layers  # noqa: F401
-from . import evaluate  # noqa: F401
-from . import judgments  # noqa: F401
-from . import synthetic  # noqa: F401
-from . import leaf_ancestor  # noqa: F401
-from . import evalb  # noqa: F401
-from . import discourse  # noqa: F401
-from . import report  # noqa: F401
-from . import demo  # noqa: F401
-from .registry import COMMANDS
+try:  # Ctrl-C while the commands load (spaCy, numpy): the same one line and exit code as in a command
+    # each command module registers its command (.registry.command); --help lists them in this order
+    from . import alpha  # noqa: F401
+    from . import layers  # noqa: F401
+    from . import evaluate  # noqa: F401
+    from . import judgments  # noqa: F401
+    from . import synthetic  # noqa: F401
+    from . import leaf_ancestor  # noqa: F401
+    from . import evalb  # noqa: F401
+    from . import discourse  # noqa: F401
+    from . import report  # noqa: F401
+    from . import demo  # noqa: F401
+except KeyboardInterrupt:
+    sys.stderr.write("interrupted\n")
+    raise SystemExit(130) from None
+from .handling import run
+from .registry import COMMANDS, Command, Group
 from .warning_lines import cli_warnings
 
 app = typer.Typer(
+    cls=Group,
     add_completion=False,
     no_args_is_help=True,
     help="How far do two or more syntactic analyses of the same text agree?",
 )
 
 for _name, _command in COMMANDS.items():
-    app.command(_name)(_command)
+    app.command(_name, cls=Command)(_command)
 
 
 def _version(value: bool) -> None:
@@ -48,7 +56,7 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def _app(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+def _app(version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, metavar="",
                                       help="Print the version and exit.")) -> None:
     """How far do two or more syntactic analyses of the same text agree?"""
 
@@ -60,7 +68,7 @@ def main() -> None:
     :func:`~.handling.handled_errors`)."""
     try:
         with cli_warnings(hand_on=False):
-            app(prog_name="spacy-agreement")
+            run(app, prog_name="spacy-agreement")  # a usage error: one line, exit code 2
     except KeyboardInterrupt:  # before or after a command (in one, handled_errors answers)
         typer.echo("interrupted", err=True)
         raise SystemExit(130) from None

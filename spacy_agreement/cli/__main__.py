@@ -1,4 +1,5 @@
 """``python -m spacy_agreement.cli``: the ``spacy-agreement`` command."""
-from . import main
+if __name__ == "__main__":
+    from . import main
 
-main()
+    main()

@@ -13,14 +13,14 @@ from ..agreement.accuracy import AccuracyResult
 from ..agreement.alpha import AlphaResult
 from ..agreement.deltas import delta_names
 from ..agreement.run import agreement
-from ..agreement.settings import DEFAULT_ALPHA_SECONDS, AlphaSettings
+from ..agreement.settings import BACKENDS, DEFAULT_ALPHA_SECONDS, AlphaSettings
 from ..errors import BadOptionError
 from ..corpus import Corpus
 from ..report.format import number, percent
 from ..report.text import summary, text_report
 from ..limits import memory_limit
 from .handling import handled_errors
-from .options import (max_memory_option, InputFormat, cycles, format_option, json_option,
+from .options import (max_memory_option, InputFormat, choices, cycles, format_option, json_option,
                       output_option, quiet_option, strict_option, tsv_option)
 from .output import Output
 from .registry import command
@@ -47,7 +47,8 @@ ALPHA_HELP = ("How to compute alpha: auto (exact when it is estimated to take at
               "estimated from random pairs with a confidence interval), exact, sampled or off. The output says which "
               "was computed.")
 BUDGET_HELP = ("DP cells (sum of m*n over pairs of distinct trees of m and n nodes) the exact alpha may cost under "
-               "--alpha auto, instead of --alpha-seconds; 1e9 is a few seconds on two cores.")
+               "--alpha auto, instead of --alpha-seconds; 1e9 is a few seconds on two cores (default: none, "
+               "--alpha-seconds decides).")
 SECONDS_HELP = ("Seconds the exact alpha may be estimated to take on this machine under --alpha auto (from the "
                 "kernel's measured time per DP cell and --threads).")
 
@@ -57,11 +58,11 @@ def alpha_option() -> AlphaChoice:
 
 
 def budget_option() -> Optional[float]:
-    return typer.Option(None, "--alpha-budget", help=BUDGET_HELP, show_default="none: --alpha-seconds decides")
+    return typer.Option(None, "--alpha-budget", help=BUDGET_HELP, metavar="CELLS")
 
 
 def seconds_option() -> float:
-    return typer.Option(DEFAULT_ALPHA_SECONDS, "--alpha-seconds", help=SECONDS_HELP)
+    return typer.Option(DEFAULT_ALPHA_SECONDS, "--alpha-seconds", help=SECONDS_HELP, metavar="SECONDS")
 
 
 def size_option() -> "SizeConvention":
@@ -82,7 +83,7 @@ def partial_option() -> "PartialPolicy":
 
 def user_key_option() -> str:
     return typer.Option(USER_KEY, "--user-key", help="With one CoNLL-U file holding every annotator's trees: the "
-                        "comment naming each tree's annotator (Arborator-Grew: user_id).")
+                        "comment naming each tree's annotator (Arborator-Grew: user_id).", metavar="KEY")
 
 
 def sample_pairs_option() -> Optional[int]:
@@ -99,7 +100,7 @@ def threads_option() -> Optional[int]:
 
 def delta_option() -> Optional[List[str]]:
     return typer.Option(None, "--delta", help="A distance to compute alpha over (repeat the option): plain, diff, norm, "
-                        "pqgram or a registered one (default: plain, diff, norm and every registered one).")
+                        "pqgram or a registered one (default: plain, diff, norm and every registered one).", metavar="DELTA")
 
 
 def label_options() -> Tuple[Any, Any]:
@@ -139,9 +140,10 @@ def input_options() -> Tuple[Any, Any]:
     """``--include`` (pseudo-users of a project export to count as annotators) and
     ``--annotator-key`` (the field naming a Prodigy task's annotator)."""
     return (typer.Option(None, "--include", help="With a project export: a pseudo-user to count as an annotator "
-                         "(repeat): INITIAL_CAS or curation (INCEpTION), last, validated or base_tree (Arborator-Grew)."),
+                         "(repeat): INITIAL_CAS or curation (INCEpTION), last, validated or base_tree (Arborator-Grew).",
+                         metavar="USER"),
             typer.Option(None, "--annotator-key", help="With Prodigy JSONL: the field naming each task's annotator "
-                         "(default _annotator_id, else _session_id)."))
+                         "(default _annotator_id, else _session_id).", metavar="FIELD"))
 
 
 def allow_duplicates_option() -> bool:
@@ -196,8 +198,8 @@ def alpha_command(
     exclude_mismatched: bool = typer.Option(False, "--exclude-mismatched", help="Leave phrase-tree items whose annotations differ in leaf count out of Jaccard (default: scored and counted)."),
     worst: int = typer.Option(5, "--worst", help="How many of the most disagreeing items to list."),
     threads: Optional[int] = threads_option(),
-    backend: str = typer.Option("threads", "--backend", help="threads, serial, dask or gpu (exact alpha on a CUDA GPU, extra 'gpu')."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (default: a local cluster)."),
+    backend: str = typer.Option("threads", "--backend", metavar=choices(BACKENDS), help="threads, serial, dask or gpu (exact alpha on a CUDA GPU, extra 'gpu')."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help="Dask scheduler address (default: a local cluster)."),
     method: AlphaChoice = alpha_option(),
     budget: Optional[float] = budget_option(),
     seconds: float = seconds_option(),

@@ -1,17 +1,56 @@
 """``spacy-agreement evalb``: bracket scores exactly as EVALB prints them (its bytes, diff-able with its output)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Optional
 
 import typer
 
+from ..errors import InvalidTreeError, Location
 from ..evaluation.evalb import EvalbParams, evaluate_files, format_report
 from .handling import handled_errors
 from .options import json_option, output_option, quiet_option, tsv_option
 from .output import Output
 from .registry import command
 from .settings_options import apply_signature, signature_option, with_signature
+
+
+def looks_like_conll(path: Path) -> Optional[int]:
+    """The line of the first content of ``path`` when the file is CoNLL, not bracketed trees:
+    its first line other than blank or a ``#`` comment is a token line (tab-separated fields,
+    an id first); ``None`` otherwise (a tree, a blank file, anything else: EVALB's own reading
+    reports it)."""
+    first = None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for number, line in enumerate(handle, start=1):
+                text = line.strip()
+                if not text:
+                    continue
+                first = first or number
+                if text.startswith("#"):
+                    continue
+                fields = line.rstrip("\r\n").split("\t")
+                token = len(fields) >= 8 and re.fullmatch(r"\d+(?:[-.]\d+)?", fields[0]) is not None
+                return first if token else None
+    except OSError:
+        return None  # reading it reports the problem
+    return None
+
+
+def check_bracketed(*paths: Path) -> None:
+    """One error for an input that is CoNLL, before EVALB reads it line by line (where each
+    token line would be one more ``Reading sentence`` message); a file that cannot be opened
+    (missing, a folder, unreadable) is reported first, as itself."""
+    for path in paths:
+        open(path, "rb").close()
+    for path in paths:
+        line = looks_like_conll(path)
+        if line is not None:
+            raise InvalidTreeError("not bracketed trees: it looks like CoNLL (tab-separated token lines); "
+                                   "evalb reads one bracketed tree a line (dependency trees: use evaluate)",
+                                   Location(str(path), line=line))
 
 
 @command("evalb")
@@ -30,6 +69,7 @@ def evalb_command(
     """Bracket scores exactly as EVALB (Sekine & Collins) prints them, diff-able with its output."""
     with handled_errors(gold, test, params, may_be_empty=(params,)):
         out = Output(as_json, tsv, output, quiet)
+        check_bracketed(gold, test)
         settings = EvalbParams.read(params) if params else EvalbParams()
         settings = apply_signature(settings.with_options(max_error=max_error, cutoff_len=cutoff_len), signature)
         for warning in settings.warnings:

@@ -12,13 +12,15 @@ from ..adapters.conll import surface_tokens
 from ..errors import AgreementError, BadOptionError, MismatchedCorpusError
 from ..evaluation.aligned import AlignedScores, evaluate_aligned, format_conll18_table
 from ..evaluation.label_sets import read_label_map
+from ..evaluation.metric_options import CONVENTIONS, NED_VARIANTS
 from ..evaluation.parser_metrics import EvaluationResult, display_name, evaluate, token_problem
 from ..integrations.spacy_parse import spacy_convention_scores, write_parses
 from ..report.format import percent
+from ..report.text import listed
 from ..limits import memory_limit
 from ..trees import DependencyTree
 from .handling import handled_errors, in_flags
-from .options import (InputFormat, format_option, max_memory_option, read_trees, CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, cycles,
+from .options import (InputFormat, choices, format_option, max_memory_option, read_trees, CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, cycles,
                       json_option, metric_options, output_option, quiet_option, strict_option,
                       tsv_option)
 from .output import Output
@@ -33,7 +35,8 @@ CONVENTION_HELP = ("The field's convention the options start from (any option gi
 def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optional[Dict[str, float]] = None) -> str:
     """The readable table: counts, one line per metric (percent, ``n/a`` if undefined),
     attachment per label, the label-set check, predictions with several roots and what
-    was skipped: the figures of the JSON output."""
+    was skipped (the first ``worst`` of each list, then ``... and N more``): the figures of the
+    JSON output."""
     values = result.to_dict()
     lines = [f"{values['sentences_scored']} sentences, {values['tokens_scored']} tokens scored, {values['verbs']} verbs"]
     for key, value in result.scores.items():
@@ -46,8 +49,8 @@ def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optio
     lines.append("")
     lines.append(f"gold tokens whose label the predictions never use: {percent(check.share)}% "
                  f"({check.unseen_tokens} of {check.gold_tokens})")
-    for gold, predicted, count in check.pairs[:worst]:
-        lines.append(f"  {gold:<14} -> {predicted:<14} {count:6d}")
+    lines.extend(listed([f"{gold:<14} -> {predicted:<14} {count:6d}" for gold, predicted, count in check.pairs],
+                        worst))
     rows = result.per_label
     if rows:
         lines.append("")
@@ -59,20 +62,20 @@ def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optio
     if result.multi_root:
         lines.append("")
         lines.append(f"{len(result.multi_root)} sentence(s) with several roots in the prediction and one in the gold:")
-        lines.extend(f"  {where}" for where in result.multi_root[:worst])
+        lines.extend(listed(result.multi_root, worst))
     if result.partial:
         lines.append("")
         lines.append(f"{len(result.partial)} sentence(s) partly annotated (HEAD _): the token scores use the "
                      f"{values['tokens_scored']} of {values['tokens_scored'] + result.tokens_unannotated} tokens both "
                      f"annotated ({percent(values['token_coverage']).strip()}% coverage); TED, UCP/LCP and "
                      "CLAS/MLAS/BLEX leave them out:")
-        lines.extend(f"  {where}" for where in result.partial[:worst])
+        lines.extend(listed(result.partial, worst))
     if result.over_limits:
         lines.append(f"{len(result.over_limits)} sentence(s) left out of a metric, too large for it:")
-        lines.extend(f"  {in_flags(where, ('memory_limit',))}" for where in result.over_limits[:worst])
+        lines.extend(listed([in_flags(where, ("memory_limit",)) for where in result.over_limits], worst))
     if result.skipped:
         lines.append(f"skipped {len(result.skipped)} sentence(s) whose tokens differ:")
-        lines.extend(f"  {where}" for where in result.skipped[:worst])
+        lines.extend(listed(result.skipped, worst))
     return "\n".join(lines)
 
 
@@ -234,21 +237,21 @@ def evaluate_command(
     gold: Path = typer.Argument(..., help="Gold CoNLL-U/CoNLL-X file (or a .spacy DocBin)."),
     pred: Optional[Path] = typer.Argument(None, help="Predicted CoNLL-U/CoNLL-X file or .spacy DocBin (or use --model)."),
     fmt: Optional[InputFormat] = format_option("Input format of both files (default: from the content)."),
-    model: Optional[str] = typer.Option(None, "--model", "-m", help="A spaCy pipeline (name or path) to parse the gold words with."),
+    model: Optional[str] = typer.Option(None, "--model", "-m", metavar="PIPELINE", help="A spaCy pipeline (name or path) to parse the gold words with."),
     as_json: bool = json_option("Print one flat JSON object."),
     tsv: bool = tsv_option("Print key and value, tab-separated."),
-    convention: str = typer.Option("conll18", "--convention", help=CONVENTION_HELP),
+    convention: str = typer.Option("conll18", "--convention", help=CONVENTION_HELP, metavar=choices(CONVENTIONS)),
     no_punct: Optional[bool] = typer.Option(None, "--no-punct/--with-punct", help="Exclude punctuation (as --punct defines it), or score it (default: as the convention says)."),
-    punct: Optional[str] = typer.Option(None, "--punct", help=PUNCT_HELP),
-    punct_label: Optional[List[str]] = typer.Option(None, "--punct-label", help="Relations that mark punctuation (default punct)."),
-    verb_tags: Optional[str] = typer.Option(None, "--verb-tags", help=VERB_HELP),
-    content_tags: Optional[str] = typer.Option(None, "--content-tags", help=CONTENT_HELP),
-    ned: Optional[str] = typer.Option(None, "--ned", help=NED_HELP),
+    punct: Optional[str] = typer.Option(None, "--punct", help=PUNCT_HELP, metavar="RULES"),
+    punct_label: Optional[List[str]] = typer.Option(None, "--punct-label", metavar="LABEL", help="Relations that mark punctuation (default punct)."),
+    verb_tags: Optional[str] = typer.Option(None, "--verb-tags", help=VERB_HELP, metavar="TAGS"),
+    content_tags: Optional[str] = typer.Option(None, "--content-tags", help=CONTENT_HELP, metavar="TAGS"),
+    ned: Optional[str] = typer.Option(None, "--ned", help=NED_HELP, metavar=choices(NED_VARIANTS)),
     ignore_subtypes: Optional[bool] = typer.Option(None, "--ignore-subtypes/--keep-subtypes", help="Compare nmod:poss as nmod, or keep subtypes (default: as the convention says; conll18 strips them)."),
     skip_mismatched: bool = typer.Option(False, "--skip-mismatched", help="Skip (and count) sentences whose tokens differ instead of failing."),
     ignore_forms: bool = typer.Option(False, "--ignore-forms", help=IGNORE_FORMS_HELP),
     strict: bool = strict_option("Tokens that are their own head, sentences without a root and other head cycles are errors (default: scored as they are, a self-head is a wrong attachment)."),
-    ted_norm: str = typer.Option("sum", "--ted-norm", help="TED accuracy normaliser: sum, max or gold."),
+    ted_norm: str = typer.Option("sum", "--ted-norm", metavar=choices(("sum", "max", "gold")), help="TED accuracy normaliser: sum, max or gold."),
     label_map: Optional[Path] = typer.Option(None, "--label-map", help="Map predicted labels to the gold scheme: a file of two columns (predicted gold) or a JSON object."),
     case_sensitive_root: Optional[bool] = typer.Option(None, "--case-sensitive-root/--fold-root-case", help="Compare the root relation as written (ROOT is not root), as conll18_ud_eval.py does, or case-insensitively (default: as the convention says)."),
     from_text: bool = typer.Option(False, "--from-text", help="With --model: give the pipeline the raw text of the gold, to tokenise and split into sentences itself, and score its parses through conll18_ud_eval.py's character alignment."),
@@ -259,8 +262,10 @@ def evaluate_command(
     max_memory: Optional[float] = max_memory_option(),
     signature: Optional[str] = signature_option(),
 ) -> None:
-    """Every parser metric (LAS, UAS, LA, NED, TED, UCP, LCP, POS-wise and root-weighted LAS,
-    and CLAS, MLAS, BLEX of the CoNLL 2018 shared task)."""
+    """Every parser metric of predicted trees against gold: LAS, UAS, CLAS, MLAS, BLEX and more.
+
+    LAS, UAS, LA, NED, TED, UCP, LCP, POS-wise and root-weighted LAS, and CLAS, MLAS, BLEX of the
+    CoNLL 2018 shared task."""
     with handled_errors(gold, pred, label_map), memory_limit(max_memory):
         out = Output(as_json, tsv, output, quiet)
         if (pred is None) == (model is None):

@@ -6,11 +6,12 @@ traceback. The library's errors speak in Python terms (``bootstrap``, ``method="
 command's flags (:data:`FLAGS`)."""
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, Optional, Tuple, Union
 
 import typer
 
@@ -158,6 +159,107 @@ def handled_errors(*paths: Optional[Union[str, os.PathLike]],
             interrupted()
 
 
+def _click_exceptions() -> Any:
+    """The module of the click exceptions that typer raises (typer's own copy of click in
+    recent versions, click itself in older ones)."""
+    return importlib.import_module(typer.BadParameter.__module__)
+
+
+def _flag(param: Any) -> str:
+    """How the user wrote a parameter: an option's long flag, an argument's name (``PATHS``)."""
+    if getattr(param, "param_type_name", "") == "argument":
+        return (param.metavar or param.name or "argument").upper()
+    flags = list(getattr(param, "opts", ())) + list(getattr(param, "secondary_opts", ()))
+    long = [f for f in flags if f.startswith("--")]
+    return (long or flags or [param.name or "option"])[0]
+
+
+def _choices(param: Any) -> Optional[Tuple[str, ...]]:
+    """The choices of a parameter whose value is one of a few (an Enum), or ``None``."""
+    described = getattr(param, "type_descriptor", None)  # typer 0.2x and later
+    values = getattr(described, "choices", None) if getattr(described, "is_choice", False) else None
+    values = values if values is not None else getattr(getattr(param, "type", None), "choices", None)
+    if not values:
+        return None
+    return tuple(str(getattr(v, "value", v)) for v in values)
+
+
+def _first_line(text: str) -> str:
+    text = " ".join(text.split())
+    return text[:1].lower() + text[1:].rstrip(".") if text[:2] != text[:2].upper() else text.rstrip(".")
+
+
+#: What a value's check failed on (pydantic's error types, behind typer's conversions), said plainly.
+_VALUE_ERRORS = {
+    "int_parsing": "is not an integer", "int_from_float": "is not an integer", "int_type": "is not an integer",
+    "float_parsing": "is not a number", "float_type": "is not a number",
+    "bool_parsing": "is not true or false", "bool_type": "is not true or false",
+}
+_BOUNDS = {"greater_than_equal": ("ge", "is below the minimum"), "greater_than": ("gt", "must be above"),
+           "less_than_equal": ("le", "is above the maximum"), "less_than": ("lt", "must be below")}
+
+
+def _bad_value(exc: Any) -> str:
+    """What was wrong with a value, in one line: ``'exakt' is not one of auto, exact, sampled,
+    off``, ``'x' is not an integer``; without typer's or pydantic's words (``Value error,``,
+    ``Input should be``)."""
+    cause = exc.__cause__
+    errors = cause.errors() if hasattr(cause, "errors") and callable(cause.errors) else []
+    value = errors[0].get("input") if errors else None
+    given = repr(value) if value is not None else "the value"
+    options = _choices(exc.param)
+    if options is not None and (not errors or errors[0].get("type") in ("value_error", "enum", "literal_error")):
+        return f"{given} is not one of {', '.join(options)}"
+    if errors:
+        kind, context = errors[0].get("type", ""), errors[0].get("ctx") or {}
+        if kind in _VALUE_ERRORS:
+            return f"{given} {_VALUE_ERRORS[kind]}"
+        if kind in _BOUNDS and _BOUNDS[kind][0] in context:
+            key, words = _BOUNDS[kind]
+            return f"{given} {words} {context[key]}"
+        message = re.sub(r"^(Value error|Assertion failed), ", "", str(errors[0].get("msg", "")))
+        return f"{given}: {_first_line(message)}"
+    return _first_line(str(exc.message))
+
+
+def usage_line(exc: Any) -> str:
+    """The one line of a usage error (a click ``UsageError``: a bad option value, an unknown
+    option or command, a missing argument): ``error: --alpha: 'exakt' is not one of auto, exact,
+    sampled, off``, ``error: no such option: --bogus``."""
+    exceptions = _click_exceptions()
+    missing = getattr(exceptions, "MissingParameter", ())
+    if isinstance(exc, exceptions.BadParameter) and not isinstance(exc, missing) and exc.param is not None:
+        return f"error: {_flag(exc.param)}: {_bad_value(exc)}"
+    return f"error: {_first_line(exc.format_message())}"
+
+
+def run(app: Any, args: Optional[list] = None, prog_name: str = "spacy-agreement") -> None:
+    """Run the typer ``app`` as the console script does (:func:`spacy_agreement.cli.main`) and
+    exit with its code: a usage error (an option value of the wrong kind or not among its
+    choices, an unknown option or command, a missing argument) is one line on stderr,
+    :func:`usage_line`, and exit code 2, as click's; ``--help`` with no arguments exits with 2
+    after the help, as click does. Everything else as the app does it (bad input: exit code 1
+    and one line, :func:`handled_errors`)."""
+    exceptions = _click_exceptions()
+    try:
+        code = app(args=args, prog_name=prog_name, standalone_mode=False)
+    except exceptions.UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # the help is the answer, printed already or here
+            help_text = exc.format_message()
+            if help_text.strip():
+                typer.echo(help_text)
+            raise SystemExit(2) from None
+        typer.echo(usage_line(exc), err=True)
+        raise SystemExit(exc.exit_code) from None
+    except exceptions.ClickException as exc:  # a file that cannot be opened, and the like
+        typer.echo(f"error: {_first_line(exc.format_message())}", err=True)
+        raise SystemExit(exc.exit_code) from None
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        raise SystemExit(1) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
+
+
 def interrupted() -> None:
     """Ctrl-C: exit code 130 (128 + SIGINT, as a shell reports it) after the line ``interrupted``."""
     typer.echo("interrupted", err=True)
@@ -165,4 +267,4 @@ def interrupted() -> None:
 
 
 __all__ = ["FLAGS", "OPTIONAL_EXTRAS", "check_not_empty", "fail", "handled_errors", "in_flags", "interrupted",
-           "missing_extra", "require_extra"]
+           "missing_extra", "require_extra", "run", "usage_line"]

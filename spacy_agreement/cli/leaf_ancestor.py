@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from enum import Enum
+from itertools import islice
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -13,6 +14,7 @@ from ..evaluation.geig import EvalbParams
 from ..evaluation.settings import LeafAncestorSettings
 from ..evaluation.leaf_ancestor import LeafAncestorResult, SentenceResult, format_sentence, leaf_ancestor
 from ..report.format import number
+from ..report.text import listed
 from .handling import handled_errors
 from .options import (InputFormat, cycles, format_option, json_option,
                       output_option, quiet_option, read_trees, strict_option, tsv_option)
@@ -33,43 +35,46 @@ def corpus_figures(result: LeafAncestorResult, gold: Path, candidate: Path, sent
             "words_scored": sum(len(s.words) for s in result.sentences), **result.to_dict(sentences=sentences)}
 
 
-def worst_sentences(result: LeafAncestorResult, k: int) -> List[Tuple[int, SentenceResult]]:
-    """The ``k`` sentences with the lowest leaf-ancestor score (1-based rank among the scored
-    sentences), in corpus order."""
-    scored = [(i, s) for i, s in enumerate(result.sentences, start=1) if s.words]
-    lowest = sorted(scored, key=lambda pair: (pair[1].leaf_ancestor, pair[0]))[:max(k, 0)]
-    return sorted(lowest, key=lambda pair: pair[0])
+def worst_sentences(result: LeafAncestorResult, k: Optional[int] = None) -> List[Tuple[int, SentenceResult]]:
+    """The sentences below a perfect leaf-ancestor score, lowest first, ties in file order, with
+    their 1-based rank among the scored sentences: the first ``k`` (all without ``k``)."""
+    below = [(i, s) for i, s in enumerate(result.sentences, start=1) if s.words and s.leaf_ancestor < 1.0]
+    ranked = sorted(below, key=lambda pair: (pair[1].leaf_ancestor, pair[0]))
+    return ranked if k is None else list(islice(ranked, max(k, 0)))
 
 
 def format_result(result: LeafAncestorResult, gold: Path, candidate: Path, worst: int, words: bool = False) -> str:
     """Which file is gold and which candidate; the ``worst`` lowest-scoring sentences word by
-    word (every sentence with ``words``); then the corpus scores, what was skipped, GEIG and
-    the gold configurations with the lowest mean word score."""
+    word, lowest first and never a perfect one (every sentence in file order with ``words``);
+    then the corpus scores, what was skipped, GEIG and the gold configurations with the lowest
+    mean word score. Every shortened list ends with ``... and N more``."""
     figures = corpus_figures(result, gold, candidate)
     blocks = [f"gold: {gold}  candidate: {candidate}"]
-    chosen = list(enumerate(result.sentences, start=1)) if words else worst_sentences(result, worst)
-    if chosen and not words:
-        blocks.append(f"the {len(chosen)} sentence(s) with the lowest leaf-ancestor score "
-                      "(--words: every sentence word by word):")
-    blocks += [f"{sentence.location or f'sentence {k}'}\n{format_sentence(sentence)}" for k, sentence in chosen]
+    if words:
+        blocks += [f"{s.location or f'sentence {k}'}\n{format_sentence(s)}" for k, s in enumerate(result.sentences, 1)]
+    else:
+        below = worst_sentences(result)
+        shown = [f"{s.location or f'sentence {k}'}\n{format_sentence(s)}" for k, s in below]
+        if shown:
+            blocks.append(f"the {min(len(shown), max(worst, 0))} sentence(s) with the lowest leaf-ancestor score, "
+                          f"lowest first ({len(shown)} below 1; --words: every sentence word by word):")
+            blocks += listed(shown, worst, indent="")
     summary = [f"corpus: leaf-ancestor {number(figures['leaf_ancestor'])} (mean over sentences), "
                f"{number(figures['leaf_ancestor_words'])} (mean over words); "
                f"{figures['sentences_scored']} sentences and {figures['words_scored']} words scored, "
                f"{figures['sentences_skipped']} sentences skipped"]
     if result.skipped:
         summary.append(f"skipped {len(result.skipped)} sentence(s): failed parses, or words that differ:")
-        summary.extend(f"  {where}" for where in result.skipped[:worst])
-        if len(result.skipped) > worst:
-            summary.append(f"  ... and {len(result.skipped) - worst} more (--worst shows more)")
+        summary.extend(listed(result.skipped, worst))
     if result.brackets is not None:
         summary.append(f"GEIG unlabelled F {number(figures['geig_unlabelled'])}, "
                        f"labelled F {number(figures['geig_labelled'])} "
                        f"({figures['error_sentences']} error sentences, {figures['skip_sentences']} skipped, "
                        "as EVALB counts them)")
-    rows = result.error_configurations(k=worst)
+    rows = result.error_configurations(k=None)
     if rows:
         summary.append("gold configurations with the lowest mean word score:")
-        summary.extend(f"  {number(score)}  {count:4d}x  {feature}" for feature, count, score in rows)
+        summary.extend(listed([f"{number(score)}  {count:4d}x  {feature}" for feature, count, score in rows], worst))
     return "\n\n".join(blocks + ["\n".join(summary)])
 
 
@@ -91,8 +96,9 @@ def leaf_ancestor_command(
     output: Optional[Path] = output_option(),
     signature: Optional[str] = signature_option(),
 ) -> None:
-    """Leaf-ancestor scores and GEIG bracket F (Sampson & Babarczy 2003): the corpus scores and the
-    worst sentences word by word (every sentence with --words)."""
+    """Leaf-ancestor scores and GEIG bracket F (Sampson & Babarczy 2003).
+
+    The corpus scores and the worst sentences word by word (every sentence with --words)."""
     with handled_errors(gold, candidate, evalb_params, may_be_empty=(evalb_params,)):
         out = Output(as_json, tsv, output, quiet)
         params = EvalbParams.read(evalb_params) if evalb_params else None

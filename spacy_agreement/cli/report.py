@@ -51,8 +51,10 @@ def report_command(
     signature: Optional[str] = signature_option(),
     max_memory: Optional[float] = max_memory_option(),
 ) -> None:
-    """One HTML page to adjudicate from: alpha, the items ranked by disagreement with all analyses of each in one
-    aligned picture, filters by annotator pair and by confused labels, pairwise scores, confusions, plots."""
+    """One HTML page to adjudicate from: alpha and the items ranked by disagreement.
+
+    Each item with all its analyses in one aligned picture; filters by annotator pair and by confused labels,
+    pairwise scores, confusions, plots."""
     with handled_errors(*paths), memory_limit(max_memory):
         out = Output(as_json, tsv, output, quiet)
         if sample_pairs and method is alpha.AlphaChoice.auto:

@@ -18,7 +18,7 @@ SIGNATURE_HELP = ("Compute with the settings of this signature (as printed by an
 
 
 def signature_option() -> Any:
-    return typer.Option(None, "--signature", help=SIGNATURE_HELP)
+    return typer.Option(None, "--signature", help=SIGNATURE_HELP, metavar="SIGNATURE")
 
 
 def apply_signature(settings: S, signature: Optional[str], default: Optional[S] = None) -> S:

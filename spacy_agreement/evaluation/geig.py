@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Optional, Tuple
 
-from ..errors import MismatchedCorpusError
+from ..errors import MismatchedCorpusError, undefined
 from .evalb import ERROR, SKIP, EvalbParams, SentenceBuilder, score_sentence
 from .lineage import Preterminals, is_penn_style
 from ..trees import ConstituencyTree, children_lists
@@ -57,9 +57,18 @@ class BracketCounts:
         self.errors += other.errors
 
     def scores(self) -> Dict[str, float]:
+        """Precision, recall and F, unlabelled and labelled. With no bracket on either side
+        (no sentence scored: every one skipped or an error, or none with a bracket) nothing
+        was compared: every score is undefined, ``nan`` with one
+        :class:`~spacy_agreement.errors.UndefinedMetricWarning` (EVALB prints ``-nan``)."""
+        if not self.gold and not self.candidate:
+            nan = undefined("geig", "no bracket to compare (no sentence scored, or none with a bracket)")
+            return {key: nan for key in ("geig_unlabelled", "geig_labelled", "precision_unlabelled",
+                                         "recall_unlabelled", "precision_labelled", "recall_labelled")}
+
         def prf(matched: int) -> Tuple[float, float, float]:
-            p = matched / self.candidate if self.candidate else (1.0 if not self.gold else 0.0)
-            r = matched / self.gold if self.gold else (1.0 if not self.candidate else 0.0)
+            p = matched / self.candidate if self.candidate else 0.0  # brackets on the other side only: 0
+            r = matched / self.gold if self.gold else 0.0
             return p, r, (2 * p * r / (p + r) if p + r else 0.0)
 
         pu, ru, fu = prf(self.matched_unlabelled)

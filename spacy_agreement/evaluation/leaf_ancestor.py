@@ -22,7 +22,8 @@ Scores: per word; per sentence, the mean of its words (§2); per corpus both the
 sentences (``leaf_ancestor``) and the mean over all words (``leaf_ancestor_words``); ``la`` and
 ``la_words`` are the 0.1 names, kept as attribute aliases (in output keys ``la`` is label
 accuracy, a parser metric). A score over no word or no sentence (every sentence skipped) is
-``nan`` with an :class:`~spacy_agreement.errors.UndefinedMetricWarning`. Lineages are kept with the
+``nan`` with an :class:`~spacy_agreement.errors.UndefinedMetricWarning`, and so is GEIG with no bracket to
+compare (EVALB prints ``-nan``). Lineages are kept with the
 scores, so errors can be shown where they are (§7): the worst words and stretches of a
 sentence, and across a corpus the gold configurations (labels and lineage n-grams) most
 often found with low word scores.
@@ -39,6 +40,7 @@ from .. import _core
 from ..errors import BadOptionError, InvalidTreeError, MismatchedCorpusError, ResourceLimitError, undefined
 from .. import limits
 from ..limits import depths, lineage_cost
+from ..report.format import number
 from .geig import BracketCounts, EvalbParams, bracket_counts
 from .lineage import LEFT, RIGHT, Lineages, Preterminals, dependency_lineages, phrase_lineages
 from ..trees import ConstituencyTree, DependencyTree, children_lists
@@ -173,11 +175,12 @@ class LeafAncestorResult:
             out["sentences"] = [s.to_dict() for s in self.sentences]
         return out
 
-    def error_configurations(self, n: int = 2, min_count: int = 3, k: int = 10) -> List[Tuple[str, int, float]]:
+    def error_configurations(self, n: int = 2, min_count: int = 3,
+                             k: Optional[int] = 10) -> List[Tuple[str, int, float]]:
         """Gold configurations most often found with low word scores (§7): for every gold
         label of a word's lineage and every run of ``n`` consecutive gold lineage symbols,
         how many words have it and their mean score; those seen at least ``min_count``
-        times, lowest mean score first."""
+        times, lowest mean score first: the first ``k`` (every one with ``k=None``)."""
         stats: Dict[str, List[float]] = defaultdict(list)
         for sentence in self.sentences:
             for w in sentence.words:
@@ -191,7 +194,8 @@ class LeafAncestorResult:
                 for feature in features:
                     stats[feature].append(w.score)
         rows = [(f, len(v), float(np.mean(v))) for f, v in stats.items() if len(v) >= min_count]
-        return sorted(rows, key=lambda r: (r[2], -r[1]))[:k]
+        rows.sort(key=lambda r: (r[2], -r[1]))
+        return rows if k is None else rows[:k]
 
 
 def score_lineages(gold: Sequence[Lineages], candidate: Sequence[Lineages], cost: CostScheme = "exact",
@@ -355,8 +359,8 @@ def format_sentence(sentence: SentenceResult) -> str:
     lines = [f"{'score':<5}   {'word':<{width}} gold lineage : candidate lineage"]
     lines += [f"{w.score:.3f}   {w.word:<{width}} {' '.join(w.gold_lineage)} : {' '.join(w.candidate_lineage)}"
               for w in sentence.words]
-    summary = f"leaf-ancestor {sentence.leaf_ancestor:.3f}"
+    summary = f"leaf-ancestor {number(sentence.leaf_ancestor)}"
     geig = sentence.geig()
     if geig:
-        summary += f"   GEIG unlabelled {geig['geig_unlabelled']:.3f}   labelled {geig['geig_labelled']:.3f}"
+        summary += f"   GEIG unlabelled {number(geig['geig_unlabelled'])}   labelled {number(geig['geig_labelled'])}"
     return "\n".join(lines + [summary])

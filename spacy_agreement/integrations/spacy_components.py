@@ -5,7 +5,15 @@ Components (registered through the ``spacy_factories`` entry point, so
 
 * ``analysis_snapshot`` stores the doc's current heads and labels under a name,
   ``doc._.analyses[name]``, so several parsers in one pipeline (or a parser and annotations
-  loaded from files) can be compared later;
+  loaded from files) can be compared later. Where a parser follows it in the pipeline, it then
+  clears the parse from the doc (``clear = true``, the default; :func:`clear_parse`): spaCy's
+  parser keeps the head of every token it leaves unattached, and respects the sentence
+  boundaries a doc already has, so a gold doc run through it unchanged comes out as a mixture
+  of the gold and the parser's analyses, with head cycles. Cleared, the parser starts from
+  the words alone, as in spaCy's own ``nlp.evaluate`` (which parses fresh docs). With
+  ``clear = false`` the doc is left as it is, and one :class:`ParseLeakWarning` says so where a
+  parser follows; a snapshot that no parser follows never clears (nothing would use a parse
+  it removed, and ``syntax_agreement`` needs the current one);
 * ``syntax_agreement`` compares the doc's current analysis with stored analyses and writes
   per-sentence scores to ``Span._.agreement`` and per-doc scores to ``Doc._.agreement``
   (a mapping from stored name to scores): LAS, UAS, LA (Plank et al. 2015), the TED distance
@@ -18,7 +26,11 @@ Components (registered through the ``spacy_factories`` entry point, so
   Sentences are converted by :func:`~spacy_agreement.adapters.spacy.doc_tree`: a token whose
   head (in the stored or the current analysis) lies outside its sentence is attached to the
   root, and ``heads_outside_sentence`` (a default metric) counts such tokens, per sentence
-  and per doc.
+  and per doc. ``tokens_in_cycles`` (a default metric too) counts the tokens caught in head
+  cycles (reaching no root) in either analysis; a doc whose *current* analysis has any gives
+  one :class:`HeadCycleWarning` per component (the first such doc; the component counts them
+  all in ``tokens_in_cycles``): a parser's own parse has none, so it was corrupted, as by a
+  parser that kept heads the doc came with.
 
 The scorer ``spacy_agreement.syntax_scorer.v1`` (entry point ``spacy_scorers``) can replace
 the parser's: it returns spaCy's own parser scores (``dep_las``, ``dep_uas``, sentence
@@ -47,6 +59,8 @@ out any head cycle. One :class:`MisalignedExampleWarning` per call says how many
 and reference tokens that concerned; ``dep_examples_misaligned`` and ``dep_unaligned_tokens``
 count them. ``dep_heads_outside_sentence`` counts the heads re-attached to the root by the
 converter (each doc is compared as one tree, so spaCy's heads, always inside the doc, give 0).
+``dep_tokens_in_cycles`` counts the predicted tokens caught in head cycles (one
+:class:`HeadCycleWarning` per call where there are any).
 """
 from __future__ import annotations
 
@@ -60,7 +74,8 @@ from spacy.pipeline.dep_parser import parser_score
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 
-from ..adapters.spacy import annotated_columns, doc_analysis, doc_tree, token_columns  # doc_analysis: importable from here too
+# doc_analysis: importable from here too
+from ..adapters.spacy import annotated_columns, doc_analysis, doc_tree, head_cycle_tokens, token_columns
 from ..agreement.alpha import AlphaResult, alpha
 from ..agreement.layers import LayersResult, agreement_by_layer
 from ..agreement.alpha import alpha as alpha_of  # score_syntax has a parameter named alpha
@@ -69,12 +84,14 @@ from ..corpus import Corpus
 from ..errors import BadOptionError, Location, undefined
 from ..evaluation.leaf_ancestor import leaf_ancestor as leaf_ancestor_scores
 from ..agreement.deltas import tree_edit_distance
+from ..evaluation.label_sets import LabelSetWarning
 from ..evaluation.parser_metrics import PARSER_METRICS, Counts, EvaluationOptions, evaluate, sentence_counts
 from ..trees import DependencyTree
 
-DEFAULT_METRICS = ("las", "uas", "la", "ted_distance", "leaf_ancestor", "heads_outside_sentence")
-# beside those of the parser-metric table; heads_outside_sentence counts what the converter re-attached
-COMPONENT_METRICS = ("ted_distance", "leaf_ancestor", "heads_outside_sentence")
+DEFAULT_METRICS = ("las", "uas", "la", "ted_distance", "leaf_ancestor", "heads_outside_sentence", "tokens_in_cycles")
+# beside those of the parser-metric table; heads_outside_sentence counts what the converter re-attached,
+# tokens_in_cycles the tokens in head cycles
+COMPONENT_METRICS = ("ted_distance", "leaf_ancestor", "heads_outside_sentence", "tokens_in_cycles")
 SPACY_OWN = ("las", "uas")  # spaCy's parser_score reports dep_las and dep_uas itself
 SPACY_PUNCT = frozenset({"p", "punct"})
 
@@ -88,6 +105,51 @@ class MisalignedExampleWarning(UserWarning):
     """Examples whose predicted tokens differ from the reference's were scored through
     spaCy's alignment: reference tokens with no one-to-one predicted token, and predicted
     heads that map to no reference token, counted wrong (:func:`aligned_tree`)."""
+
+
+class HeadCycleWarning(UserWarning):
+    """A parse has tokens caught in head cycles (reaching no root). A parser's own parse has
+    none: typically a parser ran over a doc that already had heads and kept some of them
+    (``analysis_snapshot`` with ``clear = false`` before it)."""
+
+
+class ParseLeakWarning(UserWarning):
+    """``analysis_snapshot`` with ``clear = false`` left a parse on a doc that a parser then
+    parses: the parser keeps the heads of the tokens it leaves unattached and the sentence
+    boundaries, so its output mixes both analyses."""
+
+
+def clear_parse(doc):
+    """Remove the dependency parse from ``doc``, in place, and return it: every token its own
+    head with no relation, no sentence boundaries, no children (``doc.has_annotation("DEP")``
+    and ``doc.has_annotation("SENT_START")`` false), as in a doc made from its words
+    (``nlp.make_doc``); its other annotations and ``doc._`` are kept. A parser then parses it
+    from the words alone."""
+    n = len(doc)
+    if not n:
+        return doc
+    # every token its own head with some relation: Doc.from_array recomputes the children and
+    # edges (each token a one-word tree); then the relations and sentence starts are unset, the
+    # first token's start kept as a new Doc sets it
+    roots = np.zeros((n, 2), dtype=np.uint64)
+    roots[:, 1] = doc.vocab.strings.add("dep")
+    doc.from_array(["HEAD", "DEP"], roots)
+    unset = np.zeros((n, 2), dtype=np.uint64)
+    unset[0, 1] = 1
+    doc.from_array(["DEP", "SENT_START"], unset)
+    return doc
+
+
+def assigns_parse(nlp, name: str) -> bool:
+    """Whether the pipeline component ``name`` sets heads or relations: a dependency parser,
+    or a component whose factory declares ``token.head`` or ``token.dep`` in ``assigns``."""
+    from spacy.pipeline import DependencyParser  # lazy, as the rest of spaCy here
+
+    try:
+        assigns = set(nlp.get_pipe_meta(name).assigns)
+    except (KeyError, ValueError, AttributeError):
+        assigns = set()
+    return bool(assigns & {"token.head", "token.dep"}) or isinstance(nlp.get_pipe(name), DependencyParser)
 
 
 def unparsed(doc) -> bool:
@@ -118,15 +180,32 @@ def _register_extensions() -> None:
 
 
 class AnalysisSnapshot:
-    """Store the current heads and labels of every token under ``name``. A doc without a
-    dependency parse stores nothing: it is counted in ``skipped_docs`` (one
-    :class:`UnparsedDocWarning` for the first)."""
+    """Store the current heads and labels of every token under ``key``, then, where a parser
+    follows in ``nlp``'s pipeline and ``clear`` is true, remove the parse from the doc
+    (:func:`clear_parse`) so that the parser starts from the words alone; ``cleared_docs``
+    counts those docs. With ``clear=False`` the doc keeps its parse: where a parser follows,
+    one :class:`ParseLeakWarning` says that it will see the heads (it keeps some and makes
+    head cycles). A snapshot that no parser follows (the last parser's, or one used outside a
+    pipeline) leaves the doc as it is. A doc without a dependency parse stores nothing: it is
+    counted in ``skipped_docs`` (one :class:`UnparsedDocWarning` for the first)."""
 
-    def __init__(self, nlp, name: str = "analysis_snapshot", key: str = "snapshot"):
+    def __init__(self, nlp, name: str = "analysis_snapshot", key: str = "snapshot", clear: bool = True):
         _register_extensions()
+        self.nlp = nlp
         self.name = name
         self.key = key
+        self.clear = bool(clear)
         self.skipped_docs = 0
+        self.cleared_docs = 0
+        self._leak_warned = False
+
+    def parsers_after(self) -> List[str]:
+        """The components after this one in ``nlp``'s pipeline that set heads or relations
+        (:func:`assigns_parse`); none where this one is not in the pipeline."""
+        names = list(getattr(self.nlp, "pipe_names", ()))
+        if self.name not in names:
+            return []
+        return [n for n in names[names.index(self.name) + 1:] if assigns_parse(self.nlp, n)]
 
     def __call__(self, doc):
         if unparsed(doc):
@@ -135,6 +214,15 @@ class AnalysisSnapshot:
         if doc._.analyses is None:
             doc._.analyses = {}
         doc._.analyses[self.key] = doc_analysis(doc)
+        parsers = self.parsers_after()
+        if parsers and self.clear:
+            clear_parse(doc)
+            self.cleared_docs += 1
+        elif parsers and not self._leak_warned and len(doc):
+            self._leak_warned = True
+            warnings.warn(f"{self.name}: clear=False, so {parsers[0]!r} parses docs that keep their heads and "
+                          "sentence boundaries: it keeps the heads of the tokens it leaves unattached (head cycles); "
+                          "clear=True parses the words alone (warned once)", ParseLeakWarning, stacklevel=2)
         return doc
 
 
@@ -153,6 +241,21 @@ class SyntaxAgreement:
         self.metrics = list(metrics)
         self.options = EvaluationOptions(exclude_punct=exclude_punct)
         self.skipped_docs = 0
+        self.tokens_in_cycles = 0  # in the current analyses of all docs so far
+        self.docs_with_cycles = 0
+
+    def _check_cycles(self, heads) -> None:
+        """Count the tokens of the current analysis in head cycles; warn at the first doc."""
+        count = int(head_cycle_tokens(heads).size)
+        if not count:
+            return
+        self.tokens_in_cycles += count
+        self.docs_with_cycles += 1
+        if self.docs_with_cycles == 1:
+            warnings.warn(f"{self.name}: {count} token(s) of a doc's current analysis are in head cycles (reach no "
+                          "root), which no parser makes from words alone: was the parse run over a doc that already "
+                          "had heads? (analysis_snapshot clear=True before the parser); scored as they are, this and "
+                          "later such tokens counted in tokens_in_cycles", HeadCycleWarning, stacklevel=3)
 
     def __call__(self, doc):
         stored = doc._.analyses or {}
@@ -165,13 +268,14 @@ class SyntaxAgreement:
                        "analysis_snapshot with that key earlier in the pipeline, over parsed docs")
             return doc
         current = doc_analysis(doc)
+        self._check_cycles(current[0])
         doc_scores: Dict[str, Dict[str, float]] = {}
         sents = list(doc.sents) if doc.has_annotation("DEP") or doc.has_annotation("SENT_START") else [doc[:]]
         for sent in sents:
             if sent._.agreement is None:
                 sent._.agreement = {}
         for key in self.compare_with:
-            golds, preds, outside = [], [], []
+            golds, preds, outside, cycles = [], [], [], []
             for number, sent in enumerate(sents, start=1):
                 # a head outside the sentence is re-attached to the root and counted (in either analysis)
                 gold, out_gold = doc_tree(doc, sent.start, sent.end, stored[key], location=Location("<doc>", number),
@@ -181,11 +285,14 @@ class SyntaxAgreement:
                 golds.append(gold)
                 preds.append(pred)
                 outside.append(out_gold + out_pred)
+                if "tokens_in_cycles" in self.metrics:  # in either analysis, as heads_outside_sentence
+                    cycles.append(int(gold.unreachable_tokens().size + pred.unreachable_tokens().size))
             per_sentence, doc_scores[key] = self._scores(golds, preds)
-            if "heads_outside_sentence" in self.metrics:
-                for scores, count in zip(per_sentence, outside):
-                    scores["heads_outside_sentence"] = count
-                doc_scores[key]["heads_outside_sentence"] = sum(outside)
+            for metric, counts in (("heads_outside_sentence", outside), ("tokens_in_cycles", cycles)):
+                if metric in self.metrics:
+                    for scores, count in zip(per_sentence, counts):
+                        scores[metric] = count
+                    doc_scores[key][metric] = sum(counts)
             for sent, scores in zip(sents, per_sentence):
                 sent._.agreement[key] = scores
         doc._.agreement = doc_scores
@@ -341,7 +448,9 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
     ``dep_examples_unparsed`` and warned about once. Examples whose predicted tokens differ
     from the reference's are scored through spaCy's alignment (:func:`aligned_tree`), counted
     in ``dep_examples_misaligned`` (``dep_unaligned_tokens``: their reference tokens aligned to
-    no single predicted token) and warned about once (:class:`MisalignedExampleWarning`)."""
+    no single predicted token) and warned about once (:class:`MisalignedExampleWarning`).
+    Predicted tokens in head cycles are counted in ``dep_tokens_in_cycles`` and warned about
+    once (:class:`HeadCycleWarning`)."""
     examples = list(examples)
     base = EvaluationOptions()
     options = EvaluationOptions(
@@ -356,6 +465,12 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
         warnings.warn(f"{skipped} of {len(examples)} example(s) have no dependency parse in the prediction; "
                       "skipped (dep_examples_unparsed)", UnparsedDocWarning, stacklevel=2)
         examples = [eg for eg in examples if not unparsed(eg.predicted)]
+    in_cycles = [int(head_cycle_tokens(doc_analysis(eg.predicted)[0]).size) for eg in examples]
+    if any(in_cycles):
+        warnings.warn(f"{sum(in_cycles)} predicted token(s) of {sum(map(bool, in_cycles))} of {len(examples)} "
+                      "example(s) are in head cycles (reach no root), which no parser makes from words alone: was "
+                      "the parse run over docs that already had heads? scored as they are (dep_tokens_in_cycles)",
+                      HeadCycleWarning, stacklevel=2)
     scores: Dict[str, Any] = spacy_parser_scores(examples, options, **kwargs)
     golds, preds, misaligned, unaligned, outside = [], [], 0, 0, 0
     for k, eg in enumerate(examples, start=1):
@@ -383,7 +498,10 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
                       "wrong and left out of the compared trees (dep_examples_misaligned, dep_unaligned_tokens)",
                       MisalignedExampleWarning, stacklevel=2)
     if golds:
-        result = evaluate(golds, preds, options)
+        with warnings.catch_warnings():  # during spacy train an untrained model uses few labels at every
+            warnings.simplefilter("ignore", LabelSetWarning)  # evaluation: the share is a score instead
+            result = evaluate(golds, preds, options)
+        scores["dep_unseen_gold_label_share"] = result.label_check.share
         for key, value in result.scores.items():
             if key not in SPACY_OWN:
                 scores[f"dep_{key}"] = value
@@ -401,6 +519,7 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
     scores["dep_examples_unparsed"] = skipped
     scores["dep_unaligned_tokens"] = unaligned
     scores["dep_heads_outside_sentence"] = outside
+    scores["dep_tokens_in_cycles"] = sum(in_cycles)
     return scores
 
 
@@ -423,9 +542,11 @@ def make_syntax_scorer(punct_labels: Sequence[str] = tuple(sorted(SPACY_PUNCT)),
     return scorer
 
 
-@Language.factory("analysis_snapshot", default_config={"key": "snapshot"})
-def make_analysis_snapshot(nlp, name: str, key: str) -> AnalysisSnapshot:
-    return AnalysisSnapshot(nlp, name, key)
+@Language.factory("analysis_snapshot", default_config={"key": "snapshot", "clear": True})
+def make_analysis_snapshot(nlp, name: str, key: str, clear: bool) -> AnalysisSnapshot:
+    """``key``: the name the analysis is stored under; ``clear``: remove the parse after storing
+    it where a parser follows, so that the parser starts from the words (:class:`AnalysisSnapshot`)."""
+    return AnalysisSnapshot(nlp, name, key, clear)
 
 
 @Language.factory(

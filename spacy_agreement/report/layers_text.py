@@ -7,6 +7,7 @@ from typing import List
 
 from ..agreement.layers import LayerAgreement, LayersResult
 from .format import percent
+from .text import listed
 
 
 def _value(value: float) -> str:
@@ -26,7 +27,8 @@ def summary_table(result: LayersResult) -> List[str]:
 
 def layer_details(layer: LayerAgreement, labels: int = 10) -> List[str]:
     """The labels most involved in disagreement, the top confusions and each annotator's figures."""
-    lines = [f"{layer.name}: labels (count per annotator; agreed, P, R, F, specific agreement, %)"]
+    lines = [f"{layer.name}: labels (count per annotator; agreed, P, R, F, specific agreement, %)"] if labels else \
+        [f"{layer.name}:"]
     rows = sorted(layer.labels, key=lambda r: (r.specific if not math.isnan(r.specific) else 2, r.label))[:labels]
     for row in rows:
         counts = "/".join(str(v) for v in row.counts.values())
@@ -48,7 +50,7 @@ def layers_text(result: LayersResult, details: int = 10) -> str:
     set_aside = []
     if result.items_mismatched:
         set_aside.append(f"{len(result.items_mismatched)} item(s) whose annotations differ in tokens left out")
-        set_aside += [f"  tokens differ: {where}" for where in result.items_mismatched[:5]]
+        set_aside += listed([f"tokens differ: {where}" for where in result.items_mismatched], 5, hint="")
     if result.items_unpairable:
         set_aside.append(f"{result.items_unpairable} item(s) with fewer than two annotations left out")
     if set_aside:

@@ -1,17 +1,65 @@
-"""Readable text reports of agreement results (the CLI's output without ``--json``)."""
+"""Readable text reports of agreement results (the CLI's output without ``--json``), and
+:func:`listed`, the one way the CLI's text outputs shorten a list (``... and N more``)."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from itertools import islice
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
 
 from ..agreement.accuracy import AccuracyResult
 from ..agreement.alpha import AlphaResult
 from ..corpus import Corpus
 from .format import percent as _percent
 
+#: The δ whose mean squared value over an item's pairs of annotations ranks the items "most
+#: disagreement": the HTML report's ranking (:data:`spacy_agreement.report.html.DEFAULT_RANKING`),
+#: so that long sentences do not come first for their length alone.
+RANKING = "norm"
+
+#: What shows more of a shortened list, in the CLI.
+MORE_HINT = "--worst shows more"
+
 
 def percent(value: float) -> str:
     """A proportion as a percentage in the report's column (``  n/a`` if undefined)."""
     return _percent(value, width=5)
+
+
+def listed(entries: Sequence[str], limit: int, indent: str = "  ", hint: str = MORE_HINT) -> List[str]:
+    """The lines of the first ``limit`` of ``entries`` (``indent`` before each), and when
+    some are left out one more line saying how many: ``... and N more (hint)``. Every list
+    the CLI shortens goes through here."""
+    shown = [f"{indent}{entry}" for entry in islice(entries, max(limit, 0))]
+    left = len(entries) - len(shown)
+    if left > 0:
+        shown.append(f"{indent}... and {left} more" + (f" ({hint})" if hint else ""))
+    return shown
+
+
+def item_label(name: str, trees: Iterable[Any]) -> str:
+    """An item's name in the corpus (its sent_id when the items were paired by sent_id), with
+    the sent_id of its sentences when the name does not say it (items paired by position or
+    text are named ``sentence N``)."""
+    ids = sorted({str(t.location.sent_id) for t in trees if getattr(getattr(t, "location", None), "sent_id", None)})
+    if not ids or name in ids:
+        return name
+    return f"{name} (sent_id {', '.join(ids)})"
+
+
+def most_disagreement(corpus: Corpus, result: AlphaResult, kind: str = RANKING) -> Tuple[str, List[Tuple[str, float]]]:
+    """The δ that ranks the items (``kind``, else the first δ computed) and every item with any
+    disagreement under it, most first (ties in corpus order), as (label, mean squared δ over its
+    pairs of annotations); labels by :func:`item_label`."""
+    kinds = list(result.alphas)
+    if result.item_disagreement is None or not len(result.item_names) or not kinds:
+        return kind, []
+    kind = kind if kind in kinds else kinds[0]
+    column = result.item_disagreement[:, kinds.index(kind)]
+    by_name: Mapping[str, Any] = dict(zip(corpus.names, corpus.items))
+    order = [int(i) for i in np.argsort(-column, kind="stable") if column[i] > 0]
+    return kind, [(item_label(result.item_names[i], by_name.get(result.item_names[i], {}).values()),
+                   float(column[i])) for i in order]
 
 
 def alpha_method_line(result: Optional[AlphaResult]) -> str:
@@ -98,18 +146,16 @@ def text_report(corpus: Corpus, result: Optional[AlphaResult], accuracy: Accurac
     lines.append("skipped:")
     lines.extend(f"  {what}" for what in skipped)
     if match is not None:
-        lines.extend(f"  missing: {where}" for where in match.missing[:worst])
+        lines.extend(listed([f"missing: {where}" for where in match.missing], worst))
         lines.extend(f"  input: {note}" for note in match.notes)
-    for where in (result.cycle_trees if result is not None else [])[:worst]:
-        lines.append(f"  cycle: {where}")
-    for where in (result.partial_trees if result is not None else [])[:worst]:
-        lines.append(f"  partial: {where}")
-    for where in accuracy.mismatched[:worst]:
-        lines.append(f"  tokens differ: {where}")
-    worst_items = result.worst_items(worst) if result is not None else []
-    if worst_items:
+    if result is not None:
+        lines.extend(listed([f"cycle: {where}" for where in result.cycle_trees], worst))
+        lines.extend(listed([f"partial: {where}" for where in result.partial_trees], worst))
+    lines.extend(listed([f"tokens differ: {where}" for where in accuracy.mismatched], worst))
+    kind, ranked = most_disagreement(corpus, result) if result is not None else (RANKING, [])
+    if ranked:
         lines.append("")
-        lines.append("most disagreement (mean squared TED between annotations):")
-        for name, value in worst_items:
-            lines.append(f"  {value:8.2f}  {name}")
+        lines.append(f"most disagreement (mean squared δ{kind} over an item's pairs of annotations, "
+                     "as the report ranks them):")
+        lines.extend(listed([f"{value:8.4f}  {name}" for name, value in ranked], worst))
     return "\n".join(lines)

@@ -105,8 +105,11 @@ def test_nltk_tree_round_trip():
     tree = nltk.Tree.fromstring("(S (NP (DT the) (NN dog)) (VP (VBZ barks)))")
     converted = sa.from_nltk(tree)
     back = to_nltk(converted)
-    assert back == nltk.Tree.fromstring("(S (NP (DT ) (NN )) (VP (VBZ )))")
-    assert sa.tree_edit_distance(converted, sa.from_nltk(back, leaves="categories")) == 0
+    assert back == tree  # the words back under their preterminals (issue 27)
+    assert sa.tree_edit_distance(converted, sa.from_nltk(back)) == 0
+    bare = sa.parse_brackets("(S (NP P) (VP V (NP D N)))")[0]  # no words: leaves without children
+    assert to_nltk(bare) == nltk.Tree.fromstring("(S (NP (P )) (VP (V ) (NP (D ) (N ))))")
+    assert sa.tree_edit_distance(bare, sa.from_nltk(to_nltk(bare), leaves="categories")) == 0
 
 
 def test_ted_phrase_trees_figure2_style():

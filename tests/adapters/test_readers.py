@@ -1,6 +1,7 @@
 """The reader registry: a new input format is one registration, picked up by the loaders and by
 every command that reads files (issue: a new format took about eight edits in three places)."""
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -176,7 +177,8 @@ def test_document_readers_are_one_registry(tmp_path):
     gold, test = tmp_path / "g.txt", tmp_path / "t.txt"
     gold.write_text("(S (A a) (B b))\n", encoding="latin-1")
     test.write_text("(S (A a) (C b))\n", encoding="latin-1")
-    register_document_reader("reversed-lines", lambda path: list(reversed(open(path, encoding="latin-1").read().split("\n")[:-1])))
+    register_document_reader("reversed-lines",
+                             lambda path: list(reversed(Path(path).read_text(encoding="latin-1").split("\n")[:-1])))
     try:
         same = evaluate_files(gold, test, reader="reversed-lines")
         assert same.to_dict()["all"] == evaluate_files(gold, test).to_dict()["all"]

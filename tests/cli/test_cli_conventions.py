@@ -52,11 +52,14 @@ def test_leaf_ancestor_json_is_strict_json(tmp_path):
     assert values["sentences_skipped"] == 1
     nothing = tmp_path / "n.mrg"
     nothing.write_text("\n\n", encoding="utf-8")  # every sentence failed: LA over no words is undefined
-    with pytest.warns(sa.UndefinedMetricWarning, match="leaf_ancestor is undefined"):
+    with pytest.warns(sa.UndefinedMetricWarning) as seen:
         undefined = runner.invoke(app, ["leaf-ancestor", str(gold), str(nothing), "--json"])
     assert undefined.exit_code == 0, undefined.output
-    values = strict_json(undefined.stdout)  # both leaf-ancestor means undefined: null, not NaN
+    # both leaf-ancestor means and GEIG (no bracket compared: EVALB's -nan) undefined
+    assert {w.message.metric for w in seen} == {"leaf_ancestor", "leaf_ancestor_words", "geig"}
+    values = strict_json(undefined.stdout)  # null, not NaN
     assert [v for k, v in values.items() if k.startswith(("la", "leaf_ancestor"))] == [None, None]
+    assert values["geig_labelled"] is None and values["geig_unlabelled"] is None
 
 
 @pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")

@@ -13,7 +13,7 @@ import spacy_agreement as sa
 from spacy_agreement.adapters import write_conll
 from spacy_agreement.cli import app
 from spacy_agreement.errors import AgreementError, BadOptionError
-from spacy_agreement.evaluation.label_sets import LabelSetWarning, read_label_map
+from spacy_agreement.evaluation.label_sets import LabelSetWarning, RootCaseWarning, read_label_map
 from spacy_agreement.evaluation.parser_metrics import EvaluationOptions, evaluate
 
 runner = CliRunner()
@@ -33,7 +33,8 @@ def test_root_label_is_compared_case_insensitively_by_default():
     pred = tree([2, 0, 2], ["nsubj", "ROOT", "obj"])
     assert evaluate([gold], [pred]).las == 1.0
     assert evaluate([gold], [pred]).ted == 1.0  # TED sees the folded labels too
-    strict = evaluate([gold], [pred], EvaluationOptions(fold_root_case=False))
+    with pytest.warns(RootCaseWarning):  # compared as written, ROOT is wrong: said
+        strict = evaluate([gold], [pred], EvaluationOptions(fold_root_case=False))
     assert strict.las == pytest.approx(2 / 3) and strict.ted < 1.0
 
 
@@ -112,7 +113,8 @@ def test_cli_label_map_table_and_json_carry_the_same_figures(tmp_path):
     (tmp_path / "gold.conllu").write_text(write_conll(gold), encoding="utf-8")
     (tmp_path / "pred.conllu").write_text(write_conll(pred), encoding="utf-8")
     args = ["evaluate", str(tmp_path / "gold.conllu"), str(tmp_path / "pred.conllu"), "--fold-root-case"]
-    plain = runner.invoke(app, args + ["--json"])
+    with pytest.warns(LabelSetWarning):
+        plain = runner.invoke(app, args + ["--json"])
     assert plain.exit_code == 0
     values = json.loads(plain.stdout)
     assert values["las"] == pytest.approx(2 / 3) and values["per_label"]["obj"]["predicted"] == 0
@@ -120,12 +122,15 @@ def test_cli_label_map_table_and_json_carry_the_same_figures(tmp_path):
     assert values["unseen_label_pairs"][0] == {"gold": "obj", "predicted": "dobj", "tokens": 30}
     warned = [line for line in plain.stderr.splitlines() if "never use" in line]
     assert len(warned) == 1
-    text = runner.invoke(app, args)
+    with pytest.warns(LabelSetWarning):
+        text = runner.invoke(app, args)
     assert "attachment by label" in text.stdout and "obj" in text.stdout and "66.7" in text.stdout
     (tmp_path / "map.tsv").write_text("dobj obj\n", encoding="utf-8")
     mapped = json.loads(runner.invoke(app, args + ["--json", "--label-map", str(tmp_path / "map.tsv")]).stdout)
     assert mapped["las"] == 1.0 and mapped["unseen_gold_label_share"] == 0.0
-    sensitive = runner.invoke(app, args[:-1] + ["--json", "--label-map", str(tmp_path / "map.tsv")])
+    with pytest.warns((RootCaseWarning, LabelSetWarning)) as seen:  # ROOT is not root, nor any gold label
+        sensitive = runner.invoke(app, args[:-1] + ["--json", "--label-map", str(tmp_path / "map.tsv")])
+    assert {w.category for w in seen} >= {RootCaseWarning, LabelSetWarning}
     assert json.loads(sensitive.stdout)["las"] == pytest.approx(2 / 3)  # conll18's default: ROOT is not root
     warned = [line for line in sensitive.stderr.splitlines() if "case of the root relation" in line]
     assert len(warned) == 1 and "30 token(s)" in warned[0] and "--fold-root-case" in warned[0]
@@ -229,7 +234,8 @@ def test_evaluate_model_and_spacy_evaluate_agree_with_a_label_map(clearnlp_pipel
 
     root = clearnlp_pipeline
     args = ["evaluate", str(root / "gold.conllu"), "--model", str(root / "pipeline"), "--json"]
-    unmapped = runner.invoke(app, args)
+    with pytest.warns(LabelSetWarning):
+        unmapped = runner.invoke(app, args)
     assert unmapped.exit_code == 0, unmapped.output
     values = json.loads(unmapped.stdout)
     # the pipeline never says obj: the warning names it, the table shows it, root is not penalised

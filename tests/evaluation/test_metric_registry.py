@@ -207,8 +207,10 @@ def test_leaf_ancestor_warns_and_keeps_names_apart():
     with pytest.warns(UndefinedMetricWarning) as record:  # every sentence skipped: nothing scored
         result = leaf_ancestor([a], [None])
         values = result.to_dict()
-    assert undefined_names(record) == ["leaf_ancestor", "leaf_ancestor_words"]
+    # GEIG too: no bracket compared (issue 27)
+    assert undefined_names(record) == ["leaf_ancestor", "leaf_ancestor_words", "geig"]
     assert math.isnan(values["leaf_ancestor"]) and math.isnan(values["leaf_ancestor_words"])
+    assert math.isnan(values["geig_labelled"]) and math.isnan(values["geig_unlabelled"])
     scored = leaf_ancestor([a], [a])
     keys = scored.to_dict()
     assert keys["leaf_ancestor"] == keys["leaf_ancestor_words"] == 1.0 and "la" not in keys
