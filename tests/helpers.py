@@ -132,3 +132,20 @@ def random_tree(rng, n, n_labels=4):
     for node in range(n - 1, -1, -1):  # children have higher numbers than their parent
         built[node] = (f"l{labels[node]}", tuple(built.pop(c) for c in kids[node]))
     return built[0]
+
+
+def krippendorff_nominal(reliability):
+    """``krippendorff.alpha`` (nominal) of a float matrix (annotators × units, nan missing), the
+    independent reference of the layers' α; ``nan`` where the package raises (nothing pairable,
+    one value in the whole domain) or returns nan (0/0)."""
+    import math
+    import warnings
+
+    import krippendorff
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            return float(krippendorff.alpha(reliability_data=reliability, level_of_measurement="nominal"))
+        except ValueError:
+            return math.nan

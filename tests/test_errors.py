@@ -64,15 +64,21 @@ def test_files_with_different_sentence_counts(tmp_path):
 
 
 def test_annotations_with_different_tokens(tmp_path):
-    a = write(tmp_path, "a.conll", GOOD + GOOD)
-    b = write(tmp_path, "b.conll", GOOD + GOOD.replace("\tB\t", "\tC\t", 1))
+    # paired by sent_id, an annotator's changed word is counted and listed by the accuracies
+    a = write(tmp_path, "a.conll", "# sent_id = s1\n" + GOOD + "# sent_id = s2\n" + GOOD)
+    b = write(tmp_path, "b.conll", "# sent_id = s1\n" + GOOD + "# sent_id = s2\n" + GOOD.replace("\tB\t", "\tC\t", 1))
     corpus = sa.load_parallel_files([a, b])
     result = sa.pairwise_accuracy(corpus)
     assert result.items_mismatched == 1 and result.items == 1 and result.tokens == 2
     assert "token 2 is 'B' against 'C'" in result.mismatched[0]
     with pytest.raises(sa.MismatchedCorpusError) as err:
         sa.pairwise_accuracy(corpus, strict=True)
-    assert str(err.value).startswith(f"{a}:4: sentence 2: ")
+    assert str(err.value).startswith(f"{a}:5: sentence 2 (sent_id s2): ")
+    # paired by position, another sentence at a position is an error naming it
+    c = write(tmp_path, "c.conll", GOOD + GOOD)
+    d = write(tmp_path, "d.conll", GOOD + GOOD.replace("\tB\t", "\tC\t", 1))
+    with pytest.raises(sa.MismatchedCorpusError, match="sentence 2, paired by position, is another sentence"):
+        sa.load_parallel_files([c, d])
 
 
 def test_annotator_dirs_with_different_sentence_counts(tmp_path):

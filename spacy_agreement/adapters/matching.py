@@ -11,8 +11,10 @@ The rule, in order:
    twice in one file is an error naming both lines.
 2. **by position** when the files have as many sentences each and no sentence is found at
    another position in another file: the usual parallel files, whose items may differ in
-   their tokens (an annotator who re-tokenised or changed a word; such items are counted
-   and listed by the accuracies, ``items_mismatched``, as Skjærholt 2014 did).
+   their tokens (an annotator who re-tokenised; such items are counted and listed by the
+   accuracies, ``items_mismatched``, as Skjærholt 2014 did), but not in their text: two
+   annotations at one position whose words joined without whitespace differ are different
+   sentences, an error naming the item (never a silent α).
 3. **by text** otherwise (files reordered, or a sentence missing from some), when every
    sentence's words are known (not ``_``) and no text occurs twice in one file: the text is
    the words joined without whitespace, so a re-tokenised sentence still meets the others;
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import os
 import re
+from itertools import combinations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -151,7 +154,23 @@ def _item_label(tree: Any) -> str:
 def _by_position(columns: Sequence[Sequence[Optional[Any]]],
                  names: Sequence[str]) -> Tuple[List[Dict[str, Optional[Any]]], List[str], ItemMatch]:
     items = [{n: column[k] for n, column in zip(names, columns)} for k in range(len(columns[0]))]
+    for k, item in enumerate(items):  # never a silent α over different sentences paired by position
+        texts = {n: _text(t) for n, t in item.items() if t is not None}
+        known = {n: x for n, x in texts.items() if x is not None}
+        differ = [(p, q) for p, q in combinations(known, 2) if known[p] != known[q]]
+        if differ:
+            a, b = differ[0]
+            where = next(t for t in item.values() if t is not None).location
+            raise MismatchedCorpusError(
+                f"sentence {k + 1}, paired by position, is another sentence for {b} ({_start(item[b])}) than for "
+                f"{a} ({_start(item[a])}): files paired by position must hold the same sentences (another "
+                "tokenisation of the same text is fine); add # sent_id comments to pair them by id", where)
     return items, [f"sentence {k + 1}" for k in range(len(items))], ItemMatch("position", ())
+
+
+def _start(tree: Any, words: int = 5) -> str:
+    shown = _words(tree) or ()
+    return " ".join(shown[:words]) + (" ..." if len(shown) > words else "")
 
 
 def present(item: Dict[str, Optional[Any]], stats: Dict[str, Any]) -> Dict[str, Any]:

@@ -16,7 +16,7 @@ from ..agreement.run import agreement
 from ..agreement.settings import BACKENDS, DEFAULT_ALPHA_SECONDS, AlphaSettings
 from ..errors import BadOptionError
 from ..corpus import Corpus
-from ..report.format import number, percent
+from ..report.format import percent
 from ..report.text import summary, text_report
 from ..limits import memory_limit
 from .handling import handled_errors
@@ -155,8 +155,9 @@ def interval_lines(result: Optional[AlphaResult]) -> Dict[str, str]:
     """One line per δ with an interval (none for an exact α without a bootstrap)."""
     if result is None or not result.low or result.confidence is None:
         return {}
-    return {k: f"alpha {k}: {number(result.alphas[k], 4)} ({percent(result.confidence, 0)}% interval "
-               f"{number(result.low[k], 4)} .. {number(result.high[k], 4)}, {result.method}, {result.samples})"
+    return {k: f"alpha {k}: {percent(result.alphas[k], sign=True)} ({percent(result.confidence, 0)}% interval "
+               f"{percent(result.low[k], sign=True)} .. {percent(result.high[k], sign=True)}, {result.method}, "
+               f"{result.samples})"
             for k in result.low}
 
 

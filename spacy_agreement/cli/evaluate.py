@@ -40,14 +40,14 @@ def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optio
     values = result.to_dict()
     lines = [f"{values['sentences_scored']} sentences, {values['tokens_scored']} tokens scored, {values['verbs']} verbs"]
     for key, value in result.scores.items():
-        lines.append(f"  {display_name(key):<18} {percent(value, width=5)}")
+        lines.append(f"  {display_name(key):<18} {percent(value, width=6)}")
     if spacy_scores:
         lines.append(f"  spaCy's scorer on these parses (as spacy evaluate: F over arcs, punctuation left out by "
                      f"each side's label): LAS {percent(spacy_scores['spacy_las'])}, UAS "
                      f"{percent(spacy_scores['spacy_uas'])}")
     check = result.label_check
     lines.append("")
-    lines.append(f"gold tokens whose label the predictions never use: {percent(check.share)}% "
+    lines.append(f"gold tokens whose label the predictions never use: {percent(check.share, sign=True)} "
                  f"({check.unseen_tokens} of {check.gold_tokens})")
     lines.extend(listed([f"{gold:<14} -> {predicted:<14} {count:6d}" for gold, predicted, count in check.pairs],
                         worst))
@@ -55,10 +55,10 @@ def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optio
     if rows:
         lines.append("")
         lines.append("attachment by label (head and label right; P over predicted, R over gold):")
-        lines.append(f"  {'label':<16} {'P':>5} {'R':>5} {'F':>5} {'gold':>7} {'pred':>7}")
+        lines.append(f"  {'label':<16} {'P %':>6} {'R %':>6} {'F %':>6} {'gold':>7} {'pred':>7}")
         for label, row in rows.items():
-            lines.append(f"  {label:<16} {percent(row['precision'], width=5)} {percent(row['recall'], width=5)} "
-                         f"{percent(row['f'], width=5)} {row['gold']:7d} {row['predicted']:7d}")
+            lines.append(f"  {label:<16} {percent(row['precision'], width=6)} {percent(row['recall'], width=6)} "
+                         f"{percent(row['f'], width=6)} {row['gold']:7d} {row['predicted']:7d}")
     if result.multi_root:
         lines.append("")
         lines.append(f"{len(result.multi_root)} sentence(s) with several roots in the prediction and one in the gold:")
@@ -67,7 +67,7 @@ def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optio
         lines.append("")
         lines.append(f"{len(result.partial)} sentence(s) partly annotated (HEAD _): the token scores use the "
                      f"{values['tokens_scored']} of {values['tokens_scored'] + result.tokens_unannotated} tokens both "
-                     f"annotated ({percent(values['token_coverage']).strip()}% coverage); TED, UCP/LCP and "
+                     f"annotated ({percent(values['token_coverage'], sign=True)} coverage); TED, UCP/LCP and "
                      "CLAS/MLAS/BLEX leave them out:")
         lines.extend(listed(result.partial, worst))
     if result.over_limits:

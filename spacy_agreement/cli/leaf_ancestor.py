@@ -13,7 +13,7 @@ from ..adapters.files import guess_format
 from ..evaluation.geig import EvalbParams
 from ..evaluation.settings import LeafAncestorSettings
 from ..evaluation.leaf_ancestor import LeafAncestorResult, SentenceResult, format_sentence, leaf_ancestor
-from ..report.format import number
+from ..report.format import percent
 from ..report.text import listed
 from .handling import handled_errors
 from .options import (InputFormat, cycles, format_option, json_option,
@@ -57,24 +57,24 @@ def format_result(result: LeafAncestorResult, gold: Path, candidate: Path, worst
         shown = [f"{s.location or f'sentence {k}'}\n{format_sentence(s)}" for k, s in below]
         if shown:
             blocks.append(f"the {min(len(shown), max(worst, 0))} sentence(s) with the lowest leaf-ancestor score, "
-                          f"lowest first ({len(shown)} below 1; --words: every sentence word by word):")
+                          f"lowest first ({len(shown)} below 100%; --words: every sentence word by word):")
             blocks += listed(shown, worst, indent="")
-    summary = [f"corpus: leaf-ancestor {number(figures['leaf_ancestor'])} (mean over sentences), "
-               f"{number(figures['leaf_ancestor_words'])} (mean over words); "
+    summary = [f"corpus: leaf-ancestor {percent(figures['leaf_ancestor'], sign=True)} (mean over sentences), "
+               f"{percent(figures['leaf_ancestor_words'], sign=True)} (mean over words); "
                f"{figures['sentences_scored']} sentences and {figures['words_scored']} words scored, "
                f"{figures['sentences_skipped']} sentences skipped"]
     if result.skipped:
         summary.append(f"skipped {len(result.skipped)} sentence(s): failed parses, or words that differ:")
         summary.extend(listed(result.skipped, worst))
     if result.brackets is not None:
-        summary.append(f"GEIG unlabelled F {number(figures['geig_unlabelled'])}, "
-                       f"labelled F {number(figures['geig_labelled'])} "
+        summary.append(f"GEIG unlabelled F {percent(figures['geig_unlabelled'], sign=True)}, "
+                       f"labelled F {percent(figures['geig_labelled'], sign=True)} "
                        f"({figures['error_sentences']} error sentences, {figures['skip_sentences']} skipped, "
                        "as EVALB counts them)")
     rows = result.error_configurations(k=None)
     if rows:
-        summary.append("gold configurations with the lowest mean word score:")
-        summary.extend(listed([f"{number(score)}  {count:4d}x  {feature}" for feature, count, score in rows], worst))
+        summary.append("gold configurations with the lowest mean word score (%):")
+        summary.extend(listed([f"{percent(score, width=6)}  {count:4d}x  {feature}" for feature, count, score in rows], worst))
     return "\n\n".join(blocks + ["\n".join(summary)])
 
 

@@ -7,7 +7,7 @@ from typing import Optional, Sequence
 import typer
 
 from ..experiments.synthetic import SyntheticSettings, Point, plot_points, points_tsv, run_experiment
-from ..report.format import number
+from ..report.format import percent
 from .handling import handled_errors, require_extra
 from .options import (InputFormat, format_option, json_option, output_option, quiet_option,
                       read_trees, tsv_option)
@@ -17,10 +17,10 @@ from .settings_options import apply_signature, signature_footer, signature_optio
 
 
 def format_points(points: Sequence[Point]) -> str:
-    """One line per point: setting, noise model, p, the three α and LAS."""
-    lines = [f"{'setting':<7} {'model':<8} {'p':>4}  {'a_plain':>8} {'a_diff':>8} {'a_norm':>8} {'LAS':>8}"]
+    """One line per point: setting, noise model, p, the three α and LAS (in %)."""
+    lines = [f"{'setting':<7} {'model':<8} {'p':>4}  {'a_plain%':>8} {'a_diff%':>8} {'a_norm%':>8} {'LAS%':>8}"]
     for pt in points:
-        values = " ".join(number(v, 3, 8) for v in (pt.alpha_plain, pt.alpha_diff, pt.alpha_norm, pt.las))
+        values = " ".join(percent(v, width=8) for v in (pt.alpha_plain, pt.alpha_diff, pt.alpha_norm, pt.las))
         lines.append(f"{pt.setting:<7} {pt.model:<8} {pt.p:4.1f}  {values}")
     return "\n".join(lines)
 

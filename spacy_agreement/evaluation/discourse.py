@@ -45,7 +45,7 @@ from ..adapters.discourse_files import json_list as _json_list
 from ..adapters.spacy import from_doc
 from ..errors import DiscourseError, Location, ratio
 from ..agreement.kappa import cohen_kappa
-from ..report.format import number
+from ..report.format import percent
 from ..trees import DependencyTree
 
 Node = Tuple[int, int]  # (sentence index from 0, token id from 1)
@@ -263,7 +263,7 @@ def discourse_agreement(doc: DiscourseDocument, skip_both_ends: bool = False) ->
 
 
 def format_tables(result: DiscourseAgreement) -> str:
-    """The paper's three tables side by side (means over pairs when there are several)."""
+    """The paper's three tables side by side (means over pairs when there are several), in %."""
     means = result.means()
     rows = [("F1 on relations", "f1_relations", "f1_relations"),
             ("F1 on relations + types", "f1_types", "f1_types"),
@@ -274,9 +274,9 @@ def format_tables(result: DiscourseAgreement) -> str:
             ("Cohen's kappa on types", "kappa_types", "kappa_types")]
 
     def cell(v: float) -> str:
-        return number(v, 2, width=6)
+        return percent(v, width=7)
 
-    header = f"{'measure':<38} {'strict':>6} {'skip':>6} {'conn.':>6}"
+    header = f"{'measure (%)':<38} {'strict':>7} {'skip':>7} {'conn.':>7}"
     lines = [f"{len(result.pairs)} pair(s) of annotators" + (" (means)" if len(result.pairs) > 1 else ""), header]
     for label, key, conn_key in rows:
         lines.append(f"{label:<38} {cell(means['strict'][key])} {cell(means['skip'][key])} "

@@ -65,7 +65,7 @@ from ..adapters.documents import read_document
 from ..adapters.judgments_files import DATAPACKAGE_COLOURS, DATAPACKAGE_PARSES, read_datapackage_records
 from ..errors import BadOptionError, JudgmentError, Location, UndefinedMetricWarning, undefined
 from ..agreement.kappa import cohen_kappa, fleiss_kappa
-from ..report.format import number as format_number
+from ..report.format import percent
 from .mace import MaceResult, mace
 from .parser_metrics import EvaluationOptions, display_name, metric_names, sentence_scores
 from ..trees import DependencyTree
@@ -296,27 +296,30 @@ def _spearman(spearmanr, x: np.ndarray, y: np.ndarray) -> float:
 
 
 def format_analysis(result: JudgmentAnalysis) -> str:
-    """The tables of the paper as text."""
+    """The tables of the paper as text: agreements and κ in %, Spearman's ρ × 100 (as every
+    text output prints a score: :func:`~spacy_agreement.report.format.percent`)."""
+    width = 7  # -100.00
+
     def num(v: float) -> str:
-        return format_number(v, 3, width=6)
+        return percent(v, width=width)
 
     names = [display_name(m) for m in result.metrics]
     lines = [f"{result.items} items, {len(result.judges)} judges ({', '.join(result.judges)})",
-             f"between judges: raw agreement {num(result.judge_agreement)}, "
-             f"{_kappa_name(result)} {num(result.kappa)}", "",
-             "Mean agreement with the judges (Table 5)",
-             "  " + " ".join(f"{n:>6}" for n in ["ANN", *names]),
+             f"between judges: raw agreement {percent(result.judge_agreement, sign=True)}, "
+             f"{_kappa_name(result)} {percent(result.kappa, sign=True)}", "",
+             "Mean agreement with the judges, % (Table 5)",
+             "  " + " ".join(f"{n:>{width}}" for n in ["ANN", *names]),
              "  " + num(result.judge_agreement) + " " + " ".join(num(result.metric_judge_agreement[m]) for m in result.metrics),
-             "  ties   " + " ".join(f"{result.ties[m]:6d}" for m in result.metrics), "",
-             "Spearman's rho between metrics (Table 3)",
-             "       " + " ".join(f"{n:>6}" for n in names[1:])]
+             f"  {'ties':<{width}} " + " ".join(f"{result.ties[m]:{width}d}" for m in result.metrics), "",
+             "Spearman's rho between metrics, × 100 (Table 3)",
+             "       " + " ".join(f"{n:>{width}}" for n in names[1:])]
     for i, m1 in enumerate(result.metrics[:-1]):
         row = [num(result.metric_correlations[(m1, m2)]) for m2 in result.metrics[i + 1:]]
-        lines.append(f"  {display_name(m1):<5}" + "       " * i
+        lines.append(f"  {display_name(m1):<5}" + " " * (width + 1) * i
                      + " ".join(row))
     lines.append("")
-    lines.append("Spearman's rho with the human judgments (Table 4; * differs from LAS, Fisher z, p < 0.05)")
-    lines.append("           " + " ".join(f"{n:>6} " for n in names))
+    lines.append("Spearman's rho with the human judgments, × 100 (Table 4; * differs from LAS, Fisher z, p < 0.05)")
+    lines.append("           " + " ".join(f"{n:>{width}} " for n in names))
     for aggregation, table in result.human_correlations.items():
         cells = []
         for m in result.metrics:
@@ -325,5 +328,5 @@ def format_analysis(result: JudgmentAnalysis) -> str:
         lines.append(f"  {aggregation:<9}" + " ".join(cells))
     if result.mace is not None:
         lines.append("")
-        lines.append("MACE competence: " + ", ".join(f"{j} {v:.2f}" for j, v in result.mace.competence.items()))
+        lines.append("MACE competence, %: " + ", ".join(f"{j} {percent(v)}" for j, v in result.mace.competence.items()))
     return "\n".join(lines)

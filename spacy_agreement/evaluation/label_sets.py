@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Sequence, Tuple, Union
 
 from ..errors import AgreementError, Location, not_utf8
+from ..report.format import percent
 
 #: Share of gold tokens with a label the predictions never use above which evaluation warns
 #: (when at least :data:`WARN_TOKENS` tokens are concerned, so that a few sentences don't).
@@ -98,7 +99,7 @@ class LabelSetCheck:
         """The one-line warning."""
         labels = ", ".join(f"{label} {n}" for label, n in self.unseen_labels[:5])
         pairs = ", ".join(f"{g}→{p} {n}" for g, p, n in self.pairs[:5])
-        return (f"{100 * self.share:.1f}% of gold tokens ({self.unseen_tokens} of {self.gold_tokens}) carry labels "
+        return (f"{percent(self.share, sign=True)} of gold tokens ({self.unseen_tokens} of {self.gold_tokens}) carry labels "
                 f"the predictions never use ({labels}); most frequent gold→predicted: {pairs}; "
                 "map predicted labels with --label-map (or label_map=)")
 

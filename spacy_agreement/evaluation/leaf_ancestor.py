@@ -40,7 +40,7 @@ from .. import _core
 from ..errors import BadOptionError, InvalidTreeError, MismatchedCorpusError, ResourceLimitError, undefined
 from .. import limits
 from ..limits import depths, lineage_cost
-from ..report.format import number
+from ..report.format import percent
 from .geig import BracketCounts, EvalbParams, bracket_counts
 from .lineage import LEFT, RIGHT, Lineages, Preterminals, dependency_lineages, phrase_lineages
 from ..trees import ConstituencyTree, DependencyTree, children_lists
@@ -354,13 +354,14 @@ def leaf_ancestor(
 
 def format_sentence(sentence: SentenceResult) -> str:
     """A per-word display like the paper's tables under a header naming the columns: score,
-    word, gold lineage : candidate lineage; then the sentence's scores."""
+    word, gold lineage : candidate lineage; then the sentence's scores (in %)."""
     width = max((len(w.word) for w in sentence.words), default=4) + 2
-    lines = [f"{'score':<5}   {'word':<{width}} gold lineage : candidate lineage"]
-    lines += [f"{w.score:.3f}   {w.word:<{width}} {' '.join(w.gold_lineage)} : {' '.join(w.candidate_lineage)}"
+    lines = [f"{'score %':<9}{'word':<{width}} gold lineage : candidate lineage"]
+    lines += [f"{percent(w.score, width=6)}   {w.word:<{width}} {' '.join(w.gold_lineage)} : {' '.join(w.candidate_lineage)}"
               for w in sentence.words]
-    summary = f"leaf-ancestor {number(sentence.leaf_ancestor)}"
+    summary = f"leaf-ancestor {percent(sentence.leaf_ancestor, sign=True)}"
     geig = sentence.geig()
     if geig:
-        summary += f"   GEIG unlabelled {number(geig['geig_unlabelled'])}   labelled {number(geig['geig_labelled'])}"
+        summary += (f"   GEIG unlabelled {percent(geig['geig_unlabelled'], sign=True)}   "
+                    f"labelled {percent(geig['geig_labelled'], sign=True)}")
     return "\n".join(lines + [summary])

@@ -2,7 +2,7 @@
 
 Sections (each an element with an ``id`` so tools can find it):
 
-* ``summary``: α for every δ as a number in [−1, 1] (with its interval when sampled), one line
+* ``summary``: α for every δ in % (100 is perfect agreement; with its interval when sampled), one line
   on what each δ measures and on how α was computed, the uncorrected scores, and everything
   skipped or set aside, with the reason;
 * ``items``: the items to adjudicate first, ranked by the mean squared δnorm between their
@@ -52,7 +52,6 @@ from ..evaluation.lineage import phrase_lineages
 from ..trees import ConstituencyTree, DependencyTree
 from .escape import text as esc
 from .format import percent as _percent
-from .format import undefined
 from .layers_html import LAYERS_SCRIPT, report_layers
 from .svg import STYLE as SVG_STYLE
 from .svg import dependency_svg, phrase_svg_from_trees
@@ -297,11 +296,6 @@ class ReportPage:
         return len(self.html.encode("utf-8"))
 
 
-def _number(value: float, digits: int = 3) -> str:
-    """α with its sign (``+0.957``), ``n/a`` if undefined."""
-    return "n/a" if undefined(value) else f"{value:+.{digits}f}"
-
-
 def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annotation agreement",
                  computed: Optional[Tuple[AlphaResult, AccuracyResult]] = None,
                  rank_by: str = DEFAULT_RANKING, settings: Optional[AlphaSettings] = None,
@@ -334,13 +328,14 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
     out.append('<section id="summary"><h2>Summary</h2>')
     out.append(f"<p>{len(corpus.annotators)} annotators ({', '.join(esc(a) for a in corpus.annotators)}); "
                f"{result.items} items with {result.annotations} annotations ({esc(family)} trees).</p>")
-    out.append(f"<p class='muted'>{esc(alpha_method_line(result))}. Krippendorff's α is 1 for perfect agreement, "
-               "0 for agreement at chance level and negative below it (Skjærholt 2014).</p>")
-    out.append("<table><tr><th class='name'>measure</th><th>value</th><th class='name'>what it measures</th></tr>")
+    out.append(f"<p class='muted'>{esc(alpha_method_line(result))}. Krippendorff's α is 100% for perfect agreement, "
+               "0 for agreement at chance level and negative below it (Skjærholt 2014); every score on this page is "
+               "a percentage.</p>")
+    out.append("<table><tr><th class='name'>measure</th><th>value (%)</th><th class='name'>what it measures</th></tr>")
     for kind in kinds:
-        value = _number(result.alphas[kind])
+        value = _percent(result.alphas[kind])
         if kind in result.low:
-            value += f" <span class='muted'>[{_number(result.low[kind])}, {_number(result.high[kind])}]</span>"
+            value += f" <span class='muted'>[{_percent(result.low[kind])}, {_percent(result.high[kind])}]</span>"
         why = DELTA_TEXT.get(kind) or get_delta(kind).description or "a registered distance"
         out.append(f"<tr><td class='name'>α {esc(kind)}</td><td>{value}</td><td class='why'>{esc(why)}</td></tr>")
     for key, value in accuracy.scores.items():
@@ -359,7 +354,7 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
         (sum(s.failed_parses for s in read), "failed parse(s): missing annotations"),
         (len(result.partial_trees), "partial tree(s) (tokens not annotated, HEAD _): missing annotations of α"),
         (accuracy.tokens_unannotated, f"token(s) not annotated: the accuracies compare "
-         f"{_percent(accuracy.coverage)}% of token pairs"),
+         f"{_percent(accuracy.coverage, sign=True)} of token pairs"),
         (sum(s.multiword_ranges for s in read), "multi-word token range(s): not part of the tree"),
         (sum(s.empty_nodes for s in read), "empty node(s): not part of the basic tree"),
     ]
@@ -382,7 +377,7 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
                f'squared δ{esc(rank_by)} between their annotations. Arcs (or brackets) that differ between the '
                "annotators are red with their labels; agreeing ones are grey. With two annotators the first's "
                "analysis is drawn above the words and the second's below; words of phrase trees are shaded by "
-               "their leaf-ancestor score (white = 1). Hover a word for who attaches it where.</p>")
+               "their leaf-ancestor score (white = 100%). Hover a word for who attaches it where.</p>")
     out.append('<div id="filters">annotators: <select id="pair-filter"><option value="">any pair</option>')
     out.extend(f'<option value="{pid}">{esc(names[a])} / {esc(names[b])}</option>' for (a, b), pid in pair_ids.items())
     out.append('</select> labels: <select id="label-filter"><option value="">any labels</option>')
@@ -407,20 +402,20 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
     out.append("</section>")
     # ---------------------------------------------------------------- annotators
     out.append('<section id="annotators"><h2>Annotators</h2>')
-    alpha_heads = "".join(f"<th>α {esc(kind)}</th>" for kind in kinds)
-    out.append(f"<table><tr><th class='name'>pair</th><th>items both annotated</th><th>{metric}</th>"
+    alpha_heads = "".join(f"<th>α {esc(kind)} (%)</th>" for kind in kinds)
+    out.append(f"<table><tr><th class='name'>pair</th><th>items both annotated</th><th>{metric} (%)</th>"
                f"{alpha_heads}</tr>")
     for a, b in combinations(range(len(names)), 2):
         both = [{names[a]: it[names[a]], names[b]: it[names[b]]} for it in corpus.items
                 if names[a] in it and names[b] in it]
         pair_alpha = _quiet_alpha(Corpus((names[a], names[b]), both, [str(k) for k in range(len(both))], family),
                                   settings) if len(both) >= 2 else None
-        cells = "".join(f"<td>{_number(pair_alpha.alphas[kind]) if pair_alpha else 'n/a'}</td>" for kind in kinds)
+        cells = "".join(f"<td>{_percent(pair_alpha.alphas[kind]) if pair_alpha else 'n/a'}</td>" for kind in kinds)
         out.append(f"<tr><td class='name'>{esc(names[a])} / {esc(names[b])}</td><td>{len(both)}</td>"
                    f"<td>{_percent(matrix[a, b])}</td>{cells}</tr>")
     out.append("</table>")
     if len(names) >= 3:  # leaving one out says something only when two or more remain
-        heads = "".join(f"<th>α {esc(kind)} without them</th>" for kind in kinds)
+        heads = "".join(f"<th>α {esc(kind)} without them (%)</th>" for kind in kinds)
         out.append(f"<table><tr><th class='name'>annotator</th><th>items</th>{heads}</tr>")
         for annotator in corpus.annotators:
             others = tuple(x for x in corpus.annotators if x != annotator)
@@ -428,7 +423,7 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
                              corpus.names, family)
             left_out = _quiet_alpha(reduced, settings)
             count = sum(annotator in it for it in corpus.items)
-            cells = "".join(f"<td>{_number(left_out.alphas[kind])}</td>" for kind in kinds)
+            cells = "".join(f"<td>{_percent(left_out.alphas[kind])}</td>" for kind in kinds)
             out.append(f"<tr><td class='name'>{esc(annotator)}</td><td>{count}</td>{cells}</tr>")
         out.append("</table>")
     out.append("</section>")

@@ -2,7 +2,7 @@
 
 From a :class:`~spacy_agreement.agreement.layers.LayersResult` (:func:`layers_section`):
 
-* a summary table, one row per layer: Krippendorff's α (signed, like every α of the page),
+* a summary table, one row per layer: Krippendorff's α (in %, like every score of the page),
   observed agreement (%), mean Cohen's κ over the pairs of annotators, Fleiss' κ, the units
   (tokens with two or more values) and the tokens on which the annotators disagree;
 * per layer a collapsible ``<details>``: the per-label table (each annotator's count, the
@@ -26,7 +26,7 @@ from ..agreement.layers import LayerAgreement, LayersResult, agreement_by_layer,
 from ..corpus import Corpus
 from ..errors import UndefinedMetricWarning
 from .escape import text as esc
-from .format import number, percent, undefined
+from .format import count, percent
 
 #: The layer filter of the disagreement table: rows whose ``data-layer`` is not the chosen one are hidden.
 LAYERS_SCRIPT = """
@@ -49,38 +49,26 @@ LAYERS_SCRIPT = """
 """
 
 
-def _signed(value: Optional[float]) -> str:
-    """α or κ as the page writes α: with its sign (``+0.957``), ``n/a`` if undefined."""
-    return "n/a" if undefined(value) else f"{value:+.3f}"
-
-
-def _count(value: float) -> str:
-    """A count, or a mean of counts over pairs (one decimal where not whole)."""
-    if undefined(value):
-        return "n/a"
-    return str(int(value)) if float(value).is_integer() else number(value, 1)
-
-
 def _summary(result: LayersResult) -> List[str]:
-    out = ["<table><tr><th class='name'>layer</th><th>α</th><th>observed agreement (%)</th>"
-           "<th>mean Cohen's κ</th><th>Fleiss' κ</th><th>units</th><th>tokens disagreeing</th></tr>"]
+    out = ["<table><tr><th class='name'>layer</th><th>α (%)</th><th>observed agreement (%)</th>"
+           "<th>mean Cohen's κ (%)</th><th>Fleiss' κ (%)</th><th>units</th><th>tokens disagreeing</th></tr>"]
     for name, layer in result.layers.items():
-        out.append(f"<tr><td class='name'>{esc(name)}</td><td>{_signed(layer.alpha)}</td>"
-                   f"<td>{percent(layer.observed)}</td><td>{_signed(layer.cohen_mean)}</td>"
-                   f"<td>{_signed(layer.fleiss)}</td><td>{layer.units}</td><td>{layer.disagreeing}</td></tr>")
+        out.append(f"<tr><td class='name'>{esc(name)}</td><td>{percent(layer.alpha)}</td>"
+                   f"<td>{percent(layer.observed)}</td><td>{percent(layer.cohen_mean)}</td>"
+                   f"<td>{percent(layer.fleiss)}</td><td>{layer.units}</td><td>{layer.disagreeing}</td></tr>")
     out.append("</table>")
     return out
 
 
 def _details(layer: LayerAgreement, annotators: List[str], labels: int, confusions: int) -> List[str]:
-    out = [f"<details><summary>{esc(layer.name)}: α {_signed(layer.alpha)}, {layer.disagreeing} token(s) "
+    out = [f"<details><summary>{esc(layer.name)}: α {percent(layer.alpha)}, {layer.disagreeing} token(s) "
            f"disagreeing, {layer.categories} label(s)</summary>"]
     counts = "".join(f"<th>{esc(a)}</th>" for a in annotators)
     out.append(f"<table><tr><th class='name'>label</th>{counts}<th>agreed</th><th>P (%)</th><th>R (%)</th>"
                "<th>F (%)</th><th>specific agreement (%)</th></tr>")
     for row in layer.labels[:labels]:
         cells = "".join(f"<td>{row.counts.get(a, 0)}</td>" for a in annotators)
-        out.append(f"<tr><td class='name'>{esc(row.label)}</td>{cells}<td>{_count(row.agreed)}</td>"
+        out.append(f"<tr><td class='name'>{esc(row.label)}</td>{cells}<td>{count(row.agreed)}</td>"
                    f"<td>{percent(row.precision)}</td><td>{percent(row.recall)}</td><td>{percent(row.f)}</td>"
                    f"<td>{percent(row.specific)}</td></tr>")
     out.append("</table>")
@@ -92,13 +80,13 @@ def _details(layer: LayerAgreement, annotators: List[str], labels: int, confusio
                    for a, b, n in layer.confusions[:confusions])
         out.append("</table>")
     without = len(annotators) >= 3  # leaving one out says something only when two or more remain
-    out.append("<table><tr><th class='name'>annotator</th><th>mean κ with the others</th>"
-               + ("<th>α without them</th>" if without else "") + "</tr>")
+    out.append("<table><tr><th class='name'>annotator</th><th>mean κ with the others (%)</th>"
+               + ("<th>α without them (%)</th>" if without else "") + "</tr>")
     for a in annotators:
         figures = layer.annotators.get(a, {})
-        cells = f"<td>{_signed(figures.get('cohen_kappa_mean'))}</td>"
+        cells = f"<td>{percent(figures.get('cohen_kappa_mean'))}</td>"
         if without:
-            cells += f"<td>{_signed(figures.get('alpha_without'))}</td>"
+            cells += f"<td>{percent(figures.get('alpha_without'))}</td>"
         out.append(f"<tr><td class='name'>{esc(a)}</td>{cells}</tr>")
     out.append("</table></details>")
     return out
@@ -145,7 +133,7 @@ def layers_section(result: LayersResult, rows: int = 500, labels: int = 50, conf
         aside.append(f"{result.items_unpairable} item(s) with fewer than two annotations")
     out.append(f"<p class='muted'>Every layer over the tokens of {result.items} item(s)"
                + (f" (set aside: {'; '.join(aside)})" if aside else "")
-               + ". Each value is a category: α (nominal) is 1 for perfect agreement and 0 at chance level; "
+               + ". Each value is a category: α (nominal) is 100% for perfect agreement and 0 at chance level; "
                "observed agreement is the share of pairs of values that agree; units are tokens with two or more "
                "values. Per label, precision and recall take "
                + (f"{esc(result.settings.reference)} as reference" if result.settings.reference

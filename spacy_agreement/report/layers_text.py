@@ -6,21 +6,25 @@ import math
 from typing import List
 
 from ..agreement.layers import LayerAgreement, LayersResult
-from .format import percent
+from .format import count, percent
 from .text import listed
+
+
+#: The width of a column of percentages: ``-100.00`` fits.
+W = 7
 
 
 def _value(value: float) -> str:
     """α and κ as percentages (as every text output prints them), ``n/a`` where undefined."""
-    return "n/a" if value is None or math.isnan(value) else percent(value).strip()
+    return percent(value)
 
 
 def summary_table(result: LayersResult) -> List[str]:
     width = max([len(n) for n in result.layers] + [5])
-    lines = [f"  {'layer':<{width}}  {'alpha':>6}  {'Ao':>6}  {'kappa':>6}  {'Fleiss':>6}  {'units':>7}  {'differ':>7}"]
+    lines = [f"  {'layer':<{width}}  {'alpha':>{W}}  {'Ao':>{W}}  {'kappa':>{W}}  {'Fleiss':>{W}}  {'units':>7}  {'differ':>7}"]
     for name, layer in result.layers.items():
-        lines.append(f"  {name:<{width}}  {_value(layer.alpha):>6}  {_value(layer.observed):>6}  "
-                     f"{_value(layer.cohen_mean):>6}  {_value(layer.fleiss):>6}  {layer.units:>7}  "
+        lines.append(f"  {name:<{width}}  {_value(layer.alpha):>{W}}  {_value(layer.observed):>{W}}  "
+                     f"{_value(layer.cohen_mean):>{W}}  {_value(layer.fleiss):>{W}}  {layer.units:>7}  "
                      f"{layer.disagreeing:>7}")
     return lines
 
@@ -32,8 +36,8 @@ def layer_details(layer: LayerAgreement, labels: int = 10) -> List[str]:
     rows = sorted(layer.labels, key=lambda r: (r.specific if not math.isnan(r.specific) else 2, r.label))[:labels]
     for row in rows:
         counts = "/".join(str(v) for v in row.counts.values())
-        lines.append(f"  {row.label:<16} {counts:>15}  {row.agreed:>7.1f}  {_value(row.precision):>6}  "
-                     f"{_value(row.recall):>6}  {_value(row.f):>6}  {_value(row.specific):>6}")
+        lines.append(f"  {row.label:<16} {counts:>15}  {count(row.agreed):>7}  {_value(row.precision):>{W}}  "
+                     f"{_value(row.recall):>{W}}  {_value(row.f):>{W}}  {_value(row.specific):>{W}}")
     if layer.confusions:
         lines.append("  confused: " + ", ".join(f"{a}/{b} {n}" for a, b, n in layer.confusions[:8]))
     lines.append("  per annotator (mean kappa with the others; alpha without them): " + "; ".join(

@@ -12,6 +12,7 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 
 from .escape import text
+from .format import percent
 
 # --- sizes (px) ---------------------------------------------------------------------------
 WORD_SIZE = 13           # words
@@ -269,7 +270,7 @@ def _word_texts(words: Sequence[str], xs: Sequence[float], row: WordRow,
         if scores is not None:
             v = float(scores[i])
             top = row.boxes[i].y0 - 1
-            out.append(f'<g class="scored"><title>{text(w if not cut else shown)}: {v:.3f}</title>'
+            out.append(f'<g class="scored"><title>{text(w if not cut else shown)}: {percent(v, sign=True)}</title>'
                        f'<rect class="score" x="{_n(xs[i] - cols[i] / 2 + 1)}" y="{_n(top)}" '
                        f'width="{_n(cols[i] - 2)}" height="{_n(row.boxes[i].y1 - top + 2)}" rx="3" '
                        f'fill="{score_colour(v)}"/>{word}</g>')

@@ -21,9 +21,13 @@ RANKING = "norm"
 MORE_HINT = "--worst shows more"
 
 
+#: The width of the report's ``%`` column: ``-100.00`` fits.
+WIDTH = 7
+
+
 def percent(value: float) -> str:
-    """A proportion as a percentage in the report's column (``  n/a`` if undefined)."""
-    return _percent(value, width=5)
+    """A score as a percentage in the report's column (``    n/a`` if undefined)."""
+    return _percent(value, width=WIDTH)
 
 
 def listed(entries: Sequence[str], limit: int, indent: str = "  ", hint: str = MORE_HINT) -> List[str]:
@@ -113,8 +117,8 @@ def text_report(corpus: Corpus, result: Optional[AlphaResult], accuracy: Accurac
          f"{len(corpus.items)} items, {sum(len(item) for item in corpus.items)} annotations") + f" ({corpus.family} trees)",
         alpha_method_line(result) + (f"; items matched by {corpus.matched_by.rule}" if corpus.matched_by else ""),
         "",
-        "  metric        %",
-        "  ----------  -----",
+        f"  {'metric':<11} {'%':>{WIDTH}}",
+        f"  {'-' * 10}  {'-' * WIDTH}",
     ]
     if result is not None:
         lines.extend(f"  {'alpha ' + kind:<11} {percent(value)}" for kind, value in result.alphas.items())
@@ -136,7 +140,7 @@ def text_report(corpus: Corpus, result: Optional[AlphaResult], accuracy: Accurac
                        "missing annotations of alpha (--partial attach compares them)")
     if accuracy.tokens_unannotated:
         skipped.append(f"{accuracy.tokens_unannotated} token(s) not annotated: the accuracies compare "
-                       f"{percent(accuracy.coverage).strip()}% of token pairs")
+                       f"{_percent(accuracy.coverage, sign=True)} of token pairs")
     failed = sum(s.failed_parses for s in corpus.read_stats.values())
     if failed:
         skipped.append(f"{failed} failed parse(s) (blank lines or trees without words) read as missing annotations")

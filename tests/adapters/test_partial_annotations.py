@@ -168,7 +168,7 @@ def test_cli_alpha_and_evaluate_run_on_partial_files(tmp_path):
     with pytest.warns(UndefinedMetricWarning):  # no verb, no content word: UCP, LCP, content LAS
         evaluated = runner.invoke(app, ["evaluate", str(a), str(c), "--convention", "conll07"])
     assert evaluated.exit_code == 0, evaluated.output
-    assert "2 sentence(s) partly annotated" in evaluated.stdout and "66.7% coverage" in evaluated.stdout
+    assert "2 sentence(s) partly annotated" in evaluated.stdout and "66.67% coverage" in evaluated.stdout
     with pytest.warns(UndefinedMetricWarning):
         as_json = runner.invoke(app, ["evaluate", str(a), str(c), "--json"])
     assert np.isfinite(json.loads(as_json.stdout)["las"])

@@ -8,7 +8,6 @@ import math
 import warnings
 from collections import Counter, defaultdict
 
-import krippendorff
 import numpy as np
 import pytest
 
@@ -18,6 +17,7 @@ from spacy_agreement.agreement.accuracy import pairwise_attachment
 from spacy_agreement.agreement.layers import agreement_by_layer, disagreements
 from spacy_agreement.corpus import Corpus
 from spacy_agreement.errors import UndefinedMetricWarning
+from tests.helpers import krippendorff_nominal
 
 NONE = "(none)"  # a feature / MISC key one annotator set and another did not
 
@@ -103,13 +103,8 @@ def codes_of(rows):
 
 
 def package_alpha(rows):
-    """``krippendorff.alpha`` (nominal) of a matrix of strings; nan where it raises or is 0/0."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        try:
-            return float(krippendorff.alpha(reliability_data=codes_of(rows), level_of_measurement="nominal"))
-        except ValueError:
-            return math.nan
+    """``krippendorff.alpha`` (nominal): tests/helpers.py ``krippendorff_nominal``."""
+    return krippendorff_nominal(codes_of(rows))
 
 
 def coincidence_alpha(rows):

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from spacy_agreement.agreement import kappa, nominal
 from spacy_agreement.errors import UndefinedMetricWarning
+from tests.helpers import krippendorff_nominal
 
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", the nominal example with
 # missing values: observers A-D (rows) over 12 units; "." is a missing value.
@@ -40,14 +41,8 @@ def as_reliability(codes):
 
 
 def package_alpha(codes):
-    """``krippendorff.alpha`` (nominal), ``nan`` where the package raises (nothing pairable;
-    one value in the whole domain) or returns nan (0/0)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        try:
-            return float(krippendorff.alpha(reliability_data=as_reliability(codes), level_of_measurement="nominal"))
-        except ValueError:
-            return math.nan
+    """``krippendorff.alpha`` (nominal): tests/helpers.py ``krippendorff_nominal``."""
+    return krippendorff_nominal(as_reliability(codes))
 
 
 def coincidences(codes):

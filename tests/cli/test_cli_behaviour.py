@@ -383,7 +383,7 @@ def test_leaf_ancestor_prints_the_summary_and_the_worst_sentences(tmp_path):
     gold, cand = _leaf_ancestor_files(tmp_path)
     text = runner.invoke(app, ["leaf-ancestor", str(gold), str(cand), "--worst", "2"]).stdout
     assert text.splitlines()[0] == f"gold: {gold}  candidate: {cand}"
-    assert "score   word" in text and "gold lineage : candidate lineage" in text
+    assert "score %  word" in text and "gold lineage : candidate lineage" in text
     assert len(re.findall(r"^leaf-ancestor ", text, re.M)) == 2  # two sentences word by word, the worst ones
     assert " w1 " in text and " w5 " in text and " w0 " not in text
     assert "corpus: leaf-ancestor" in text and "12 sentences and 36 words scored" in text and "GEIG unlabelled F" in text
@@ -405,41 +405,48 @@ def _number(text, pattern):
 
 
 def _same_figures(command, text, data):
-    """The main figures of the text output equal those of the JSON, as the text rounds them."""
-    def check(pattern, *values, scale=1.0, digits=3):
+    """The main figures of the text output equal those of the JSON as every text output prints
+    a score: the fraction × 100, rounded to two decimals (counts as integers)."""
+    def check(pattern, *values, scale=100, digits=2):
         shown = _number(text, pattern)
         assert shown == [round(v * scale, digits) for v in values], (command, pattern, shown, values)
 
     if command == "alpha":
-        check(r"^\s+alpha plain\s+(-?[\d.]+)$", data["alpha_plain"], scale=100, digits=1)
-        check(r"^\s+LAS\s+(-?[\d.]+)$", data["las"], scale=100, digits=1)
+        check(r"^\s+alpha plain\s+(-?[\d.]+)$", data["alpha_plain"])
+        check(r"^\s+LAS\s+(-?[\d.]+)$", data["las"])
     elif command == "layers":
-        check(r"^\s+deprel\s+(-?[\d.]+)\s+(-?[\d.]+)", data["layers"]["deprel"]["alpha"],
-              data["layers"]["deprel"]["observed"], scale=100, digits=1)
+        check(r"^\s+deprel\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)", data["layers"]["deprel"]["alpha"],
+              data["layers"]["deprel"]["observed"], data["layers"]["deprel"]["cohen_kappa"],
+              data["layers"]["deprel"]["fleiss_kappa"])
     elif command == "evaluate":
-        check(r"^\s+LAS\s+([\d.]+)$", data["las"], scale=100, digits=1)
-        check(r"^\s+UAS\s+([\d.]+)$", data["uas"], scale=100, digits=1)
+        check(r"^\s+LAS\s+([\d.]+)$", data["las"])
+        check(r"^\s+UAS\s+([\d.]+)$", data["uas"])
     elif command == "judgments":
-        check(r"raw agreement\s+([\d.]+)", data["judge_agreement"])
+        check(r"raw agreement ([\d.]+)%", data["judge_agreement"])
+        check(r"Cohen's kappa (-?[\d.]+)%", data["kappa"])
     elif command == "synthetic":
         first = data["points"][0]
         check(r"^\S+\s+\S+\s+[\d.]+\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)$",
               first["alpha_plain"], first["alpha_diff"], first["alpha_norm"], first["accuracy"])
     elif command == "leaf-ancestor":
-        check(r"^corpus: leaf-ancestor ([\d.]+) \(mean over sentences\), ([\d.]+) \(mean over words\)",
+        check(r"^corpus: leaf-ancestor ([\d.]+)% \(mean over sentences\), ([\d.]+)% \(mean over words\)",
               data["leaf_ancestor"], data["leaf_ancestor_words"])
-        check(r"^GEIG unlabelled F ([\d.]+), labelled F ([\d.]+)", data["geig_unlabelled"], data["geig_labelled"])
-        check(r"(\d+) sentences and (\d+) words scored", data["sentences_scored"], data["words_scored"], digits=0)
-    elif command == "evalb":
-        check(r"^Bracketing Recall\s+=\s+([\d.]+)", data["all"]["recall"], digits=2)
-        check(r"^Bracketing FMeasure\s+=\s+([\d.]+)", data["all"]["fmeasure"], digits=2)
+        check(r"^GEIG unlabelled F ([\d.]+)%, labelled F ([\d.]+)%", data["geig_unlabelled"], data["geig_labelled"])
+        check(r"(\d+) sentences and (\d+) words scored", data["sentences_scored"], data["words_scored"], scale=1,
+              digits=0)
+    elif command == "evalb":  # EVALB's own bytes: its figures are percentages already
+        check(r"^Bracketing Recall\s+=\s+([\d.]+)", data["all"]["recall"], scale=1)
+        check(r"^Bracketing FMeasure\s+=\s+([\d.]+)", data["all"]["fmeasure"], scale=1)
     elif command == "discourse":
         check(r"^F1 on relations\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", data["strict"]["f1_relations"],
-              data["skip"]["f1_relations"], data["connective"]["f1_relations"], digits=2)
+              data["skip"]["f1_relations"], data["connective"]["f1_relations"])
+        check(r"^Cohen's kappa on types\s+\S+\s+([\d.]+)\s+([\d.]+)", data["skip"]["kappa_types"],
+              data["connective"]["kappa_types"])
     elif command == "demo":
-        check(r"^\s+alpha plain\s+(-?[\d.]+)$", data["dependency"]["alpha_plain"], scale=100, digits=1)
+        check(r"^\s+alpha plain\s+(-?[\d.]+)$", data["dependency"]["alpha_plain"])
+        check(r"^\s+Jaccard\s+(-?[\d.]+)$", data["phrase"]["jaccard"])
     elif command == "report":  # alpha's table beside the page
-        check(r"^\s+alpha plain\s+(-?[\d.]+)$", data["alpha_plain"], scale=100, digits=1)
+        check(r"^\s+alpha plain\s+(-?[\d.]+)$", data["alpha_plain"])
     else:
         pytest.fail(f"no figures checked for {command}")
 
@@ -475,4 +482,4 @@ def test_json_tsv_output_and_text_agree(command, tmp_path, files):
     _same_figures(command, runner.invoke(app, [command, *args]).stdout, data)
     if command == "report":  # and the page's α is the JSON's
         html = (tmp_path / "r.html").read_text(encoding="utf-8")
-        assert _number(html, r"α plain</td><td[^>]*>([+-]?[\d.]+)") == [round(data["alpha_plain"], 3)]
+        assert _number(html, r"α plain</td><td[^>]*>(-?[\d.]+)") == [round(100 * data["alpha_plain"], 2)]

@@ -29,8 +29,9 @@ def files(tmp_path):
 # --------------------------------------------------------------------------- the number formatter
 
 def test_one_number_formatter():
-    assert percent(0.904) == "90.4" and percent(0.904, width=5) == " 90.4" and percent(1.0, width=5) == "100.0"
-    assert percent(math.nan, width=5) == "  n/a" and percent(None) == "n/a"
+    assert percent(0.8773) == "87.73" and percent(0.904, width=6) == " 90.40" and percent(1.0, width=6) == "100.00"
+    assert percent(-0.125) == "-12.50" and percent(0.95, 0) == "95"
+    assert percent(math.nan, width=6) == "   n/a" and percent(None) == "n/a"
     assert number(0.58333, 3, width=6) == " 0.583" and number(float("nan"), 2, width=6) == "   n/a"
     assert number(-0.25, 2) == "-0.25"
 
@@ -41,7 +42,7 @@ def test_text_outputs_show_undefined_as_na(tmp_path):
     with pytest.warns(Warning):
         result = runner.invoke(app, ["evaluate", str(gold), str(gold)])
     assert result.exit_code == 0, result.output
-    assert "  UCP                  n/a" in result.stdout and "  LAS                100.0" in result.stdout
+    assert "  UCP                   n/a" in result.stdout and "  LAS                100.00" in result.stdout
 
 
 # --------------------------------------------------------------------------- input errors: one line naming the file

@@ -82,7 +82,7 @@ def test_poor_label_overlap_warns_once_naming_labels_and_pairs():
     labels = [w for w in record if w.category is LabelSetWarning]
     assert len(labels) == 1
     message = str(labels[0].message)
-    assert "33.3% of gold tokens (30 of 90)" in message and "obj 30" in message and "obj→dobj 30" in message
+    assert "33.33% of gold tokens (30 of 90)" in message and "obj 30" in message and "obj→dobj 30" in message
     assert result.label_check.share == pytest.approx(1 / 3)
     with warnings.catch_warnings():
         warnings.simplefilter("error", LabelSetWarning)  # mapped: no warning
@@ -124,7 +124,7 @@ def test_cli_label_map_table_and_json_carry_the_same_figures(tmp_path):
     assert len(warned) == 1
     with pytest.warns(LabelSetWarning):
         text = runner.invoke(app, args)
-    assert "attachment by label" in text.stdout and "obj" in text.stdout and "66.7" in text.stdout
+    assert "attachment by label" in text.stdout and "obj" in text.stdout and "66.67" in text.stdout
     (tmp_path / "map.tsv").write_text("dobj obj\n", encoding="utf-8")
     mapped = json.loads(runner.invoke(app, args + ["--json", "--label-map", str(tmp_path / "map.tsv")]).stdout)
     assert mapped["las"] == 1.0 and mapped["unseen_gold_label_share"] == 0.0

@@ -283,7 +283,7 @@ def test_cli_leaf_ancestor_json_and_table(tmp_path):
     assert first["words"][1] == {"word": "tax", "score": pytest.approx(0.5833, abs=1e-4),
                                  "gold_lineage": "[ N1 N1 S", "candidate_lineage": "NP S"}
     table = CliRunner().invoke(app, ["leaf-ancestor", str(gold), str(cand), "--costs", "first-char"])
-    assert table.exit_code == 0 and "0.583   tax" in table.output
+    assert table.exit_code == 0 and  " 58.33   tax" in table.output
     bad = tmp_path / "bad.mrg"
     bad.write_text("(S (NP a b) c)\n(S (NP a b) d\n", encoding="utf-8")
     error = CliRunner().invoke(app, ["leaf-ancestor", str(gold), str(bad)])

@@ -101,9 +101,9 @@ def test_summary_numbers_are_formatted_like_the_page(page, result):
     cells = {"".join(tr[0].itertext()): ["".join(td.itertext()) for td in tr[1:]]
              for tr in summary.iter(f"{XHTML}tr") if tr[0].tag == f"{XHTML}td"}
     upos = result["upos"]
-    assert cells["upos"] == [f"{upos.alpha:+.3f}", f"{100 * upos.observed:.1f}", f"{upos.cohen_mean:+.3f}",
-                             f"{upos.fleiss:+.3f}", str(upos.units), str(upos.disagreeing)]
-    assert cells["lemma"][:4] == ["+1.000", "100.0", "+1.000", "+1.000"]
+    assert cells["upos"] == [f"{100 * upos.alpha:.2f}", f"{100 * upos.observed:.2f}", f"{100 * upos.cohen_mean:.2f}",
+                             f"{100 * upos.fleiss:.2f}", str(upos.units), str(upos.disagreeing)]
+    assert cells["lemma"][:4] == ["100.00"] * 4
     assert cells["xpos"][:4] == ["n/a"] * 4  # no XPOS written: undefined, as the page writes it
 
 

@@ -65,7 +65,7 @@ def test_report_on_cdt_in_a_browser(iaa, tmp_path):
     order = sorted(range(len(alpha.item_names)), key=lambda i: -alpha.item_disagreement[i, column])
     assert parsed.items == [alpha.item_names[i] for i in order[:12]]
     assert parsed.svgs == 12 and parsed.differs > 12  # one picture per item, both analyses in it
-    assert "+0.957" in page and "+0.847" in page and "90.4" in page  # α plain, α diff (Table 2), LAS
+    assert "95.7" in page and "84.7" in page and "90.4" in page  # α plain, α diff (Table 2), LAS, in %
     assert "data:image/png;base64," in page and "sent_id" not in page  # CDT has no sent_ids: file and line
     assert "da-lotte.conll:" in page
     from ..browser import render_in_chromium, require_chromium

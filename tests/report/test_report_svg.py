@@ -376,7 +376,7 @@ def test_phrase_scores_colour_the_words():
     fills = [g.find(f"{SVG}rect").get("fill") for g in scored]
     assert fills == [score_colour(1.0), score_colour(0.0), score_colour(0.5)]
     assert fills[0] == "#ffffff" and fills[1] == "#ff7878"
-    assert [g.find(f"{SVG}title").text for g in scored] == ["the: 1.000", "dog: 0.000", "barked: 0.500"]
+    assert [g.find(f"{SVG}title").text for g in scored] == ["the: 100.00%", "dog: 0.00%", "barked: 50.00%"]
     assert [g.find(f"{SVG}text").text for g in scored] == ["the", "dog", "barked"]
     assert score_colour(float("nan")) == "#dddddd"
     with pytest.raises(ValueError):
