@@ -60,11 +60,6 @@ class LayerData:
     mismatched: List[str] = field(default_factory=list)
     unpairable: int = 0
 
-    def form(self, unit: Tuple[int, int]) -> str:
-        item, token = unit
-        tree = next(iter(self.items[item].values()))
-        return tree.forms[token]
-
 
 def _pairs(text: str) -> Dict[str, str]:
     """``A=x|B=y`` as ``{A: x, B: y}`` (``_`` and empty: none)."""
