@@ -163,3 +163,23 @@ def test_gpu_backend_without_the_extra_is_one_line(tmp_path):
 def test_the_kernel_constants_match_the_cpu_deltas():
     """The device sums are δplain, δdiff, δnorm in _core.KERNEL_DELTAS order."""
     assert _core.KERNEL_DELTAS == ("plain", "diff", "norm")
+
+
+class _FailingKernel:
+    """A kernel whose first launch fails inside Numba's compiler (as numba-cuda 0.30.4 does
+    with numpy 2.5: ``module 'numpy' has no attribute 'row_stack'``)."""
+
+    def __init__(self, compiled):
+        self.overloads = {"sig": object()} if compiled else {}
+
+    def __getitem__(self, config):
+        def launch(*args):
+            raise AttributeError("module 'numpy' has no attribute 'row_stack'")
+        return launch
+
+
+def test_a_kernel_numba_cannot_compile_is_one_option_error():
+    with pytest.raises(sa.errors.BadOptionError, match=r"cannot compile the kernel with numpy .*row_stack.*numpy<2.5"):
+        gpu._launch(_FailingKernel(compiled=False), 1, TPB, ())
+    with pytest.raises(AttributeError):  # once compiled, a fault is the launch's own
+        gpu._launch(_FailingKernel(compiled=True), 1, TPB, ())

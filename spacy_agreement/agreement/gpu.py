@@ -191,6 +191,35 @@ def _kernel(unit: bool, threads_per_block: int) -> Callable[..., Any]:
     return sums
 
 
+def _launch(kernel: Any, blocks: int, threads_per_block: int, args: Tuple[Any, ...]) -> None:
+    """One launch. Numba's advice on small grids is left out (the grid is as large as the pairs
+    need); a kernel Numba cannot compile (numba-cuda 0.30.4 with numpy 2.5, where
+    ``np.row_stack`` is gone, say) is a :class:`BadOptionError` naming both versions."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            # NumbaPerformanceWarning, a class of numba's or numba-cuda's own depending on the version
+            warnings.filterwarnings("ignore", message=r".*Grid size .* under-utilization")
+            kernel[blocks, threads_per_block](*args)
+    except (AttributeError, ImportError, TypeError) as exc:
+        if getattr(kernel, "overloads", None):  # compiled already: not a compiler fault
+            raise
+        raise BadOptionError(
+            f'backend="gpu": Numba CUDA {_version("numba-cuda")} cannot compile the kernel with numpy '
+            f'{np.__version__} ({type(exc).__name__}: {exc}); pip install "numpy<2.5" or a newer numba-cuda',
+            option="backend") from exc
+
+
+def _version(distribution: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return "(version unknown)"
+
+
 def table_dtype(max_nodes: int, unit: bool) -> np.dtype:
     """The tables' type: int16 for unit costs up to :data:`INT16_MAX_NODES` nodes, int32
     beyond, float64 with a label-cost matrix."""
@@ -272,8 +301,8 @@ def expected_sums_gpu(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cos
             count = min(stride, n_pairs - first)
             td = tables[:m * m * stride]
             fd = tables[m * m * stride:_table_elements(m) * stride]
-            kernel[-(-count // threads_per_block), threads_per_block](
-                *arrays[:7], arrays[7], n - 1, first, count, cost_dev, n_labels, td, fd, stride, out_dev)
+            _launch(kernel, -(-count // threads_per_block), threads_per_block,
+                    (*arrays[:7], arrays[7], n - 1, first, count, cost_dev, n_labels, td, fd, stride, out_dev))
             cuda_api.synchronize()
             first += count
             if bar is not None:
