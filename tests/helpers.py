@@ -54,6 +54,7 @@ def command_args(command, tmp_path, files):
         "alpha": [str(a), str(b)],
         "layers": [str(a), str(b)],
         "evaluate": [str(a), str(b)],
+        "compare": [str(a), str(b), str(a), "--shuffles", "200", "--resamples", "100"],
         "judgments": [str(judged)],
         "synthetic": [str(a), "--sample", "4", "--runs", "1"],
         "leaf-ancestor": [str(mrg_gold), str(mrg_test)],

@@ -30,11 +30,18 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 class DiscourseFile(NamedTuple):
     """A document as read: its sentences, each annotator's relation records (JSON values,
-    unchecked) in the file's order, and the file's name."""
+    unchecked, in the interchange format of :mod:`spacy_agreement.evaluation.discourse_json`)
+    in the file's order, and the file's name; ``set_aside`` counts per annotator, by reason,
+    the links of the file that could not become records, ``notes`` per annotator what the
+    reader could not check (connectives on a layer whose file is missing, ...), ``text``
+    the text the file annotates (the CDT name's ``NNNN-da``; the file's name otherwise)."""
 
     sentences: List[DependencyTree]
     annotators: Dict[str, Any]
     source: str
+    set_aside: Optional[Dict[str, Dict[str, int]]] = None
+    notes: Optional[Dict[str, Dict[str, int]]] = None
+    text: Optional[str] = None
 
 
 def json_list(value: Any, what: str, source: str, sentence: Optional[int] = None) -> Sequence[Any]:

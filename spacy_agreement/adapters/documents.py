@@ -16,6 +16,8 @@ from typing import Any, Callable
 
 from ..registry import Registry
 from .discourse_files import read_discourse_file
+from .dtag_discourse import read_dtag_discourse
+from .pml_discourse import read_pml_discourse
 from .evalb_files import file_lines
 from .judgments_files import read_judgment_records
 
@@ -26,6 +28,8 @@ DOCUMENT_READERS: Registry = Registry("document reader", dashes=True)
 DOCUMENT_READERS.register("judgments", read_judgment_records, builtin=True)
 DOCUMENT_READERS.register("discourse", read_discourse_file, builtin=True)
 DOCUMENT_READERS.register("evalb-lines", file_lines, builtin=True)
+DOCUMENT_READERS.register("dtag-discourse", read_dtag_discourse, builtin=True)  # CDT's discourse files
+DOCUMENT_READERS.register("pml-discourse", read_pml_discourse, builtin=True)  # PDT's PML t-files
 
 
 def register_document_reader(name: str, read: DocumentReader) -> DocumentReader:

@@ -22,6 +22,7 @@ try:  # Ctrl-C while the commands load (spaCy, numpy): the same one line and exi
     from . import alpha  # noqa: F401
     from . import layers  # noqa: F401
     from . import evaluate  # noqa: F401
+    from . import compare  # noqa: F401
     from . import judgments  # noqa: F401
     from . import synthetic  # noqa: F401
     from . import leaf_ancestor  # noqa: F401

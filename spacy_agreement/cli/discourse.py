@@ -1,13 +1,24 @@
-"""``spacy-agreement discourse``: agreement on discourse arrows (Mirovsky et al. 2010)."""
+"""``spacy-agreement discourse``: agreement on discourse arrows (Mirovsky et al. 2010).
+
+Each FILE is read by the document reader its name calls for (``--reader`` chooses one):
+``.json`` the interchange format (one file may hold every annotator), ``.tag`` a DTAG
+discourse file of the Copenhagen Dependency Treebank and ``.t`` / ``.t.gz`` a PML t-file
+(one file per annotator). Files of one text are compared together; files of several texts
+(CDT's ``NNNN-da-disc-ANNOTATOR.tag``, or PML files of the same name in the annotators'
+folders) give each text's figures and the corpus's, each annotator pair's counts pooled.
+"""
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 import typer
 
+from ..evaluation.discourse import (corpus_agreement, discourse_agreement, load_discourse, merge_documents)
+from ..evaluation.discourse_model import DiscourseDocument
+from ..evaluation.discourse_report import agreement_text, corpus_text
 from ..evaluation.settings import DiscourseSettings
-from ..evaluation.discourse import discourse_agreement, format_tables, load_discourse, merge_documents
 from .handling import handled_errors
 from .options import json_option, output_option, quiet_option, tsv_option
 from .output import Output
@@ -15,11 +26,48 @@ from .registry import command
 from .settings_options import apply_signature, signature_footer, signature_option, with_signature
 
 
+def reader_for(path: Path, reader: Optional[str]) -> str:
+    """``reader``, or the one the file's name calls for (``discourse`` for JSON and anything else)."""
+    if reader:
+        return reader
+    name = os.fspath(path)
+    if name.endswith(".tag"):
+        return "dtag-discourse"
+    if name.endswith(".t") or name.endswith(".t.gz"):
+        return "pml-discourse"
+    return "discourse"
+
+
+def texts_of(files: List[Path], reader: Optional[str]) -> Dict[str, DiscourseDocument]:
+    """The files read and merged per text (JSON files are one text, as before)."""
+    groups: Dict[str, List[DiscourseDocument]] = {}
+    for path in files:
+        chosen = reader_for(path, reader)
+        document = load_discourse(path, chosen)
+        key = "" if chosen == "discourse" else document.text
+        groups.setdefault(key, []).append(document)
+    return {key or docs[0].source: merge_documents(docs) for key, docs in groups.items()}
+
+
 @command("discourse")
 def discourse_command(
-    files: List[Path] = typer.Argument(..., help="Discourse JSON file(s) over the same document (format: spacy_agreement.evaluation.discourse)."),
-    as_json: bool = json_option("Print one JSON object: strict, skip, connective and pairs."),
+    files: List[Path] = typer.Argument(..., help="Discourse files: JSON (every annotator in one file or several), "
+                                                 "or one DTAG .tag / PML .t file per annotator; files of several "
+                                                 "texts give per-text and corpus figures."),
+    as_json: bool = json_option("Print one JSON object: strict, skip, connective (means over pairs), pairs, links "
+                                "(scored and set aside), confusion; texts for several texts."),
+    reader: Optional[str] = typer.Option(None, "--reader", help="Document reader of every file: discourse (JSON), "
+                                         "dtag-discourse, pml-discourse or a registered one (default: by suffix)."),
     skip_both_ends: bool = typer.Option(False, "--skip-both-ends", help="Allow a one-level skip at both ends at once."),
+    ranges: str = typer.Option("exact", "--ranges", help="Range and group ends: exact (same node and extent) or node "
+                                                        "(the node the arrow is drawn at)."),
+    text_connectives: str = typer.Option("sentences", "--text-connectives",
+                                         help="Connectives known by text only (implicit, DTAG's) in the connective "
+                                              "measure: sentences (text + the sentences joined) or aside."),
+    lists: bool = typer.Option(False, "--lists", help="Score PML list links (type 'list') instead of setting them aside."),
+    skip_empty: bool = typer.Option(False, "--skip-empty", help="Leave out annotator files without any discourse link "
+                                                               "(not annotated)."),
+    confusion: bool = typer.Option(False, "--confusion", help="Print the confusion of types (the JSON always has it)."),
     tsv: bool = tsv_option(),
     quiet: bool = quiet_option(),
     output: Optional[Path] = output_option(),
@@ -28,8 +76,16 @@ def discourse_command(
     """Agreement on discourse arrows: strict, one-level skipping, connective-based (Mirovsky et al. 2010)."""
     with handled_errors(*files):
         out = Output(as_json, tsv, output, quiet)
-        document = merge_documents([load_discourse(f) for f in files])
-        settings = apply_signature(DiscourseSettings(skip_both_ends=skip_both_ends), signature)
-        result = discourse_agreement(document, skip_both_ends=settings.skip_both_ends)
-        out.write(lambda: signature_footer(format_tables(result), settings.signature()),
-                  lambda: with_signature(result.to_dict(), settings.signature()))
+        settings = apply_signature(DiscourseSettings(skip_both_ends=skip_both_ends, ranges=ranges,
+                                                     text_connectives=text_connectives, lists=lists,
+                                                     skip_empty=skip_empty), signature)
+        texts = texts_of(files, reader)
+        if len(texts) == 1:
+            (document,) = texts.values()
+            result = discourse_agreement(document, settings=settings)
+            out.write(lambda: signature_footer(agreement_text(result, confusion), settings.signature()),
+                      lambda: with_signature(result.to_dict(), settings.signature()))
+        else:
+            corpus = corpus_agreement(sorted(texts.items()), settings)
+            out.write(lambda: signature_footer(corpus_text(corpus, confusion), settings.signature()),
+                      lambda: with_signature(corpus.to_dict(), settings.signature()))

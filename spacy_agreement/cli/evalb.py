@@ -14,6 +14,8 @@ from .options import json_option, output_option, quiet_option, tsv_option
 from .output import Output
 from .registry import command
 from .settings_options import apply_signature, signature_option, with_signature
+from .intervals import (ci_option, confidence_option, interval_option, interval_settings, intervals, resamples_option,
+                        seed_option)
 
 
 def looks_like_conll(path: Path) -> Optional[int]:
@@ -65,6 +67,11 @@ def evalb_command(
     quiet: bool = quiet_option("Nothing on stderr but errors (no EVALB warnings or messages)."),
     output: Optional[Path] = output_option(),
     signature: Optional[str] = signature_option(),
+    ci: bool = ci_option(),
+    resamples: int = resamples_option(),
+    seed: int = seed_option(),
+    confidence: float = confidence_option(),
+    interval: str = interval_option(),
 ) -> None:
     """Bracket scores exactly as EVALB (Sekine & Collins) prints them, diff-able with its output."""
     with handled_errors(gold, test, params, may_be_empty=(params,)):
@@ -77,8 +84,17 @@ def evalb_command(
         report = evaluate_files(gold, test, settings)
         for message in report.messages:
             out.note(message)
+        ci_text, ci_json = "", {}
+        if ci and not report.aborted:
+            from ..evaluation.unit_counts import evalb_unit_counts
+            from ..report.comparison_text import BRACKET_NAMES
+
+            ci_text, ci_json = intervals(evalb_unit_counts(report), interval_settings(resamples, seed, confidence,
+                                                                                      interval), BRACKET_NAMES)
+            ci_text = "\n\n" + ci_text  # after EVALB's bytes, which stay as they are
         # EVALB's bytes, whatever the encoding of the terminal (so no signature line: it is in --json and --tsv)
-        out.write(lambda: format_report(report),
-                  lambda: with_signature(report.to_dict(sentences=as_json), settings.signature()), encoding="latin-1")
+        out.write(lambda: format_report(report) + ci_text,
+                  lambda: {**with_signature(report.to_dict(sentences=as_json), settings.signature()), **ci_json},
+                  encoding="latin-1")
     if report.aborted:
         raise typer.Exit(code=1)

@@ -26,6 +26,9 @@ from .options import (InputFormat, choices, format_option, max_memory_option, re
 from .output import Output
 from .registry import command
 from .settings_options import apply_signature, signature_footer, signature_option
+from .breakdown_options import attributes, breakdown_option, breakdown_output, from_layers, from_trees
+from .intervals import (ci_option, confidence_option, interval_option, interval_settings, intervals, resamples_option,
+                        seed_option)
 
 CONVENTION_HELP = ("The field's convention the options start from (any option given overrides it): conll18 "
                    "(conll18_ud_eval.py: every word, subtypes stripped, root as written), conll07 (eval07.pl: labels "
@@ -169,7 +172,7 @@ def aligned_json(aligned: AlignedScores, options: Any) -> Dict[str, Any]:
 
 
 def from_raw_text(model: str, gold: Path, gold_trees: List[Any], fmt: Optional[str], options: Any,
-                  save_parses: Optional[Path], out: Output) -> AlignedScores:
+                  save_parses: Optional[Path], out: Output) -> Tuple[AlignedScores, Tuple[Any, Any]]:
     """``--model --from-text``: the pipeline tokenises, splits and parses the gold's raw text
     (:func:`~spacy_agreement.integrations.spacy_parse.parse_raw_text`); its parses are scored
     through conll18_ud_eval.py's alignment (and saved with ``--save-parses``)."""
@@ -184,7 +187,19 @@ def from_raw_text(model: str, gold: Path, gold_trees: List[Any], fmt: Optional[s
     if save_parses is not None:
         save_parses.write_text(text, encoding="utf-8")
         out.note(f"wrote the pipeline's {text.count(chr(10) + chr(10))} sentences to {save_parses}")
-    return evaluate_aligned_layers(read_conllu_layers(gold), parse_conllu_layers(text, name))
+    layers = (read_conllu_layers(gold), parse_conllu_layers(text, name))
+    return evaluate_aligned_layers(*layers), layers
+
+
+def aligned_intervals(layers: Optional[Tuple[Any, Any]], settings: Any) -> Tuple[str, Dict[str, Any]]:
+    """``--ci`` of an aligned evaluation: intervals of the thirteen F1 scores, per gold sentence."""
+    if settings is None or layers is None:
+        return "", {}
+    from ..evaluation.aligned import DISPLAY_NAMES
+    from ..evaluation.unit_counts import aligned_unit_counts
+
+    text, keys = intervals(aligned_unit_counts(*layers), settings, dict(DISPLAY_NAMES))
+    return "\n\nF1 of conll18_ud_eval.py's scores, " + text[0].lower() + text[1:], keys
 
 
 def format_aligned(aligned: AlignedScores, gold_sentences: int, pred_sentences: Optional[int]) -> str:
@@ -261,6 +276,12 @@ def evaluate_command(
     output: Optional[Path] = output_option(),
     max_memory: Optional[float] = max_memory_option(),
     signature: Optional[str] = signature_option(),
+    ci: bool = ci_option(),
+    resamples: int = resamples_option(),
+    seed: int = seed_option(),
+    confidence: float = confidence_option(),
+    interval: str = interval_option(),
+    breakdown: Optional[str] = breakdown_option(),
 ) -> None:
     """Every parser metric of predicted trees against gold: LAS, UAS, CLAS, MLAS, BLEX and more.
 
@@ -282,12 +303,18 @@ def evaluate_command(
                                  cycles=cycles(strict))
         options = apply_signature(options, signature, default=type(options).for_convention(convention))
         strict = options.cycles == "raise"
+        ci_settings = interval_settings(resamples, seed, confidence, interval) if ci else None
+        by = attributes(breakdown)
+        system_name = pred.name if pred is not None else str(model)
         gold_trees = dependency_trees(gold, fmt, strict)
         spacy_scores: Dict[str, float] = {}
         if model is not None and from_text:
-            aligned = from_raw_text(model, gold, gold_trees, fmt, options, save_parses, out)
-            out.write(lambda: signature_footer(format_aligned(aligned, len(gold_trees), None), options.signature()),
-                      lambda: aligned_json(aligned, options))
+            aligned, layers = from_raw_text(model, gold, gold_trees, fmt, options, save_parses, out)
+            ci_text, ci_json = aligned_intervals(layers, ci_settings)
+            b_text, b_json = breakdown_output({system_name: from_layers(*layers, by)}) if by else ("", {})
+            out.write(lambda: signature_footer(format_aligned(aligned, len(gold_trees), None) + ci_text + b_text,
+                                               options.signature()),
+                      lambda: {**aligned_json(aligned, options), **ci_json, **b_json})
             return
         if model is not None:
             pred_trees, nlp, docs = parse_with_model(model, gold_trees, out)
@@ -306,14 +333,30 @@ def evaluate_command(
                 if difference is not None:
                     raise MismatchedCorpusError(difference)
                 aligned = aligned_scores(gold, pred, fmt, options)
-                out.write(lambda: signature_footer(format_aligned(aligned, len(gold_trees), len(pred_trees)),
-                                                   options.signature()),
-                          lambda: aligned_json(aligned, options))
+                layers = None
+                if ci_settings is not None or by:
+                    from ..adapters.conllu_words import read_conllu_layers
+
+                    layers = (read_conllu_layers(gold), read_conllu_layers(pred))
+                ci_text, ci_json = aligned_intervals(layers, ci_settings)
+                b_text, b_json = breakdown_output({system_name: from_layers(*layers, by)}) if by else ("", {})
+                out.write(lambda: signature_footer(format_aligned(aligned, len(gold_trees), len(pred_trees)) + ci_text
+                                                   + b_text, options.signature()),
+                          lambda: {**aligned_json(aligned, options), **ci_json, **b_json})
                 return
-        result = evaluate(gold_trees, pred_trees, options)
+        result = evaluate(gold_trees, pred_trees, options, keep_counts=ci)
+        ci_text, ci_json = "", {}
+        if ci_settings is not None:
+            counts = result.unit_counts
+            defined = [m for m, v in result.scores.items() if v == v]  # nan: undefined on the corpus
+            ci_text, ci_json = intervals(counts.select(counts.units, defined), ci_settings,
+                                         {m: display_name(m) for m in counts.metrics}, result.scores)
+            ci_text = "\n\n" + ci_text
+        b_text, b_json = (breakdown_output({system_name: from_trees(list(zip(gold_trees, pred_trees)), by, options)})
+                          if by else ("", {}))
         aligned = conll18_beside(gold, pred, fmt, options, out) if model is None else None
-        out.write(lambda: signature_footer(format_result(result, worst, spacy_scores)
+        out.write(lambda: signature_footer(format_result(result, worst, spacy_scores) + ci_text + b_text
                                            + (f"\n\n{format_conll18_table(aligned)}" if aligned else ""),
                                            result.signature),
                   lambda: {**result.to_json(), **spacy_scores, "alignment": "identical",
-                           **(aligned_keys(aligned) if aligned else {})})
+                           **(aligned_keys(aligned) if aligned else {}), **ci_json, **b_json})

@@ -21,6 +21,8 @@ from .options import (InputFormat, cycles, format_option, json_option,
 from .output import Output
 from .registry import command
 from .settings_options import apply_signature, signature_footer, signature_option, with_signature
+from .intervals import (ci_option, confidence_option, interval_option, interval_settings, intervals, resamples_option,
+                        seed_option)
 
 
 class CostChoice(str, Enum):
@@ -95,6 +97,11 @@ def leaf_ancestor_command(
     quiet: bool = quiet_option(),
     output: Optional[Path] = output_option(),
     signature: Optional[str] = signature_option(),
+    ci: bool = ci_option(),
+    resamples: int = resamples_option(),
+    seed: int = seed_option(),
+    confidence: float = confidence_option(),
+    interval: str = interval_option(),
 ) -> None:
     """Leaf-ancestor scores and GEIG bracket F (Sampson & Babarczy 2003).
 
@@ -108,6 +115,16 @@ def leaf_ancestor_command(
         gold_trees, cand_trees = trim_trailing_failures(read_trees(gold, kind, **options),
                                                         read_trees(candidate, kind, **options))
         result = leaf_ancestor(gold_trees, cand_trees, cost=settings.cost, evalb=settings.evalb, strict=strict)
-        out.write(lambda: signature_footer(format_result(result, gold, candidate, worst, words), settings.signature()),
-                  lambda: with_signature(corpus_figures(result, gold, candidate, sentences=as_json),
-                                         settings.signature()))
+        ci_text, ci_json = "", {}
+        if ci:
+            from ..evaluation.unit_counts import leaf_ancestor_unit_counts
+            from ..report.comparison_text import BRACKET_NAMES
+
+            ci_text, ci_json = intervals(leaf_ancestor_unit_counts(result), interval_settings(resamples, seed,
+                                                                                              confidence, interval),
+                                         BRACKET_NAMES)
+            ci_text = "\n\n" + ci_text
+        out.write(lambda: signature_footer(format_result(result, gold, candidate, worst, words) + ci_text,
+                                           settings.signature()),
+                  lambda: {**with_signature(corpus_figures(result, gold, candidate, sentences=as_json),
+                                            settings.signature()), **ci_json})

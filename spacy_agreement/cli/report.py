@@ -33,6 +33,7 @@ def report_command(
     items: int = typer.Option(50, "--items", help="How many of the most disagreeing items to draw (the page's filters work on these)."),
     rank_by: str = typer.Option("norm", "--rank-by", help="The delta whose mean squared value over an item's annotations ranks the items: norm (default: long sentences do not come first for their length alone), plain, diff or a registered one."),
     title: str = typer.Option("Syntactic annotation agreement", "--title", help="Title of the page."),
+    gold: Optional[str] = typer.Option(None, "--gold", metavar="ANNOTATOR", help="The annotator (a file's name without its extension, e.g. gold for gold.conllu) whose trees are the reference: adds breakdowns of the others' attachment against it (arc length, direction, depth, sentence length, UPOS, relation)."),
     as_json: bool = json_option("Also print alpha and the accuracies as one JSON object."),
     tsv: bool = tsv_option("Also print alpha and the accuracies as key and value, tab-separated."),
     quiet: bool = quiet_option(),
@@ -70,7 +71,7 @@ def report_command(
                                    user_key=user_key, include=include, annotator_key=annotator_key)
         computed = agreement(corpus, settings)  # α once, for the page and the output
         page = build_report(corpus, items=items, title=title, computed=computed, rank_by=rank_by,
-                            settings=settings)  # type: ignore[arg-type]
+                            settings=settings, gold=gold)  # type: ignore[arg-type]
         html_path.write_text(page.html, encoding="utf-8")
         out.note(f"wrote {html_path}: {page.items_shown} items drawn (of {page.items_disagreeing} with any "
                  f"disagreement), {size_text(page.size)}")

@@ -507,19 +507,26 @@ def _count(mask: np.ndarray) -> int:
     return int(np.count_nonzero(mask))
 
 
-def evaluate_aligned_layers(gold: ConlluLayers, system: ConlluLayers,
-                            alignment: Optional[WordAlignment] = None) -> AlignedScores:
-    """The thirteen scores of ``conll18_ud_eval.py`` for two files already read
-    (:func:`~spacy_agreement.adapters.conllu_words.read_conllu_layers`); ``alignment`` when
-    the caller has it (:func:`align_words`)."""
+@dataclass(frozen=True)
+class AlignedMasks:
+    """What the scores count, word by word: the aligned pairs (``gold_words[k]`` with
+    ``system_words[k]``), for each score over aligned words (``upos`` ... ``blex``) whether
+    pair ``k`` is right, and which words of each side are content words (the CLAS, MLAS and
+    BLEX denominators). :func:`evaluate_aligned_layers` sums them over the file;
+    :mod:`spacy_agreement.evaluation.unit_counts` over each gold sentence."""
+
+    gold_words: np.ndarray
+    system_words: np.ndarray
+    correct: Dict[str, np.ndarray]
+    gold_content: np.ndarray
+    system_content: np.ndarray
+
+
+def aligned_masks(gold: ConlluLayers, system: ConlluLayers, alignment: Optional[WordAlignment] = None) -> AlignedMasks:
+    """The word-by-word flags behind the scores of :func:`evaluate_aligned_layers`."""
     alignment = alignment if alignment is not None else align_words(gold, system)
     G, S, no_gold_lemma = _columns(gold, system)
     ag, as_ = alignment.gold_words, alignment.system_words
-    n_aligned = len(ag)
-
-    def over_aligned(name: str, ok: np.ndarray) -> AlignedMetric:
-        return AlignedMetric(name, _count(ok), gold.n_words, system.n_words, n_aligned)
-
     upos = G.upos[ag] == S.upos[as_]
     xpos = G.xpos[ag] == S.xpos[as_]
     feats = G.feats[ag] == S.feats[as_]
@@ -548,19 +555,32 @@ def evaluate_aligned_layers(gold: ConlluLayers, system: ConlluLayers,
     same_children = (g_children[ag] == s_children[as_]) & (s_children[as_] == matched_children[as_])
     mlas = clas & upos & feats & same_children
     blex = clas & lemmas
+    correct = {"upos": upos, "xpos": xpos, "ufeats": feats, "alltags": upos & xpos & feats, "lemmas": lemmas,
+               "uas": uas, "las": las, "clas": clas, "mlas": mlas, "blex": blex}
+    return AlignedMasks(ag, as_, correct, G.content, S.content)
 
-    def over_content(name: str, correct: np.ndarray) -> AlignedMetric:
-        return AlignedMetric(name, _count(correct), _count(G.content), _count(S.content), _count(content))
 
+def evaluate_aligned_layers(gold: ConlluLayers, system: ConlluLayers,
+                            alignment: Optional[WordAlignment] = None) -> AlignedScores:
+    """The thirteen scores of ``conll18_ud_eval.py`` for two files already read
+    (:func:`~spacy_agreement.adapters.conllu_words.read_conllu_layers`); ``alignment`` when
+    the caller has it (:func:`align_words`)."""
+    alignment = alignment if alignment is not None else align_words(gold, system)
+    masks = aligned_masks(gold, system, alignment)
+    n_aligned = len(masks.gold_words)
+    content = masks.gold_content[masks.gold_words]
+    scores = {}
+    for name, ok in masks.correct.items():
+        if name in ("clas", "mlas", "blex"):
+            scores[name] = AlignedMetric(name, _count(ok), _count(masks.gold_content), _count(masks.system_content),
+                                         _count(content))
+        else:
+            scores[name] = AlignedMetric(name, _count(ok), gold.n_words, system.n_words, n_aligned)
     return AlignedScores(
         tokens=_spans_metric("tokens", gold.token_start, gold.token_end, system.token_start, system.token_end),
         sentences=_spans_metric("sentences", gold.sentence_start, gold.sentence_end, system.sentence_start,
                                 system.sentence_end),
-        words=AlignedMetric("words", n_aligned, gold.n_words, system.n_words),
-        upos=over_aligned("upos", upos), xpos=over_aligned("xpos", xpos), ufeats=over_aligned("ufeats", feats),
-        alltags=over_aligned("alltags", upos & xpos & feats), lemmas=over_aligned("lemmas", lemmas),
-        uas=over_aligned("uas", uas), las=over_aligned("las", las),
-        clas=over_content("clas", clas), mlas=over_content("mlas", mlas), blex=over_content("blex", blex),
+        words=AlignedMetric("words", n_aligned, gold.n_words, system.n_words), **scores,
         gold_source=gold.source, system_source=system.source, gold_empty_nodes=gold.empty_nodes,
         system_empty_nodes=system.empty_nodes, gold_multiword_tokens=gold.multiword_tokens,
         system_multiword_tokens=system.multiword_tokens, multiword_spans=alignment.multiword_spans)
@@ -576,5 +596,5 @@ def evaluate_aligned(gold_path: Union[PathLike, ConlluLayers], system_path: Unio
     return evaluate_aligned_layers(gold, system)
 
 
-__all__ = ["AlignedMetric", "AlignedScores", "DISPLAY_NAMES", "METRICS", "WordAlignment", "align_words",
+__all__ = ["AlignedMasks", "AlignedMetric", "AlignedScores", "aligned_masks", "DISPLAY_NAMES", "METRICS", "WordAlignment", "align_words",
            "evaluate_aligned", "evaluate_aligned_layers", "format_conll18_table"]

@@ -96,6 +96,7 @@ class SentenceResult:
     words: List[WordScore]
     brackets: Optional[BracketCounts] = None
     location: str = ""
+    index: int = -1  # the sentence's position in the gold corpus (0-based)
 
     @property
     def leaf_ancestor(self) -> float:
@@ -142,6 +143,8 @@ class LeafAncestorResult:
     cost: str = "exact"
     extra: Dict[str, float] = field(default_factory=dict)
     skipped: List[str] = field(default_factory=list)
+    #: the skipped sentences by position in the gold corpus (0-based), with the reason
+    set_aside: Dict[int, str] = field(default_factory=dict)
 
     @property
     def leaf_ancestor(self) -> float:
@@ -304,18 +307,21 @@ def leaf_ancestor(
     if len(gold) != len(candidate):
         raise MismatchedCorpusError(f"{len(gold)} gold sentences but {len(candidate)} candidate sentences")
     skipped: List[str] = []
-    pairs, gold_l, cand_l = [], [], []
+    set_aside: Dict[int, str] = {}
+    pairs, gold_l, cand_l, indices = [], [], [], []
     errors = failed = 0
     for k, (g, c) in enumerate(zip(gold, candidate), start=1):
         if g is None or c is None:
             where = (g or c).location if (g or c) is not None else f"sentence {k}"
             skipped.append(f"{where}: no {'gold tree' if g is None else 'parse'} (failed parse)")
+            set_aside[k - 1] = skipped[-1]
             failed += 1
             continue
         try:
             g_kept, c_kept = _evalb_words(g, evalb), _evalb_words(c, evalb)
         except InvalidTreeError:  # nothing left but deleted words: EVALB's skip
             skipped.append(f"{c.location}: no word left after DELETE_LABEL")
+            set_aside[k - 1] = skipped[-1]
             failed += 1
             continue
         too_large = _lineage_limit(g_kept, c_kept)
@@ -323,6 +329,7 @@ def leaf_ancestor(
             if strict:
                 raise ResourceLimitError(too_large, c.location)
             skipped.append(f"{c.location}: {too_large}")
+            set_aside[k - 1] = skipped[-1]
             failed += 1
             continue
         if isinstance(g, DependencyTree):
@@ -335,21 +342,23 @@ def leaf_ancestor(
             if strict:
                 raise
             skipped.append(str(exc))
+            set_aside[k - 1] = skipped[-1]
             errors += 1
             continue
         pairs.append((g, c))
+        indices.append(k - 1)
         gold_l.append(gl)
         cand_l.append(cl)
     words = score_lineages(gold_l, cand_l, cost)
     sentences, total = [], BracketCounts(skipped=failed, errors=errors)
     phrase = any(isinstance(t, ConstituencyTree) for t in (*gold, *candidate))
-    for (g, c), w in zip(pairs, words):
+    for (g, c), w, index in zip(pairs, words, indices):
         counts = bracket_counts(g, c, evalb, preterminals) if phrase else None
         if counts is not None:
             total.add(counts)
-        sentences.append(SentenceResult(w, counts, str(c.location)))
+        sentences.append(SentenceResult(w, counts, str(c.location), index))
     name = cost if isinstance(cost, str) else "custom"
-    return LeafAncestorResult(sentences, total if phrase else None, name, skipped=skipped)
+    return LeafAncestorResult(sentences, total if phrase else None, name, skipped=skipped, set_aside=set_aside)
 
 
 def format_sentence(sentence: SentenceResult) -> str:

@@ -81,7 +81,7 @@ import math
 import warnings
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -432,6 +432,9 @@ class EvaluationResult(ScoresByName):
     partial: List[str] = field(default_factory=list)
     tokens_unannotated: int = 0  # tokens that would be scored but one side has not annotated
     settings: EvaluationOptions = field(default_factory=EvaluationOptions)  # how the numbers were computed
+    #: each metric's counts per sentence (``evaluate(..., keep_counts=True)``): what the
+    #: bootstrap intervals and the significance tests resample (:mod:`.unit_counts`)
+    unit_counts: Any = None
 
     @property
     def signature(self) -> str:
@@ -502,6 +505,7 @@ def evaluate(
     skip_mismatched: Optional[bool] = None,
     check_forms: Optional[bool] = None,
     metrics: Optional[Sequence[str]] = None,
+    keep_counts: bool = False,
 ) -> EvaluationResult:
     """Every metric of :data:`PARSER_METRICS` (or those named in ``metrics``) for a corpus of
     gold and predicted trees, sentence by sentence. ``check_forms=False`` compares only the
@@ -510,7 +514,9 @@ def evaluate(
     :class:`~spacy_agreement.errors.UndefinedMetricWarning`; per-sentence rows hold ``nan``
     without a warning (module docstring). ``options`` are the settings (their
     ``skip_mismatched`` and ``check_forms`` unless given here) and go into the result, whose
-    ``signature`` says how its numbers were computed."""
+    ``signature`` says how its numbers were computed. ``keep_counts=True`` keeps each
+    sentence's counts in ``unit_counts`` (:class:`~.unit_counts.UnitCounts`, for intervals and
+    significance tests)."""
     options = options or EvaluationOptions()
     if skip_mismatched is not None or check_forms is not None:
         options = replace(options, **{k: v for k, v in (("skip_mismatched", skip_mismatched),
@@ -537,11 +543,15 @@ def evaluate(
     over_limits: List[str] = []
     partial: List[str] = []
     tokens = verbs = unannotated = 0
+    rows: List[Tuple[int, Dict[str, List[float]]]] = []
+    labels_at: Dict[int, str] = {}
+    set_aside: Dict[int, str] = {}
     for number, ((g, p), pair, problem) in enumerate(zip(zip(gold, pred), compared, problems), start=1):
         if problem is not None:
             if not skip_mismatched:
                 raise MismatchedCorpusError(f"gold and prediction differ in tokens: {problem}", g.location)
             skipped.append(f"{g.location}: {problem}")
+            set_aside[number - 1] = skipped[-1]
             continue
         ctx = SentenceContext(g, p, options, compared=pair)
         counts = sentence_counts(g, p, options, chosen, ctx)
@@ -564,8 +574,17 @@ def evaluate(
         if with_ud:
             ud = ud + ctx.ud
         per_sentence.append(counts.scores(warn=False))
+        if keep_counts:
+            rows.append((number - 1, counts.values))
+            labels_at[number - 1] = str(g.location) if g.location.sentence is not None else f"sentence {number}"
+    unit_counts = None
+    if keep_counts:
+        from .unit_counts import dependency_unit_counts
+
+        unit_counts = dependency_unit_counts(rows, chosen, [get_metric(m).score for m in chosen], labels_at,
+                                             set_aside)
     return EvaluationResult(total.scores(), per_sentence, total, skipped, ud, tokens, verbs, labels, checked,
-                            multi_root, over_limits, partial, unannotated, options)
+                            multi_root, over_limits, partial, unannotated, options, unit_counts)
 
 
 def token_problem(gold: DependencyTree, pred: DependencyTree, check_forms: bool) -> Optional[str]:

@@ -45,6 +45,17 @@ class DiscourseSettings(Settings):
 
     skip_both_ends: bool = setting(False, key="skip2", kind="bool",
                                    doc="one-level skip allowed at both ends of an arrow at once")
+    ranges: str = setting("exact", key="ranges", doc="range and group ends: exact (same node and extent) or node "
+                                                     "(the node the arrow is drawn at)")
+    text_connectives: str = setting("sentences", key="textconn", doc="connectives known by text only: sentences "
+                                                                    "(text + the sentences joined) or aside")
+    lists: bool = setting(False, key="lists", kind="bool", doc="PML list links scored (type 'list') or set aside")
+    skip_empty: bool = setting(False, key="empty", kind="bool", doc="an annotator file without any discourse link "
+                                                                   "left out as not annotated")
+
+    def __post_init__(self) -> None:  # the choices are checked by evaluation.discourse_model
+        from .discourse_model import check_settings
+        check_settings(self)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,9 @@ Sections (each an element with an ``id`` so tools can find it):
   same span, another category);
 * ``plots`` (with matplotlib): histograms of the δ within items, and for three or more
   annotators the pairwise matrix, as PNG with readable labels;
-* ``layers`` (dependency trees): agreement on every annotation layer (:mod:`.layers_html`).
+* ``layers`` (dependency trees): agreement on every annotation layer (:mod:`.layers_html`);
+* ``breakdowns`` (with ``gold``, one annotator the reference): the others' attachment against it
+  by arc length, direction, depth, sentence length, UPOS and relation (:mod:`.breakdown_html`).
 
 Everything is inline (SVG, CSS, one script, base64 images): one file to send around, no
 network. Every string from the input (words, tags, labels, item, file and annotator names, the
@@ -50,6 +52,7 @@ from ..errors import BadOptionError, UndefinedMetricWarning
 from ..evaluation.leaf_ancestor import score_lineages
 from ..evaluation.lineage import phrase_lineages
 from ..trees import ConstituencyTree, DependencyTree
+from .breakdown_html import report_breakdowns
 from .escape import text as esc
 from .format import percent as _percent
 from .layers_html import LAYERS_SCRIPT, report_layers
@@ -299,7 +302,7 @@ class ReportPage:
 def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annotation agreement",
                  computed: Optional[Tuple[AlphaResult, AccuracyResult]] = None,
                  rank_by: str = DEFAULT_RANKING, settings: Optional[AlphaSettings] = None,
-                 layers: Optional[LayersResult] = None) -> ReportPage:
+                 layers: Optional[LayersResult] = None, gold: Optional[str] = None) -> ReportPage:
     """The report page (module docstring). ``items``: how many of the most disagreeing items
     to draw (the filters work on these); ``rank_by``: the δ whose mean squared value over an
     item's pairs of annotations ranks the items (``norm`` by default, so that long sentences
@@ -307,9 +310,13 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
     corpus when the caller has them (else computed here); ``settings``: how every α of the
     page is computed, the pairwise and leave-one-out ones included (default: the settings
     of ``computed``'s α, else the package's defaults); ``layers``: the per-layer agreement
-    (computed here for a dependency corpus). The page ends with the signature."""
+    (computed here for a dependency corpus); ``gold``: the annotator whose trees are the
+    reference, which adds the breakdowns of the others' attachment against it
+    (:mod:`.breakdown_html`). The page ends with the signature."""
     if settings is None:
         settings = computed[0].settings if computed is not None and computed[0] is not None else AlphaSettings()
+    breakdowns = "" if gold is None else \
+        report_breakdowns(corpus, gold, settings.ignore_subtypes, settings.fold_root_case)
     if computed is None:
         computed = (_quiet_alpha(corpus, settings),
                     pairwise_accuracy(corpus, exclude_mismatched=settings.exclude_mismatched, label=settings.label))
@@ -438,6 +445,7 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
     out.append(f'<section id="plots"><h2>Plots</h2>{_plots(corpus, names, matrix)}</section>')
     layer_part = report_layers(corpus, layers)  # "" for phrase trees, or where the layers cannot be computed
     out.extend([layer_part] if layer_part else [])
+    out.extend([breakdowns] if breakdowns else [])
     out.append(f"<footer class='muted' id='signature'>signature: <code>{esc(result.signature)}</code> "
                "(give it back with --signature to compute the same numbers)</footer>")
     out.append(f"<script>{SCRIPT}{LAYERS_SCRIPT if layer_part else ''}</script></body></html>")

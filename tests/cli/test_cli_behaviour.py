@@ -249,6 +249,7 @@ FILE_COMMANDS = {  # a command and its arguments, {x} the input file under test
     "alpha": ["alpha", "{a}", "{x}"],
     "layers": ["layers", "{a}", "{x}"],
     "evaluate": ["evaluate", "{a}", "{x}"],
+    "compare": ["compare", "{a}", "{x}", "{a}", "--shuffles", "200", "--resamples", "100"],
     "leaf-ancestor": ["leaf-ancestor", "{a}", "{x}"],
     "evalb": ["evalb", "{a}", "{x}"],
     "synthetic": ["synthetic", "{x}"],
@@ -421,6 +422,9 @@ def _same_figures(command, text, data):
     elif command == "evaluate":
         check(r"^\s+LAS\s+([\d.]+)$", data["las"])
         check(r"^\s+UAS\s+([\d.]+)$", data["uas"])
+    elif command == "compare":
+        check(r"^\s+LAS\s+\+([\d.]+)  \[", data["pairs"][0]["metrics"]["las"]["difference"])
+        check(r"(\d+) sentences compared", data["units"], scale=1, digits=0)
     elif command == "judgments":
         check(r"raw agreement ([\d.]+)%", data["judge_agreement"])
         check(r"Cohen's kappa (-?[\d.]+)%", data["kappa"])

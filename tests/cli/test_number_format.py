@@ -32,6 +32,7 @@ FIGURES = {
                  (r"^\s+TED\s+([\d.]+)$", ["ted"]), (r"^\s+CLAS\s+([\d.]+)$", ["clas"]),
                  (r"^\s+root\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+\d+\s+\d+$",
                   ["per_label.root.precision", "per_label.root.recall", "per_label.root.f"])],
+    "compare": [(r"^\s+LAS\s+\+([\d.]+)  \[", ["pairs.0.metrics.las.difference"])],
     "judgments": [(r"raw agreement (-?[\d.]+)%", ["judge_agreement"]), (r"Cohen's kappa (-?[\d.]+)%", ["kappa"])],
     "synthetic": [(r"^both\s+paper\s+0\.1\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)$",
                    ["points.0.alpha_plain", "points.0.alpha_diff", "points.0.alpha_norm", "points.0.accuracy"])],
@@ -54,7 +55,8 @@ FIGURES = {
 #: A score written as a fraction: ``0.934``, ``-0.25`` (three or four decimals after a leading 0).
 FRACTION = re.compile(r"(?<![\w.])-?[01]\.\d{3,4}(?![\d%])")
 #: Lines whose numbers are not scores: distances (mean squared δ), seconds, DP cells, the signature.
-NOT_SCORES = re.compile(r"^\s+\d\.\d{4}\s{2}|DP cells|^signature:|^alpha: ")
+NOT_SCORES = re.compile(r"^\s+\d\.\d{4}\s{2}|DP cells|^signature|^alpha: "
+                        r"|(<0\.0001|\d\.\d{4})\s+(<0\.0001|\d\.\d{4})$")  # compare's p-values
 #: A percentage with other than two decimals (``93.4``, ``93.400``) in a score table.
 ONE_DECIMAL = re.compile(r"(?<![\w.])-?\d{1,3}\.\d(?![\d])")
 

@@ -103,7 +103,9 @@ def test_three_annotators_pairs_and_means(document):
     means = result.means()
     assert means["strict"]["f1_relations"] == pytest.approx((0.2 + 1.0 + 0.2) / 3)
     out = result.to_dict()
-    assert set(out) == {"strict", "skip", "connective", "pairs"} and len(out["pairs"]) == 3
+    # issue 30: the links scored and set aside per annotator, the files and the confusion of types are added
+    assert set(out) == {"strict", "skip", "connective", "pairs", "links", "files", "confusion"}
+    assert len(out["pairs"]) == 3
 
 
 def write(tmp_path, data):
@@ -118,13 +120,26 @@ SENTENCES = [{"tokens": ["But", "it", "rained"], "heads": [3, 3, 0]}, {"tokens":
 @pytest.mark.parametrize("relation, message", [
     ({"start": [1, 9], "target": [0, 3], "connective": [[1, 1]], "type": "reason"}, "start node [1, 9] does not exist"),
     ({"start": [1, 3], "target": [4, 1], "connective": [[1, 1]], "type": "reason"}, "names sentence 4"),
-    ({"start": [1, 3], "target": [0, 3], "connective": [], "type": "reason"}, "has no connective"),
 ])
 def test_bad_relations_name_annotator_relation_and_node(tmp_path, relation, message):
     path = write(tmp_path, {"sentences": SENTENCES, "annotators": {"ann1": [relation]}})
     with pytest.raises(DiscourseError) as err:
         load_discourse(path)
     assert message in str(err.value) and "'ann1'" in str(err.value) and "relation 1" in str(err.value)
+
+
+def test_a_relation_without_connective_is_accepted_and_set_aside_by_the_connective_measure(tmp_path):
+    """Issue 30: "has no connective" is no longer an error; strict and skip score the relation,
+    the connective-based measure counts it as set aside."""
+    rel = {"start": [1, 3], "target": [0, 3], "connective": [], "type": "reason"}
+    path = write(tmp_path, {"sentences": SENTENCES, "annotators": {"A": [rel], "B": [rel]}})
+    document = load_discourse(path)
+    with pytest.warns(UndefinedMetricWarning):
+        result = discourse_agreement(document)
+    means = result.means()
+    assert means["strict"]["f1_relations"] == 1.0 and means["strict"]["f1_connectives"] == 1.0
+    assert math.isnan(means["connective"]["f1_relations"])  # nothing to score
+    assert result.accounting["A"]["connective"] == {"links": 1, "scored": 0, "set_aside": {"no connective": 1}}
 
 
 def test_annotators_over_different_documents(tmp_path):

@@ -1,0 +1,49 @@
+"""``--breakdown`` of ``evaluate`` and ``compare``: attachment scores by arc length, direction,
+depth, sentence length, UPOS and relation (MaltEval's group-by,
+:mod:`spacy_agreement.evaluation.breakdowns`)."""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+import typer
+
+from ..errors import BadOptionError
+from ..evaluation.breakdown_tables import breakdowns_to_json, format_breakdowns
+from ..evaluation.breakdowns import ATTRIBUTES, Breakdown, breakdowns_from_layers, breakdowns_from_trees
+
+BREAKDOWN_HELP = ("Attachment (head and label) recall, precision and F by group: 'all', or some of "
+                  f"{', '.join(ATTRIBUTES)} (comma-separated). A gold word counts in its gold group, a predicted "
+                  "word in its own (MaltEval's group-by).")
+
+
+def breakdown_option() -> Any:
+    return typer.Option(None, "--breakdown", metavar="ATTRIBUTES", help=BREAKDOWN_HELP)
+
+
+def attributes(value: Optional[str]) -> Optional[List[str]]:
+    """The attributes asked for (``None``: no breakdown)."""
+    if value is None:
+        return None
+    if value.strip() == "all":
+        return list(ATTRIBUTES)
+    chosen = [v.strip() for v in value.split(",") if v.strip()]
+    unknown = [v for v in chosen if v not in ATTRIBUTES]
+    if unknown or not chosen:
+        raise BadOptionError(f"--breakdown {value!r}: 'all' or some of {', '.join(ATTRIBUTES)}", option="breakdown")
+    return chosen
+
+
+def from_trees(pairs: List[Tuple[Any, Any]], by: List[str], options: Any) -> Dict[str, Breakdown]:
+    return breakdowns_from_trees(pairs, by=by, options=options)
+
+
+def from_layers(gold: Any, system: Any, by: List[str]) -> Dict[str, Breakdown]:
+    return breakdowns_from_layers(gold, system, by=by)
+
+
+def breakdown_output(systems: Mapping[str, Mapping[str, Breakdown]]) -> Tuple[str, Dict[str, Any]]:
+    """The text tables (after a blank line) and the JSON key ``breakdowns``."""
+    return "\n\n" + format_breakdowns(systems), {"breakdowns": breakdowns_to_json(systems)}
+
+
+__all__ = ["attributes", "breakdown_option", "breakdown_output", "from_layers", "from_trees"]

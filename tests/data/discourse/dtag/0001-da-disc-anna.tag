@@ -1,0 +1,21 @@
+<tei.2>
+<text>
+<s>
+<W in="1:subj" out="">Vi</W>
+<W in="" out="-1:subj|1:pnct|5:TELIC&3a;cons/derfor">er</W>
+<W in="-1:pnct" out="">.</W>
+</s>
+<s>
+<W in="1:mod" out="">Derfor</W>
+<W in="-5:TELIC&3a;cons/derfor" out="-1:mod|1:subj|2:pnct|7:CONTR&3a;dir/men">går</W>
+<W in="-1:subj" out="">vi</W>
+<W in="-2:pnct" out="">.</W>
+</s>
+<s>
+<W in="2:mod" out="">Men</W>
+<W in="1:subj" out="">det</W>
+<W in="-7:CONTR&3a;dir/men" out="-2:mod|-1:subj|1:pnct">regner</W>
+<W in="-1:pnct|-5:JOINT" out="">.</W>
+</s>
+</text>
+</tei.2>
