@@ -99,6 +99,15 @@ extensions = [
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
 ]
+# every other extension/_NAME.pyx is a module of its own, spacy_agreement._NAME (readers and
+# metric loops), built the same way
+for _source in sorted(glob.glob("extension/_*.pyx")):
+    _name = os.path.splitext(os.path.basename(_source))[0]
+    if _name != "_core":
+        extensions.append(Extension(
+            f"spacy_agreement.{_name}", [_source], include_dirs=[numpy.get_include(), "extension"],
+            depends=sorted(glob.glob(f"extension/{_name[1:]}*.pxi")),
+            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]))
 
 setup(
     cmdclass={"build_ext": BuildExt},
