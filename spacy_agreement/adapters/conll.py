@@ -30,11 +30,13 @@ from __future__ import annotations
 import io
 import os
 import re
-from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import conllu
 from conllu.exceptions import ParseException
 from conllu.parser import DEFAULT_FIELD_PARSERS, parse_comment_line, parse_id_value, parse_line
+
+import numpy as np
 
 from ..corpus import ReadStats
 from ..errors import InvalidTreeError, Location, not_utf8
@@ -295,3 +297,90 @@ def write_conll(trees: Iterable[DependencyTree]) -> str:
         ]
         blocks.append("\n".join(lines) + "\n\n")
     return "".join(blocks)
+
+
+class TreeColumns:
+    """Sentences' trees as flat arrays: sentence ``s`` is tokens ``offsets[s]:offsets[s + 1]``;
+    ``heads`` 1-based in the sentence (0 the root); ``form``, ``upos``, ``deprel``,
+    ``lemma``, ``feats`` codes in a shared :class:`~spacy_agreement._conllu.StringTable`;
+    ``where(s)`` the :class:`~spacy_agreement.errors.Location` of sentence ``s`` (for messages)."""
+
+    __slots__ = ("offsets", "heads", "form", "upos", "deprel", "lemma", "feats", "where")
+
+    def __init__(self, offsets: np.ndarray, heads: np.ndarray, form: np.ndarray, upos: np.ndarray,
+                 deprel: np.ndarray, lemma: np.ndarray, feats: np.ndarray, where: Callable[[int], Location]):
+        self.offsets, self.heads = offsets, heads
+        self.form, self.upos, self.deprel, self.lemma, self.feats = form, upos, deprel, lemma, feats
+        self.where = where
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def take(self, start: int, stop: int) -> "TreeColumns":
+        """Sentences ``start:stop`` (the arrays sliced, not copied)."""
+        a, b = int(self.offsets[start]), int(self.offsets[stop])
+        where = self.where
+        return TreeColumns(self.offsets[start:stop + 1] - a, self.heads[a:b], self.form[a:b], self.upos[a:b],
+                           self.deprel[a:b], self.lemma[a:b], self.feats[a:b], lambda s: where(s + start))
+
+    def select(self, sentences: np.ndarray) -> "TreeColumns":
+        """The sentences at the indices ``sentences`` (increasing), copied."""
+        lengths = self.lengths[sentences]
+        offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        starts = self.offsets[:-1][sentences]
+        rows = (np.repeat(starts - offsets[:-1], lengths) + np.arange(offsets[-1], dtype=np.int64))
+        where = self.where
+        return TreeColumns(offsets, self.heads[rows], self.form[rows], self.upos[rows], self.deprel[rows],
+                           self.lemma[rows], self.feats[rows], lambda s: where(int(sentences[s])))
+
+
+def _comment_sent_id(line: Optional[str]) -> Optional[str]:
+    """The ``sent_id`` of a comment line as :func:`iter_conll` reads it (``conllu``'s rule)."""
+    if line is None:
+        return None
+    found = None
+    for key, value in parse_comment_line(line.strip()):
+        if key == "sent_id":
+            found = value
+    return None if found is None else str(found)
+
+
+def columns_from_scan(scanned: Any) -> Optional[Any]:
+    """The trees of a file read by the Cython scanner
+    (:func:`~spacy_agreement.adapters.conllu_words.scan_file`) as :class:`TreeColumns` (the words of each
+    sentence; ranges and empty nodes left out, as :func:`iter_conll` leaves them out of the
+    tree), or ``None`` when :func:`iter_conll` must read it: a head outside its sentence (an
+    error it names), a relation ``_`` (a partial annotation), a sentence without words."""
+    import numpy as np
+
+    rows, sentences = scanned.rows, scanned.sentences
+    words = np.flatnonzero(rows["kind"] == 0)
+    sentence_rows = sentences["rows"]
+    n_sent = len(sentence_rows) - 1
+    row_sentence = np.repeat(np.arange(n_sent), np.diff(sentence_rows))
+    per = np.bincount(row_sentence[words], minlength=n_sent)
+    if n_sent == 0 or (per == 0).any():
+        return None
+    heads = rows["head"][words]
+    if (heads > per[row_sentence[words]]).any():
+        return None
+    codes = rows["codes"][words]
+    table = scanned.table
+    underscore = table.code("_")
+    if (codes[:, 5] == underscore).any():
+        return None
+    offsets = np.zeros(n_sent + 1, dtype=np.int64)
+    np.cumsum(per, out=offsets[1:])
+    lines, ids = sentences["line"], sentences["sent_id"]
+    source = scanned.source
+
+    def where(s: int) -> Location:
+        return Location(source, s + 1, None, int(lines[s]), _comment_sent_id(ids[s]))
+
+    return TreeColumns(offsets, np.ascontiguousarray(heads, dtype=np.int32), codes[:, 0].copy(), codes[:, 2].copy(),
+                       codes[:, 5].copy(), codes[:, 1].copy(), codes[:, 4].copy(), where)

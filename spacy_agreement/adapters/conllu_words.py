@@ -472,12 +472,151 @@ def _check_cycles(layers: ConlluLayers) -> None:
                            where.at_token(cycle[0], int(layers.word_lines[w0 + cycle[0] - 1])))
 
 
-def read_conllu_layers(source: Union[PathLike, io.TextIOBase], name: Optional[str] = None) -> ConlluLayers:
+@dataclass(frozen=True, eq=False)
+class Scanned:
+    """A CoNLL-U file read by the Cython scanner (:func:`spacy_agreement._conllu.scan`):
+    its rows and sentences, codes in ``table`` (shared by the files read with it)."""
+
+    source: str
+    table: object
+    rows: dict
+    sentences: dict
+
+
+#: bytes read at a time by :func:`scan_file` (the file is scanned block by block, each block
+#: ending with a sentence)
+BLOCK = 1 << 24
+
+
+def scan_file(path: PathLike, table: Optional[object] = None, name: Optional[str] = None) -> Optional[Scanned]:
+    """The file read by the Cython scanner in blocks, or ``None`` where the scanner leaves
+    it to the Python readers (anything but plain CoNLL-U with ``\\n`` line ends, valid
+    UTF-8: they read it and give the errors)."""
+    from .. import _conllu
+
+    table = table if table is not None else _conllu.StringTable()
+    parts: List[Tuple[dict, dict]] = []
+    line = 1
+    rest = b""
+    with open(path, "rb") as handle:
+        while True:
+            block = handle.read(BLOCK)
+            data = rest + block
+            if not block:
+                cut = len(data)
+            else:
+                cut = data.rfind(b"\n\n") + 2
+                if cut < 2:
+                    rest = data
+                    continue
+            chunk, rest = data[:cut], data[cut:]
+            if b"\r" in chunk:
+                return None
+            try:
+                chunk.decode("utf-8")
+                stop, rows, sentences = _conllu.scan(chunk, table, line)
+            except (UnicodeDecodeError, OverflowError):
+                return None
+            if stop is not None:
+                return None
+            parts.append((rows, sentences))
+            line += chunk.count(b"\n")
+            if not block:
+                break
+    if not parts or not len(parts[0][1]["line"]) and len(parts) == 1:
+        return None  # an empty file: the readers say what they say about it
+    rows = {key: np.concatenate([r[key] for r, _ in parts]) for key in parts[0][0]}
+    shift = np.cumsum([0] + [len(r["kind"]) for r, _ in parts])
+    sentences = {"rows": np.concatenate([parts[0][1]["rows"][:1]] + [s["rows"][1:] + shift[k]
+                                                                       for k, (_, s) in enumerate(parts)]),
+                 "line": np.concatenate([s["line"] for _, s in parts]),
+                 "sent_id": [x for _, s in parts for x in s["sent_id"]]}
+    return Scanned(name or os.fspath(path), table, rows, sentences)
+
+
+def layers_from_scan(scanned: Scanned) -> Optional[ConlluLayers]:
+    """:class:`ConlluLayers` from a scanned file, or ``None`` when the file breaks a rule of
+    this reader (the Python reader then names the error)."""
+    rows, sentences = scanned.rows, scanned.sentences
+    kind, first, last = rows["kind"], rows["first"].astype(np.int64), rows["last"].astype(np.int64)
+    codes, lines = rows["codes"], rows["line"]
+    strings = scanned.table.strings  # type: ignore[attr-defined]
+    n_rows = len(kind)
+    sentence_rows = sentences["rows"]
+    is_range, is_word = kind == 1, kind == 0
+    covered = np.zeros(n_rows + 1, dtype=bool)
+    ranges = np.flatnonzero(is_range)
+    sizes = last[ranges] - first[ranges] + 1
+    if len(ranges):
+        covered[np.repeat(ranges + 1 - np.cumsum(np.append(0, sizes[:-1])), sizes) + np.arange(int(sizes.sum()))] = True
+    covered = covered[:n_rows]
+    token_row = is_range | (is_word & ~covered)
+    word_rows = np.flatnonzero(is_word)
+    row_sentence = np.repeat(np.arange(len(sentence_rows) - 1), np.diff(sentence_rows))
+    word_sentence = row_sentence[word_rows]
+    n_sent = len(sentence_rows) - 1
+    words_per = np.bincount(word_sentence, minlength=n_sent)
+    tokens_per = np.bincount(row_sentence[token_row], minlength=n_sent)
+    if n_sent == 0 or (words_per == 0).any():
+        return None
+    sentence_words = np.zeros(n_sent + 1, dtype=np.int64)
+    np.cumsum(words_per, out=sentence_words[1:])
+    heads = rows["head"][word_rows].astype(np.int64)
+    n_of_word = words_per[word_sentence]
+    if (heads > n_of_word).any() or (np.bincount(word_sentence, weights=heads == 0, minlength=n_sent) != 1).any():
+        return None
+    table = np.asarray(strings + [""], dtype=object)  # type: ignore[operator]
+    spaceless = [remove_spaces(x) for x in strings]  # type: ignore[attr-defined]
+    token_form_codes = codes[token_row, 0]
+    token_forms = np.asarray(spaceless, dtype=object)[token_form_codes] if len(spaceless) else np.zeros(0, object)
+    length = np.fromiter((len(x) for x in spaceless), dtype=np.int64, count=len(spaceless))[token_form_codes]
+    if (length == 0).any():
+        return None
+    token_rows = np.flatnonzero(token_row)
+    numbers = [str(k) for k in range(int(last.max(initial=0)) + 1)]  # one string per id, shared by the sentences
+    token_ids = [f"{a}-{b}" if r else numbers[a] for a, b, r in
+                 zip(first[token_rows].tolist(), last[token_rows].tolist(), is_range[token_rows].tolist())]
+    word_token = (np.cumsum(token_row) - 1)[word_rows].astype(np.int64)
+    word_forms = np.where(covered[word_rows], table[codes[word_rows, 0]],
+                          np.asarray(spaceless + [""], dtype=object)[codes[word_rows, 0]])
+
+    def column(k: int) -> List[str]:
+        return table[codes[word_rows, k]].tolist()
+
+    token_end = np.cumsum(length, dtype=np.int64)
+    token_start = token_end - length
+    sentence_tokens = np.zeros(n_sent + 1, dtype=np.int64)
+    np.cumsum(tokens_per, out=sentence_tokens[1:])
+    sentence_start = np.append(token_start, 0)[sentence_tokens[:-1]]
+    sentence_end = np.append(0, token_end)[sentence_tokens[1:]]
+    sent_ids = [None if line is None else _sent_id(line) for line in sentences["sent_id"]]
+    layers = ConlluLayers(
+        scanned.source, "".join(token_forms.tolist()), token_start, token_end, is_range[token_rows].copy(),
+        token_ids, lines[token_rows].astype(np.int64), word_token, lines[word_rows].astype(np.int64),
+        word_forms.tolist(), column(1), column(2), column(3), column(4), heads, column(5), sentence_start,
+        sentence_end, sentence_tokens, sentence_words, sentences["line"].astype(np.int64), sent_ids,
+        int(np.count_nonzero(kind == 2)))
+    try:
+        _check_cycles(layers)
+    except InvalidTreeError:
+        return None
+    return layers
+
+
+def read_conllu_layers(source: Union[PathLike, io.TextIOBase], name: Optional[str] = None,
+                       scanned: Optional[Scanned] = None) -> ConlluLayers:
     """The layers of a CoNLL-U file (a path or an open text file), read as
     ``conll18_ud_eval.py`` reads it (module docstring). ``name`` names the source in errors
-    (default: the path, or the open file's name)."""
+    (default: the path, or the open file's name). A path is read by the Cython scanner
+    (``scanned``, when the caller has scanned it already) unless it holds something only the
+    Python reader takes or refuses: that reader then reads it and names the error."""
     if isinstance(source, (str, os.PathLike)):
         name = name or os.fspath(source)
+        if scanned is None or scanned.source != name:
+            scanned = scan_file(source, name=name)
+        layers = layers_from_scan(scanned) if scanned is not None else None
+        if layers is not None:
+            return layers
         with open(source, encoding="utf-8") as handle:  # universal newlines, as the script's open
             try:
                 return _read(handle, name)

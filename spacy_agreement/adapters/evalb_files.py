@@ -51,4 +51,15 @@ def _join_trees(text: str) -> Optional[List[str]]:
     return trees if multi and depth == 0 else None
 
 
-__all__ = ["BLANK", "file_lines"]
+def line_reader(path: PathLike):
+    """The lines of :func:`file_lines`, read by the compiled reader in blocks
+    (``spacy_agreement._evalb.LineReader``: byte spans, no Python object per line): the file
+    itself, or the lines :func:`file_lines` joins when its trees are spread over lines."""
+    from .. import _evalb
+
+    if _evalb.needs_joining(path):  # a tree spread over lines (.mrg): joined here, one tree a line
+        return _evalb.LineReader(lines=[line.encode("latin-1") for line in file_lines(path)])
+    return _evalb.LineReader(path)
+
+
+__all__ = ["BLANK", "file_lines", "line_reader"]

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ..errors import InvalidTreeError, Location
-from ..evaluation.evalb import EvalbParams, evaluate_files, format_report
+from ..evaluation.evalb import HEADER, EvalbParams, evaluate_files, format_report, format_summary
 from .handling import handled_errors
 from .options import json_option, output_option, quiet_option, tsv_option
 from .output import Output
@@ -81,7 +81,15 @@ def evalb_command(
         settings = apply_signature(settings.with_options(max_error=max_error, cutoff_len=cutoff_len), signature)
         for warning in settings.warnings:
             out.note(warning)
-        report = evaluate_files(gold, test, settings)
+        # EVALB's bytes, whatever the encoding of the terminal. To stdout the rows go out in blocks as
+        # they are scored; for --json, --ci (per-sentence counts) and --output (written at once) they
+        # are kept, 9 integers a sentence
+        stream = not out.structured and output is None
+        if stream:
+            out.emit(HEADER[:-1], encoding="latin-1")
+        report = evaluate_files(gold, test, settings, keep_sentences=not stream or ci,
+                                write=(lambda block: out.emit(block[:-1].decode("latin-1"), encoding="latin-1"))
+                                if stream else None)
         for message in report.messages:
             out.note(message)
         ci_text, ci_json = "", {}
@@ -92,9 +100,11 @@ def evalb_command(
             ci_text, ci_json = intervals(evalb_unit_counts(report), interval_settings(resamples, seed, confidence,
                                                                                       interval), BRACKET_NAMES)
             ci_text = "\n\n" + ci_text  # after EVALB's bytes, which stay as they are
-        # EVALB's bytes, whatever the encoding of the terminal (so no signature line: it is in --json and --tsv)
-        out.write(lambda: format_report(report) + ci_text,
-                  lambda: {**with_signature(report.to_dict(sentences=as_json), settings.signature()), **ci_json},
-                  encoding="latin-1")
+        # (no signature line in the text, EVALB's bytes: it is in --json and --tsv)
+        data = lambda: {**with_signature(report.to_dict(sentences=as_json), settings.signature()), **ci_json}  # noqa: E731
+        if not stream:
+            out.write(lambda: format_report(report) + ci_text, data, encoding="latin-1")
+        elif not report.aborted:
+            out.emit(format_summary(report) + ci_text, encoding="latin-1")
     if report.aborted:
         raise typer.Exit(code=1)

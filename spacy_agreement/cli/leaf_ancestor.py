@@ -12,7 +12,8 @@ from ..adapters.brackets import trim_trailing_failures
 from ..adapters.files import guess_format
 from ..evaluation.geig import EvalbParams
 from ..evaluation.settings import LeafAncestorSettings
-from ..evaluation.leaf_ancestor import LeafAncestorResult, SentenceResult, format_sentence, leaf_ancestor
+from ..evaluation.leaf_ancestor import (LeafAncestorResult, SentenceResult, format_sentence, leaf_ancestor,
+                                        leaf_ancestor_files)
 from ..report.format import percent
 from ..report.text import listed
 from .handling import handled_errors
@@ -33,16 +34,14 @@ class CostChoice(str, Enum):
 def corpus_figures(result: LeafAncestorResult, gold: Path, candidate: Path, sentences: bool = False) -> Dict[str, Any]:
     """What text, JSON and TSV all carry: the two files and the corpus scores and counts (and
     with ``sentences`` every sentence and word, for JSON)."""
-    return {"gold": str(gold), "candidate": str(candidate), "sentences_scored": len(result.sentences),
-            "words_scored": sum(len(s.words) for s in result.sentences), **result.to_dict(sentences=sentences)}
+    return {"gold": str(gold), "candidate": str(candidate), "sentences_scored": result.sentences_scored,
+            "words_scored": result.words_scored, **result.to_dict(sentences=sentences)}
 
 
 def worst_sentences(result: LeafAncestorResult, k: Optional[int] = None) -> List[Tuple[int, SentenceResult]]:
     """The sentences below a perfect leaf-ancestor score, lowest first, ties in file order, with
     their 1-based rank among the scored sentences: the first ``k`` (all without ``k``)."""
-    below = [(i, s) for i, s in enumerate(result.sentences, start=1) if s.words and s.leaf_ancestor < 1.0]
-    ranked = sorted(below, key=lambda pair: (pair[1].leaf_ancestor, pair[0]))
-    return ranked if k is None else list(islice(ranked, max(k, 0)))
+    return result.worst(k)[1]
 
 
 def format_result(result: LeafAncestorResult, gold: Path, candidate: Path, worst: int, words: bool = False) -> str:
@@ -55,12 +54,12 @@ def format_result(result: LeafAncestorResult, gold: Path, candidate: Path, worst
     if words:
         blocks += [f"{s.location or f'sentence {k}'}\n{format_sentence(s)}" for k, s in enumerate(result.sentences, 1)]
     else:
-        below = worst_sentences(result)
+        count, below = result.worst(max(worst, 0))
         shown = [f"{s.location or f'sentence {k}'}\n{format_sentence(s)}" for k, s in below]
-        if shown:
-            blocks.append(f"the {min(len(shown), max(worst, 0))} sentence(s) with the lowest leaf-ancestor score, "
-                          f"lowest first ({len(shown)} below 100%; --words: every sentence word by word):")
-            blocks += listed(shown, worst, indent="")
+        if count:
+            blocks.append(f"the {min(count, max(worst, 0))} sentence(s) with the lowest leaf-ancestor score, "
+                          f"lowest first ({count} below 100%; --words: every sentence word by word):")
+            blocks += listed(shown + [""] * (count - len(shown)), worst, indent="")
     summary = [f"corpus: leaf-ancestor {percent(figures['leaf_ancestor'], sign=True)} (mean over sentences), "
                f"{percent(figures['leaf_ancestor_words'], sign=True)} (mean over words); "
                f"{figures['sentences_scored']} sentences and {figures['words_scored']} words scored, "
@@ -111,10 +110,14 @@ def leaf_ancestor_command(
         params = EvalbParams.read(evalb_params) if evalb_params else None
         settings = apply_signature(LeafAncestorSettings(cost=costs.value, evalb=params), signature)
         kind = fmt or guess_format(gold)  # the gold file's format is the candidate's
-        options = {"cycles": cycles(strict), "leaves": "categories", "missing": True}
-        gold_trees, cand_trees = trim_trailing_failures(read_trees(gold, kind, **options),
-                                                        read_trees(candidate, kind, **options))
-        result = leaf_ancestor(gold_trees, cand_trees, cost=settings.cost, evalb=settings.evalb, strict=strict)
+        if kind == "bracket":  # streamed (compiled reader and loops where they apply)
+            result = leaf_ancestor_files(gold, candidate, cost=settings.cost, evalb=settings.evalb, strict=strict,
+                                         keep_worst=max(worst, 0))
+        else:
+            options = {"cycles": cycles(strict), "leaves": "categories", "missing": True}
+            gold_trees, cand_trees = trim_trailing_failures(read_trees(gold, kind, **options),
+                                                            read_trees(candidate, kind, **options))
+            result = leaf_ancestor(gold_trees, cand_trees, cost=settings.cost, evalb=settings.evalb, strict=strict)
         ci_text, ci_json = "", {}
         if ci:
             from ..evaluation.unit_counts import leaf_ancestor_unit_counts

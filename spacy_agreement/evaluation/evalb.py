@@ -30,23 +30,39 @@ words or brackets, 100 bytes a word, 30 a label): no such limits here; a ``)`` c
 nothing is an error sentence; a parameter keyword without a value gets an empty value.
 ``DEBUG 1`` prints EVALB's per-sentence listing; the extra trace lines of ``DEBUG 2`` are
 not reproduced.
+
+Speed: the sentences EVALB scores without complaint (nearly all of a real run) are read and
+scored by the compiled :mod:`spacy_agreement._evalb` (``Scorer``: the same steps in C, no
+Python object per word), and :func:`evaluate_files` runs EVALB's loop there, over the files
+read in blocks, keeping the rows as 9 integers a sentence. Every pair EVALB reports an error
+for (and every run with ``DEBUG``) is scored by the Python code below, which is the reference:
+``fast=False`` scores everything with it. :class:`SentenceBuilder` and :func:`score_sentence`
+(GEIG's counts, :mod:`.geig`) are the Python path; ``_evalb.Scorer(params).score(gold, test)``
+scores one pair of Latin-1 lines the fast way (``None`` where EVALB reports an error).
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, fields
-from typing import Dict, Iterable, List, Optional
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, List, Optional, Sequence
 
 from ..adapters.documents import read_document
-from ..adapters.evalb_files import file_lines
+from ..adapters.evalb_files import file_lines, line_reader
 from .evalb_params import BLANK, EvalbParams, Path
+from .evalb_report import (ERROR, HEADER, OK, SKIP, EvalbReport, SentenceResult, Totals, Unkept, format_report,
+                           format_rows, format_summary)
 
-__all__ = ["EvalbParams", "EvalbReport", "Evaluator", "SentenceResult", "Totals", "evaluate", "evaluate_files",
-           "file_lines", "format_report", "read_sentence", "score_sentence"]
+try:  # the compiled hot path; without it (a stale build) everything runs in Python
+    from .. import _evalb
+except ImportError:  # pragma: no cover
+    _evalb = None  # type: ignore[assignment]
+
+__all__ = ["HEADER", "EvalbParams", "EvalbReport", "Evaluator", "SentenceResult", "Totals", "evaluate", "evaluate_files",
+           "fast_scorer", "file_lines", "format_report", "format_rows", "format_summary", "read_sentence",
+           "score_sentence"]
 
 _TERMINATORS = BLANK + "()"
 _QUOTE_WORDS = ("'", '"', "/")
-OK, ERROR, SKIP = 0, 1, 2
 #: How often "Reading sentence" is reported for one line at most. EVALB reports it again
 #: and again until ``MAX_ERROR`` ends the run; with a ``MAX_ERROR`` over this (EVALB has no
 #: bound: a billion would take minutes and the memory of a billion messages) the run ends
@@ -175,121 +191,6 @@ def read_sentence(line: str, params: EvalbParams, error=None) -> _Sentence:
     return builder.finish()
 
 
-@dataclass
-class SentenceResult:
-    """One row of EVALB's table: ``id`` is the line number, ``length`` the gold length used
-    for the cutoff, ``status`` 0 (scored), 1 (error) or 2 (skip). A sentence with a reading
-    error that could still be scored shows its numbers but counts as an error, as in EVALB."""
-
-    id: int
-    length: int
-    status: int = OK
-    matched: int = 0
-    gold_brackets: int = 0
-    test_brackets: int = 0
-    crossing: int = 0
-    words: int = 0
-    correct_tags: int = 0
-    errors: List[str] = field(default_factory=list)
-    debug: str = ""
-
-    @property
-    def recall(self) -> float:
-        return 100.0 * self.matched / self.gold_brackets if self.gold_brackets else 0.0
-
-    @property
-    def precision(self) -> float:
-        return 100.0 * self.matched / self.test_brackets if self.test_brackets else 0.0
-
-    @property
-    def tag_accuracy(self) -> float:
-        return 100.0 * self.correct_tags / self.words if self.words else 0.0
-
-    def row(self) -> str:
-        return (f"{self.id:4d}  {self.length:3d}    {self.status:d}  {self.recall:6.2f} {self.precision:6.2f}   "
-                f"{self.matched:3d}    {self.gold_brackets:3d}  {self.test_brackets:3d}    {self.crossing:3d}"
-                f"   {self.words:4d}  {self.correct_tags:4d}   {self.tag_accuracy:6.2f}")
-
-    def to_dict(self) -> Dict[str, object]:
-        keys = ("id", "length", "status", "recall", "precision", "matched", "gold_brackets", "test_brackets",
-                "crossing", "words", "correct_tags", "tag_accuracy", "errors")
-        return {k: getattr(self, k) for k in keys}
-
-
-@dataclass
-class Totals:
-    """EVALB's summary block for a set of sentences (all, or those of length <= cutoff)."""
-
-    sentences: int = 0
-    error_sentences: int = 0
-    skip_sentences: int = 0
-    gold_brackets: int = 0
-    test_brackets: int = 0
-    matched: int = 0
-    complete_sentences: int = 0
-    words: int = 0
-    crossing: int = 0
-    no_crossing_sentences: int = 0
-    two_or_less_crossing_sentences: int = 0
-    correct_tags: int = 0
-
-    def add(self, s: SentenceResult) -> None:
-        self.sentences += 1
-        if s.status == ERROR:
-            self.error_sentences += 1
-            return
-        if s.status == SKIP:
-            self.skip_sentences += 1
-            return
-        self.gold_brackets += s.gold_brackets
-        self.test_brackets += s.test_brackets
-        self.matched += s.matched
-        self.complete_sentences += s.gold_brackets == s.test_brackets == s.matched
-        self.words += s.words
-        self.crossing += s.crossing
-        self.no_crossing_sentences += s.crossing == 0
-        self.two_or_less_crossing_sentences += s.crossing <= 2
-        self.correct_tags += s.correct_tags
-
-    @property
-    def valid_sentences(self) -> int:
-        return self.sentences - self.error_sentences - self.skip_sentences
-
-    def scores(self) -> Dict[str, float]:
-        """Percentages as EVALB computes them; F is NaN when recall + precision is 0."""
-        r = 100.0 * self.matched / self.gold_brackets if self.gold_brackets > 0 else 0.0
-        p = 100.0 * self.matched / self.test_brackets if self.test_brackets > 0 else 0.0
-        valid = self.valid_sentences
-
-        def per_sentence(x: int, scale: float = 100.0) -> float:
-            return scale * x / valid if valid > 0 else 0.0
-
-        return {"recall": r, "precision": p, "fmeasure": 2 * p * r / (p + r) if p + r else float("nan"),
-                "complete_match": per_sentence(self.complete_sentences), "average_crossing": per_sentence(self.crossing, 1.0),
-                "no_crossing": per_sentence(self.no_crossing_sentences), "two_or_less_crossing": per_sentence(self.two_or_less_crossing_sentences),
-                "tagging_accuracy": 100.0 * self.correct_tags / self.words if self.words > 0 else 0.0}
-
-    def to_dict(self) -> Dict[str, object]:
-        out: Dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self)}
-        out["valid_sentences"] = self.valid_sentences
-        out.update({k: (None if v != v else v) for k, v in self.scores().items()})
-        return out
-
-    def block(self, title: str) -> List[str]:
-        sc = self.scores()
-        f = "-nan" if sc["fmeasure"] != sc["fmeasure"] else f"{sc['fmeasure']:.2f}"  # glibc's 0.0/0.0 on x86-64
-        return [f"-- {title} --", f"Number of sentence        = {self.sentences:6d}",
-                f"Number of Error sentence  = {self.error_sentences:6d}",
-                f"Number of Skip  sentence  = {self.skip_sentences:6d}",
-                f"Number of Valid sentence  = {self.valid_sentences:6d}",
-                f"Bracketing Recall         = {sc['recall']:6.2f}", f"Bracketing Precision      = {sc['precision']:6.2f}",
-                f"Bracketing FMeasure       = {f:>6}", f"Complete match            = {sc['complete_match']:6.2f}",
-                f"Average crossing          = {sc['average_crossing']:6.2f}",
-                f"No crossing               = {sc['no_crossing']:6.2f}",
-                f"2 or less crossing        = {sc['two_or_less_crossing']:6.2f}",
-                f"Tagging accuracy          = {sc['tagging_accuracy']:6.2f}"]
-
-
 def _fix_quote(gold: _Sentence, test: _Sentence, params: EvalbParams) -> None:
     """EVALB's ``fix_quote``: where a quote word was deleted on one side only (a ``'``
     tagged ``''`` in gold and ``POS`` in test, say), put it back on the deleting side."""
@@ -404,33 +305,15 @@ def _debug_listing(gold: _Sentence, test: _Sentence) -> str:
     return "\n".join(out + ["", "========"])
 
 
-@dataclass
-class EvalbReport:
-    """Everything EVALB prints: rows, totals for all and for length <= cutoff, the error
-    messages it writes on stderr (``"line : message"``) and whether it gave up."""
-
-    params: EvalbParams
-    sentences: List[SentenceResult] = field(default_factory=list)
-    all: Totals = field(default_factory=Totals)
-    cutoff: Totals = field(default_factory=Totals)
-    messages: List[str] = field(default_factory=list)
-    aborted: bool = False
-
-    def to_dict(self, sentences: bool = True) -> Dict[str, object]:
-        out: Dict[str, object] = {"all": self.all.to_dict(), "cutoff_len": self.params.cutoff_len,
-                                  "cutoff": self.cutoff.to_dict(), "aborted": self.aborted,
-                                  "messages": list(self.messages)}
-        if sentences:
-            out["sentences"] = [s.to_dict() for s in self.sentences]
-        return out
-
-
 class Evaluator:
-    """EVALB's main loop, one line pair at a time (:meth:`add`), then :meth:`finish`."""
+    """EVALB's main loop, one line pair at a time (:meth:`add`), then :meth:`finish`.
+    ``fast``: pairs EVALB scores without error go through the compiled scorer
+    (:func:`fast_scorer`); the others, and all with ``fast=False``, through :meth:`read_and_score`."""
 
-    def __init__(self, params: Optional[EvalbParams] = None):
+    def __init__(self, params: Optional[EvalbParams] = None, fast: bool = True):
         self.params = params or EvalbParams()
         self.report = EvalbReport(self.params)
+        self.scorer = fast_scorer(self.params) if fast else None
         self._errors, self._line, self._ended = 0, 0, False
 
     def _error(self, message: str) -> None:
@@ -440,10 +323,25 @@ class Evaluator:
             self.report.aborted = True
             raise EvalbAbort(message)
 
-    def add(self, gold_line: str, test_line: Optional[str]) -> Optional[SentenceResult]:
+    def add(self, gold_line: str, test_line: Optional[str], line: Optional[int] = None) -> Optional[SentenceResult]:
         """Score one line pair (``test_line`` None: the test file has ended, an error);
-        raises :class:`EvalbAbort` when EVALB would exit."""
-        self._line += 1
+        raises :class:`EvalbAbort` when EVALB would exit. ``line``: its line number (the
+        next one by default)."""
+        if self.scorer is not None and test_line is not None:
+            try:
+                row = self.scorer.score(gold_line.encode("latin-1"), test_line.encode("latin-1"))
+            except UnicodeEncodeError:  # a character no file byte is: the Python path decides
+                row = None
+            if row is not None:
+                self._line = self._line + 1 if line is None else line
+                return self._record(SentenceResult(self._line, *row))
+        return self.read_and_score(gold_line, test_line, line)
+
+    def read_and_score(self, gold_line: str, test_line: Optional[str],
+                       line: Optional[int] = None) -> Optional[SentenceResult]:
+        """:meth:`add` by the Python port alone: EVALB's reading, ``calc_result`` and error
+        handling step by step (what the compiled loop calls for the pairs it leaves)."""
+        self._line = self._line + 1 if line is None else line
         status = [OK]
 
         def error(message: str) -> None:
@@ -459,11 +357,19 @@ class Evaluator:
         result = score_sentence(gold, test, self.params, self._line, status[0], self._error)
         if self.params.debug >= 1:
             result.debug = _debug_listing(gold, test)
+        return self._record(result)
+
+    def _record(self, result: SentenceResult) -> SentenceResult:
         self.report.sentences.append(result)
         self.report.all.add(result)
         if result.length <= self.params.cutoff_len:
             self.report.cutoff.add(result)
         return result
+
+    def merge(self, all_counts: Sequence[int], cutoff_counts: Sequence[int]) -> None:
+        """Totals of sentences scored elsewhere (the compiled loop), in :class:`Totals`' field order."""
+        self.report.all.merge(all_counts)
+        self.report.cutoff.merge(cutoff_counts)
 
     def _read(self, line: str, error) -> _Sentence:
         try:
@@ -476,18 +382,33 @@ class Evaluator:
                 self.report.aborted = True
             raise
 
-    def finish(self, test_left: bool = False) -> EvalbReport:
-        """``test_left``: the test file has more lines (an error, as in EVALB)."""
+    def finish(self, test_left: bool = False, lines: Optional[int] = None) -> EvalbReport:
+        """``test_left``: the test file has more lines (an error, as in EVALB); ``lines``:
+        the number of line pairs read (when they were not all read through :meth:`add`)."""
+        if lines is not None:
+            self._line = lines
         if test_left and not self._ended:
             self._line += 1
             self._error("Number of lines unmatch (too many lines in test file)")
         return self.report
 
 
+def fast_scorer(params: EvalbParams):
+    """The compiled scorer for ``params`` (``_evalb.Scorer``), or None where the Python port
+    must do everything: no compiled module, ``DEBUG`` listings, labels outside Latin-1."""
+    if _evalb is None or params.debug >= 1:
+        return None
+    try:
+        return _evalb.Scorer(params)
+    except ValueError:
+        return None
+
+
 def evaluate(gold_lines: Iterable[str], test_lines: Iterable[str],
-             params: Optional[EvalbParams] = None) -> EvalbReport:
-    """Score parallel lines; never raises for bad sentences (see :class:`EvalbReport`)."""
-    evaluator = Evaluator(params)
+             params: Optional[EvalbParams] = None, fast: bool = True) -> EvalbReport:
+    """Score parallel lines; never raises for bad sentences (see :class:`EvalbReport`).
+    ``fast=False``: the Python port alone (the reference the compiled path is tested against)."""
+    evaluator = Evaluator(params, fast)
     gold_it, test_it = iter(gold_lines), iter(test_lines)
     try:
         for gold_line in gold_it:
@@ -500,33 +421,33 @@ def evaluate(gold_lines: Iterable[str], test_lines: Iterable[str],
         return evaluator.report
 
 
-def format_report(report: EvalbReport) -> str:
-    """EVALB's output, line for line (without the last newline)."""
-    out = ["  Sent.                        Matched  Bracket   Cross        Correct Tag",
-           " ID  Len.  Stat. Recal  Prec.  Bracket gold test Bracket Words  Tags Accracy",
-           "=" * 76]
-    for s in report.sentences:
-        out.append(s.row())
-        if s.debug:
-            out.append(s.debug)
-    if report.aborted:
-        return "\n".join(out)
-    out.append("=" * 76)
-    t = report.all
-    total = ""
-    if t.gold_brackets > 0 and t.test_brackets > 0:
-        sc = t.scores()
-        total = (f"                {sc['recall']:6.2f} {sc['precision']:6.2f} {t.matched:6d} {t.gold_brackets:5d} "
-                 f"{t.test_brackets:5d}  {t.crossing:5d}")
-    acc = 100.0 * t.correct_tags / t.words if t.words > 0 else 0.0
-    out.append(f"{total}  {t.words:5d} {t.correct_tags:5d}   {acc:6.2f}")
-    out.append("=== Summary ===")
-    out += [""] + t.block("All") + [""] + report.cutoff.block(f"len<={report.params.cutoff_len}")
-    return "\n".join(out)
-
-
 def evaluate_files(gold: Path, test: Path, params: Optional[EvalbParams] = None,
-                   reader: str = "evalb-lines") -> EvalbReport:
+                   reader: str = "evalb-lines", fast: bool = True, keep_sentences: bool = True,
+                   write: Optional[Callable[[bytes], object]] = None) -> EvalbReport:
     """:func:`evaluate` on two bracket files, read line by line as EVALB reads them
-    (:func:`~spacy_agreement.adapters.evalb_files.file_lines`, also importable from here)."""
-    return evaluate(read_document(reader, gold), read_document(reader, test), params)
+    (:func:`~spacy_agreement.adapters.evalb_files.file_lines`, also importable from here).
+
+    With the built-in reader the files are read in blocks and EVALB's loop runs compiled
+    (:func:`spacy_agreement._evalb.run_files`); ``report.sentences`` then holds the rows
+    compactly (9 integers a sentence, a :class:`SentenceResult` made on access), or nothing
+    with ``keep_sentences=False`` (the totals are kept either way). ``write``: the rows are
+    handed to it as EVALB prints them (Latin-1 bytes, in blocks) while they are scored, so
+    that a caller can stream them out between :data:`HEADER` and :func:`format_summary`."""
+    evaluator = Evaluator(params, fast)
+    if reader != "evalb-lines" or evaluator.scorer is None:
+        report = evaluate(read_document(reader, gold), read_document(reader, test), evaluator.params, fast)
+        if write is not None:
+            write(format_rows(report.sentences).encode("latin-1"))
+        if not keep_sentences:
+            report.sentences = Unkept()
+        return report
+    rows = _evalb.SentenceRows(SentenceResult) if keep_sentences else None
+    evaluator.report.sentences = rows if rows is not None else Unkept()  # type: ignore[assignment]
+    try:
+        with line_reader(gold) as gold_lines, line_reader(test) as test_lines:
+            lines, test_left = _evalb.run_files(evaluator.scorer, gold_lines, test_lines, evaluator, rows, write)
+        if test_left is not None:
+            evaluator.finish(test_left=test_left, lines=lines)
+    except EvalbAbort:
+        pass
+    return evaluator.report

@@ -31,17 +31,18 @@ often found with low word scores.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .. import _core
 from ..errors import BadOptionError, InvalidTreeError, MismatchedCorpusError, ResourceLimitError, undefined
-from .. import limits
-from ..limits import depths, lineage_cost
 from ..report.format import percent
 from .geig import BracketCounts, EvalbParams, bracket_counts
+from . import leaf_ancestor_fast as fast
+from .leaf_ancestor_words import SentenceResult, WordScore, _lineage_limit  # noqa: F401  (SentenceResult, WordScore: re-exported)
 from .lineage import LEFT, RIGHT, Lineages, Preterminals, dependency_lineages, phrase_lineages
 from ..trees import ConstituencyTree, DependencyTree, children_lists
 from ..vocab import LabelVocab
@@ -77,78 +78,81 @@ def cost_function(scheme: CostScheme) -> Callable[[str, str], float]:
     raise BadOptionError(f"unknown cost scheme {scheme!r}: 'exact', 'first-char', a function or a mapping")
 
 
-@dataclass
-class WordScore:
-    word: str
-    score: float
-    gold_lineage: Tuple[str, ...]
-    candidate_lineage: Tuple[str, ...]
+class LeafAncestorResult:
+    """Corpus scores and the sentences behind them.
 
-    def to_dict(self) -> Dict[str, object]:
-        return {"word": self.word, "score": self.score, "gold_lineage": " ".join(self.gold_lineage),
-                "candidate_lineage": " ".join(self.candidate_lineage)}
+    A result of the compiled path keeps only compact arrays (:class:`~spacy_agreement.evaluation.leaf_ancestor_fast.Store`):
+    one float64 per scored word and a few numbers per scored sentence; ``sentences`` (each
+    word with its lineages) is rebuilt from the trees or files on first use."""
 
+    def __init__(self, sentences: Optional[Sequence[SentenceResult]] = None, brackets: Optional[BracketCounts] = None,
+                 cost: str = "exact", extra: Optional[Dict[str, float]] = None, skipped: Optional[List[str]] = None,
+                 set_aside: Optional[Dict[int, str]] = None, store=None, source=None):
+        self._sentences = list(sentences) if sentences is not None else None
+        self.brackets = brackets
+        self.cost = cost
+        self.extra: Dict[str, float] = dict(extra or {})
+        self.skipped: List[str] = list(skipped or [])
+        #: the skipped sentences by position in the gold corpus (0-based), with the reason
+        self.set_aside: Dict[int, str] = dict(set_aside or {})
+        self._store, self._source = store, source
 
-@dataclass
-class SentenceResult:
-    """Leaf-ancestor and GEIG scores of one sentence, word by word."""
-
-    words: List[WordScore]
-    brackets: Optional[BracketCounts] = None
-    location: str = ""
-    index: int = -1  # the sentence's position in the gold corpus (0-based)
+    def __repr__(self) -> str:
+        return (f"LeafAncestorResult({self.sentences_scored} sentences, {len(self.skipped)} skipped, "
+                f"cost={self.cost!r})")
 
     @property
-    def leaf_ancestor(self) -> float:
-        """The sentence score: the mean of its word scores."""
-        if not self.words:
-            return undefined("leaf_ancestor", f"{self.location or 'a sentence'} has no word")
-        return float(np.mean([w.score for w in self.words]))
+    def sentences(self) -> List[SentenceResult]:
+        """Every scored sentence word by word (built from the trees or files on first use)."""
+        if self._sentences is None:
+            self._sentences = self._source.sentences(self._store)
+        return self._sentences
 
-    la = leaf_ancestor  # the 0.1 name
+    @sentences.setter
+    def sentences(self, value: Sequence[SentenceResult]) -> None:
+        self._sentences, self._store = list(value), None
 
-    def geig(self) -> Dict[str, float]:
-        return self.brackets.scores() if self.brackets is not None else {}
+    @property
+    def sentences_scored(self) -> int:
+        return len(self._store.means) if self._store is not None else len(self.sentences)
 
-    def worst_words(self, k: int = 3) -> List[Tuple[int, WordScore]]:
-        """The ``k`` lowest-scored words (1-based positions), worst first."""
-        order = sorted(range(len(self.words)), key=lambda i: (self.words[i].score, i))
-        return [(i + 1, self.words[i]) for i in order[:k] if self.words[i].score < 1.0]
+    @property
+    def words_scored(self) -> int:
+        return len(self._store.words) if self._store is not None else sum(len(s.words) for s in self.sentences)
 
-    def stretches(self, threshold: float = 1.0) -> List[Tuple[int, int, float]]:
-        """Maximal runs of consecutive words scoring below ``threshold``, as (first, last
-        1-based position, total loss Σ(1 − score)), largest loss first."""
-        runs, start = [], None
-        for i, w in enumerate(self.words + [WordScore("", 1.0, (), ())]):
-            if w.score < threshold and start is None:
-                start = i
-            elif w.score >= threshold and start is not None:
-                runs.append((start + 1, i, sum(1 - x.score for x in self.words[start:i])))
-                start = None
-        return sorted(runs, key=lambda r: -r[2])
+    def sentence_arrays(self) -> Dict[str, np.ndarray]:
+        """Per scored sentence, in order: ``index`` (in the gold corpus), ``words`` (how many),
+        ``sum`` and ``mean`` of the word scores, ``gold``, ``candidate``,
+        ``matched_unlabelled`` and ``matched_labelled`` brackets (zeros without GEIG)."""
+        st = self._store
+        if st is not None:
+            return {"index": st.index, "words": np.diff(st.word_off), "sum": st.sums, "mean": st.means,
+                    "gold": st.gold, "candidate": st.cand, "matched_unlabelled": st.matched_unlabelled,
+                    "matched_labelled": st.matched_labelled}
+        sentences = self.sentences
+        scores = [np.asarray([w.score for w in s.words], dtype=np.float64) for s in sentences]
+        counts = [s.brackets or BracketCounts() for s in sentences]
+        return {"index": np.asarray([s.index for s in sentences], dtype=np.int64),
+                "words": np.asarray([len(x) for x in scores], dtype=np.int64),
+                "sum": np.asarray([float(np.sum(x)) for x in scores]),
+                "mean": np.asarray([float(np.mean(x)) if len(x) else np.nan for x in scores]),
+                **{key: np.asarray([getattr(b, attr) for b in counts], dtype=np.int64) for key, attr in
+                   (("gold", "gold"), ("candidate", "candidate"), ("matched_unlabelled", "matched_unlabelled"),
+                    ("matched_labelled", "matched_labelled"))}}
 
-    def to_dict(self) -> Dict[str, object]:
-        out: Dict[str, object] = {"leaf_ancestor": self.leaf_ancestor}
-        out.update({k: v for k, v in self.geig().items() if k.startswith("geig_")})
-        out["words"] = [w.to_dict() for w in self.words]
-        return out
-
-
-@dataclass
-class LeafAncestorResult:
-    """Corpus scores and the sentences behind them."""
-
-    sentences: List[SentenceResult]
-    brackets: Optional[BracketCounts] = None
-    cost: str = "exact"
-    extra: Dict[str, float] = field(default_factory=dict)
-    skipped: List[str] = field(default_factory=list)
-    #: the skipped sentences by position in the gold corpus (0-based), with the reason
-    set_aside: Dict[int, str] = field(default_factory=dict)
+    def location(self, row: int) -> str:
+        """Where scored sentence ``row`` (0-based, among the scored) is."""
+        if self._store is not None:
+            return self._source.location(self._store, row)
+        return self.sentences[row].location
 
     @property
     def leaf_ancestor(self) -> float:
         """Mean over sentences of the sentence scores."""
+        if self._store is not None:
+            if not len(self._store.means):
+                return undefined("leaf_ancestor", "no sentence was scored")
+            return float(np.mean(self._store.means))
         if not self.sentences:
             return undefined("leaf_ancestor", "no sentence was scored")
         return float(np.mean([s.leaf_ancestor for s in self.sentences]))
@@ -156,13 +160,34 @@ class LeafAncestorResult:
     @property
     def leaf_ancestor_words(self) -> float:
         """Mean over all words of the corpus."""
-        scores = [w.score for s in self.sentences for w in s.words]
-        if not scores:
+        if self._store is not None:
+            scores = self._store.words
+        else:
+            scores = [w.score for s in self.sentences for w in s.words]
+        if not len(scores):
             return undefined("leaf_ancestor_words", "no word was scored")
         return float(np.mean(scores))
 
     la = leaf_ancestor  # the 0.1 names
     la_words = leaf_ancestor_words
+
+    def worst(self, k: Optional[int] = None) -> Tuple[int, List[Tuple[int, SentenceResult]]]:
+        """How many scored sentences are below a perfect score, and the ``k`` lowest (all
+        without ``k``), lowest first, ties in file order, with their 1-based rank among the
+        scored sentences."""
+        if self._store is not None:
+            means = self._store.means
+            below = np.nonzero(means < 1.0)[0]
+            if k is None or not hasattr(self._source, "worst") or len(self._store.worst) < min(k, len(below)):
+                order = below[np.lexsort((below, means[below]))]
+                rows = order.tolist() if k is None else order[:max(k, 0)].tolist()
+                built = self._source.rows(self._store, rows)
+            else:
+                built = self._source.worst(self._store, max(k, 0))
+            return len(below), built
+        ranked = [(i, s) for i, s in enumerate(self.sentences, start=1) if s.words and s.leaf_ancestor < 1.0]
+        ranked.sort(key=lambda pair: (pair[1].leaf_ancestor, pair[0]))
+        return len(ranked), ranked if k is None else ranked[:max(k, 0)]
 
     def to_dict(self, sentences: bool = True) -> Dict[str, object]:
         out: Dict[str, object] = {"leaf_ancestor": self.leaf_ancestor, "leaf_ancestor_words": self.leaf_ancestor_words,
@@ -183,20 +208,24 @@ class LeafAncestorResult:
         """Gold configurations most often found with low word scores (§7): for every gold
         label of a word's lineage and every run of ``n`` consecutive gold lineage symbols,
         how many words have it and their mean score; those seen at least ``min_count``
-        times, lowest mean score first: the first ``k`` (every one with ``k=None``)."""
-        stats: Dict[str, List[float]] = defaultdict(list)
-        for sentence in self.sentences:
-            for w in sentence.words:
-                labels = [s for s in w.gold_lineage if s not in (LEFT, RIGHT)]
-                features = {f"label {lab}" for lab in labels}
-                for size in range(2, n + 1):
-                    for i in range(len(w.gold_lineage) - size + 1):
-                        features.add("lineage " + " ".join(w.gold_lineage[i:i + size]))
-                if w.gold_lineage:
-                    features.add(f"parent {labels[0]}" if labels else "parent -")
-                for feature in features:
-                    stats[feature].append(w.score)
-        rows = [(f, len(v), float(np.mean(v))) for f, v in stats.items() if len(v) >= min_count]
+        times, lowest mean score first: the first ``k`` (every one with ``k=None``). The
+        paper leaves the choice of configurations open; these are one reading of its §7."""
+        if self._store is not None and self._store.features is not None and n == 2:
+            rows = [row for row in self._store.features if row[1] >= min_count]
+        else:
+            stats: Dict[str, List[float]] = defaultdict(list)
+            for sentence in self.sentences:
+                for w in sentence.words:
+                    labels = [s for s in w.gold_lineage if s not in (LEFT, RIGHT)]
+                    features = {f"label {lab}" for lab in labels}
+                    for size in range(2, n + 1):
+                        for i in range(len(w.gold_lineage) - size + 1):
+                            features.add("lineage " + " ".join(w.gold_lineage[i:i + size]))
+                    if w.gold_lineage:
+                        features.add(f"parent {labels[0]}" if labels else "parent -")
+                    for feature in features:
+                        stats[feature].append(w.score)
+            rows = [(f, len(v), float(np.mean(v))) for f, v in stats.items() if len(v) >= min_count]
         rows.sort(key=lambda r: (r[2], -r[1]))
         return rows if k is None else rows[:k]
 
@@ -254,29 +283,22 @@ def _evalb_words(tree: Union[ConstituencyTree, DependencyTree], params: Optional
     return tree.without_leaves(drop) if any(drop) else tree
 
 
-def _word_depths(tree: Union[ConstituencyTree, DependencyTree]) -> List[int]:
-    """The length of each word's lineage (its depth), in linear time."""
-    if isinstance(tree, DependencyTree):
-        return depths([h - 1 for h in tree.heads.tolist()])
-    parent = tree.parent.tolist()
-    node_depth = depths(parent)
-    return [d for d, kids in zip(node_depth, children_lists(parent)) if not kids]
+def _result(engine, cost: CostScheme, source) -> LeafAncestorResult:
+    store = engine.store()
+    counts = None
+    if engine.any_tree:
+        counts = BracketCounts(int(store.gold.sum()), int(store.cand.sum()), int(store.matched_unlabelled.sum()),
+                               int(store.matched_labelled.sum()), engine.failed, engine.errors)
+    source.geig = counts is not None
+    name = cost if isinstance(cost, str) else "custom"
+    return LeafAncestorResult(None, counts, name, skipped=engine.skipped, set_aside=engine.set_aside, store=store,
+                              source=source)
 
 
-def _lineage_limit(gold: Union[ConstituencyTree, DependencyTree],
-                   candidate: Union[ConstituencyTree, DependencyTree]) -> Optional[str]:
-    """Why a sentence is too large for leaf-ancestor scoring (its lineages or their
-    Levenshtein tables over :data:`~spacy_agreement.limits.MAX_LINEAGE_SYMBOLS` /
-    :data:`~spacy_agreement.limits.MAX_LINEAGE_CELLS`), or ``None``. Estimated from the
-    depths alone, before any lineage is built."""
-    if max(len(gold), len(candidate)) <= 500:  # nodes: at most 5·10⁵ labels and 1.25·10⁸ cells, within the limits
-        return None
-    symbols, cells = lineage_cost(_word_depths(gold), _word_depths(candidate))
-    if symbols > limits.MAX_LINEAGE_SYMBOLS or cells > limits.MAX_LINEAGE_CELLS:
-        return (f"too deep for leaf-ancestor scoring: its lineages hold {symbols:,.0f} labels and their comparison "
-                f"{cells:,.0f} cells, over the limits of {limits.MAX_LINEAGE_SYMBOLS:,} and "
-                f"{limits.MAX_LINEAGE_CELLS:,}")
-    return None
+def _compiled(cost: CostScheme, evalb: Optional[EvalbParams], preterminals) -> bool:
+    """Whether the compiled loops compute this: the built-in costs, no EVALB parameters."""
+    return (evalb is None and isinstance(cost, str) and cost in fast.COSTS and isinstance(preterminals, str)
+            and preterminals in fast.PRETERMINALS)
 
 
 def leaf_ancestor(
@@ -303,7 +325,60 @@ def leaf_ancestor(
     differ, naming the sentence and position. A sentence too deep to score (a chain of
     100,000 tokens: 5·10⁹ lineage labels) is skipped with the reason, or with ``strict``
     a :class:`~spacy_agreement.errors.ResourceLimitError` (:mod:`spacy_agreement.limits`).
+
+    Phrase trees with the built-in costs and without EVALB parameters go through the
+    compiled loops (:mod:`~spacy_agreement.evaluation.leaf_ancestor_fast`), which keep only
+    compact arrays; dependency trees, cost functions and EVALB parameters through the
+    pure-Python lineages of :mod:`~spacy_agreement.evaluation.lineage`. Same numbers.
     """
+    if len(gold) != len(candidate):
+        raise MismatchedCorpusError(f"{len(gold)} gold sentences but {len(candidate)} candidate sentences")
+    if _compiled(cost, evalb, preterminals) and all(t is None or isinstance(t, ConstituencyTree)
+                                                    for t in (*gold, *candidate)):
+        engine = fast.score_trees(gold, candidate, cost, preterminals, strict)
+        return _result(engine, cost, fast.TreeSource(gold, candidate, preterminals, True))
+    return leaf_ancestor_python(gold, candidate, cost, evalb, preterminals, strict)
+
+
+def leaf_ancestor_files(gold: Union[str, "os.PathLike[str]"], candidate: Union[str, "os.PathLike[str]"],
+                        cost: CostScheme = "exact", evalb: Optional[EvalbParams] = None,
+                        preterminals: Preterminals = "auto", strict: bool = False, keep_worst: int = 10
+                        ) -> LeafAncestorResult:
+    """:func:`leaf_ancestor` of two bracket files (one tree a line, or trees spread over
+    lines; a blank line or ``()`` is a failed parse), read as
+    ``read_brackets(path, leaves="categories", missing=True)`` and
+    :func:`~spacy_agreement.adapters.brackets.trim_trailing_failures` read them. With the
+    built-in costs and no EVALB parameters the files are streamed through the compiled reader
+    in memory that does not grow with the corpus but for one float64 per word, keeping the
+    ``keep_worst`` lowest-scoring sentences' places to show them word by word; otherwise
+    (or for a file the compiled reader leaves to the Python reader: a malformed one gets
+    its error naming file, line and token) the trees are read whole."""
+    if _compiled(cost, evalb, preterminals):
+        try:
+            engine, modes, count = fast.score_files(gold, candidate, cost, preterminals, strict, keep_worst)
+        except fast.FallBack:
+            pass
+        else:
+            return _result(engine, cost, fast.FileSource(gold, candidate, modes, count, preterminals, True))
+    from ..adapters.brackets import read_brackets, trim_trailing_failures
+
+    gold_trees, cand_trees = trim_trailing_failures(read_brackets(gold, "categories", missing=True),
+                                                    read_brackets(candidate, "categories", missing=True))
+    return leaf_ancestor(gold_trees, cand_trees, cost, evalb, preterminals, strict)
+
+
+def leaf_ancestor_python(
+    gold: Sequence[Optional[Union[ConstituencyTree, DependencyTree]]],
+    candidate: Sequence[Optional[Union[ConstituencyTree, DependencyTree]]],
+    cost: CostScheme = "exact",
+    evalb: Optional[EvalbParams] = None,
+    preterminals: Preterminals = "auto",
+    strict: bool = False,
+) -> LeafAncestorResult:
+    """:func:`leaf_ancestor` in pure Python, sentence by sentence: lineages
+    (:mod:`~spacy_agreement.evaluation.lineage`), one call of the Levenshtein kernel for all
+    words, GEIG through EVALB's reader (:func:`~spacy_agreement.evaluation.geig.bracket_counts`).
+    For dependency trees, cost functions or mappings and EVALB parameters."""
     if len(gold) != len(candidate):
         raise MismatchedCorpusError(f"{len(gold)} gold sentences but {len(candidate)} candidate sentences")
     skipped: List[str] = []

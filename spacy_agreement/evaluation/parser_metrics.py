@@ -96,6 +96,8 @@ from .label_sets import (WARN_SHARE, WARN_TOKENS, LabelSetCheck, LabelSetWarning
 from .metric_options import (CONTENT_UPOS, NED_VARIANTS, PUNCT_RULES, EvaluationOptions, Weight,  # noqa: F401
                              contract, gold_depths, is_punct_form, punct_mask)
 from .ud_metrics import UDScores, ud_counts
+from .column_evaluation import evaluate_batches, tree_batches
+from .token_metrics import FAST_METRICS
 
 class SentenceContext:
     """What the metrics of one sentence share, computed once: built by :func:`sentence_counts`
@@ -417,7 +419,7 @@ class EvaluationResult(ScoresByName):
     gold has one)."""
 
     scores: Dict[str, float]
-    sentences: List[Dict[str, float]]
+    sentences: Sequence[Dict[str, float]]  # a list, or SentenceScores (computed on demand)
     counts: Counts
     skipped: List[str] = field(default_factory=list)
     ud: UDScores = field(default_factory=UDScores)  # counts behind clas, mlas, blex (precision, recall)
@@ -488,14 +490,21 @@ def label_check(compared: Sequence[Tuple[DependencyTree, DependencyTree]],
     label the predictions never use is above ``warn_share`` (and at least
     :data:`~.label_sets.WARN_TOKENS` tokens)."""
     check = check_label_sets((g.deprels, p.deprels) for g, p in compared)
+    label_warnings(check, root_case_tokens((g.deprels, p.deprels) for g, p in compared), warn_share, stacklevel=4)
+    return check
+
+
+def label_warnings(check: LabelSetCheck, root_case: int, warn_share: float = WARN_SHARE, stacklevel: int = 3) -> None:
+    """The warnings of :func:`label_check`: a :class:`~.label_sets.LabelSetWarning` when too
+    many gold labels are never predicted, a :class:`~.label_sets.RootCaseWarning` when
+    ``root_case`` tokens differ only by the case of the root relation."""
     if check.share > warn_share and check.unseen_tokens >= WARN_TOKENS:
-        warnings.warn(check.message(), LabelSetWarning, stacklevel=3)
-    root_case = root_case_tokens((g.deprels, p.deprels) for g, p in compared)
+        warnings.warn(check.message(), LabelSetWarning, stacklevel=stacklevel)
     if root_case:
         warnings.warn(f"{root_case} token(s) differ from the gold only by the case of the root relation (ROOT against "
                       "root) and count as wrong labels, as conll18_ud_eval.py counts them; compare it "
-                      "case-insensitively with --fold-root-case (fold_root_case=True)", RootCaseWarning, stacklevel=3)
-    return check
+                      "case-insensitively with --fold-root-case (fold_root_case=True)", RootCaseWarning,
+                      stacklevel=stacklevel)
 
 
 def evaluate(
@@ -529,6 +538,12 @@ def evaluate(
         raise MismatchedCorpusError(
             f"{len(gold)} gold sentences ({source(gold)}) but {len(pred)} predicted ({source(pred)})"
         )
+    if fast_path_applies(chosen) and not any(t.unannotated for t in gold) and not any(t.unannotated for t in pred):
+        from .. import _conllu
+
+        table = _conllu.StringTable()
+        return evaluate_columns(tree_batches(gold, pred, table, lambda g, p: token_problem(g, p, check_forms)),
+                                table, options, chosen, keep_counts, stacklevel=6)
     # labels as compared, once for the label-set check and the metrics
     compared = [(options.normalise(g), options.normalise(p, predicted=True)) for g, p in zip(gold, pred)]
     problems = [token_problem(g, p, check_forms) for g, p in zip(gold, pred)]
@@ -585,6 +600,25 @@ def evaluate(
                                              set_aside)
     return EvaluationResult(total.scores(), per_sentence, total, skipped, ud, tokens, verbs, labels, checked,
                             multi_root, over_limits, partial, unannotated, options, unit_counts)
+
+
+def fast_path_applies(metrics: Sequence[str]) -> bool:
+    """Whether every chosen metric is a built-in one, computed over arrays
+    (:mod:`.column_evaluation`; a registered metric's ``count`` is called per sentence)."""
+    return all(m in FAST_METRICS and get_metric(m).builtin for m in metrics)
+
+
+def evaluate_columns(batches: Any, table: Any, options: EvaluationOptions, chosen: Sequence[str],
+                     keep_counts: bool = False, stacklevel: int = 5) -> EvaluationResult:
+    """:func:`evaluate` of a corpus in batches of columns
+    (:func:`~.column_evaluation.evaluate_batches`): the fast path."""
+    def result(counts: Dict[str, List[float]], **fields: Any) -> EvaluationResult:
+        total = Counts(counts)
+        return EvaluationResult(total.scores(), counts=total, **fields)
+
+    return evaluate_batches(batches, table, options, {m: get_metric(m) for m in chosen}, keep_counts,
+                            lambda check, root_case: label_warnings(check, root_case, stacklevel=stacklevel),
+                            result)
 
 
 def token_problem(gold: DependencyTree, pred: DependencyTree, check_forms: bool) -> Optional[str]:

@@ -45,7 +45,6 @@ from itertools import combinations
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
-from scipy import stats
 
 from ..errors import BadOptionError
 from ..signature import Settings, setting
@@ -183,6 +182,8 @@ def bootstrap(systems: Mapping[str, UnitCounts], settings: IntervalSettings,
     """Bootstrap intervals of every system's metrics and, for each pair ``(a, b)``, of
     ``metric(b) − metric(a)`` with its paired-bootstrap p-value (module docstring). The
     systems must share their units (:func:`paired_units`, then :meth:`UnitCounts.select`)."""
+    from scipy import stats  # here: scipy.stats takes a second to import, every command would pay it
+
     names = _check(systems)
     stack = _Stack([systems[n] for n in names])
     metrics = stack.template.metrics
@@ -257,6 +258,8 @@ def randomization_test(a: UnitCounts, b: UnitCounts, shuffles: int, seed: int) -
     """Approximate randomization p-value of ``metric(b) − metric(a)`` for every metric
     (module docstring; exact over all 2ⁿ swaps when there are no more of them than
     ``shuffles``). ``a`` and ``b`` share their units."""
+    from scipy import stats
+
     if not np.array_equal(a.units, b.units):
         raise ValueError("the systems' units differ: select the common ones first")
     n = len(a)

@@ -124,6 +124,16 @@ def dependency_unit_counts(rows: Sequence[Tuple[int, Dict[str, List[float]]]], m
     return from_rows(metrics, [u for u, _ in rows], num, den, scores, labels, set_aside)
 
 
+def dependency_unit_counts_arrays(units: np.ndarray, numerators: np.ndarray, denominators: np.ndarray,
+                                  metrics: Sequence[str], score_functions: Sequence[Callable[[float, float], float]],
+                                  labels: Mapping[int, str], set_aside: Mapping[int, str]) -> UnitCounts:
+    """:func:`dependency_unit_counts` from the per-sentence count arrays of the fast path
+    (:mod:`.column_evaluation`): ``units`` the gold sentence of each row, ``numerators`` and
+    ``denominators`` of shape (rows, metrics)."""
+    scores = [_vectorised(score) for score in score_functions]
+    return from_rows(metrics, units, numerators, denominators, scores, labels, set_aside)
+
+
 def _unit_of(gold: ConlluLayers, starts: np.ndarray) -> np.ndarray:
     """The gold sentence holding each character offset."""
     return np.maximum(np.searchsorted(gold.sentence_start, starts, side="right") - 1, 0)
@@ -207,23 +217,26 @@ def leaf_ancestor_unit_counts(result) -> UnitCounts:
     :class:`~spacy_agreement.evaluation.leaf_ancestor.LeafAncestorResult`: the corpus score
     (mean of sentence scores: Σ score / Σ 1), the mean over words (Σ word scores / Σ words)
     and, for phrase trees, GEIG's unlabelled and labelled F (2·matched / (gold + candidate)).
-    The sentences the evaluation skipped are set aside with its reason."""
+    The sentences the evaluation skipped are set aside with its reason. Read from the
+    result's per-sentence arrays (:meth:`~spacy_agreement.evaluation.leaf_ancestor.LeafAncestorResult.sentence_arrays`),
+    without building its sentences word by word."""
     phrase = result.brackets is not None
     names = LEAF_ANCESTOR_METRICS if phrase else LEAF_ANCESTOR_METRICS[:2]
-    rows, num, den, labels = [], [], [], {}
-    for s in result.sentences:
-        scores = [w.score for w in s.words]
-        row_n = [float(np.mean(scores)) if scores else 0.0, float(np.sum(scores))]
-        row_d = [1.0 if scores else 0.0, float(len(scores))]
-        if phrase:
-            b = s.brackets
-            row_n += [2 * b.matched_unlabelled, 2 * b.matched_labelled]
-            row_d += [b.gold + b.candidate] * 2
-        rows.append(s.index)
-        labels[s.index] = s.location
-        num.append(row_n)
-        den.append(row_d)
-    return from_rows(names, rows, num, den, [ratio] * len(names), labels, dict(result.set_aside))
+    arrays = result.sentence_arrays()
+    words = arrays["words"].astype(float)
+    has = words > 0
+    num = [np.where(has, np.nan_to_num(arrays["mean"]), 0.0), np.where(has, arrays["sum"], 0.0)]
+    den = [has.astype(float), words]
+    if phrase:
+        matched_unlabelled, matched_labelled = arrays["matched_unlabelled"], arrays["matched_labelled"]
+        both = (arrays["gold"] + arrays["candidate"]).astype(float)
+        num += [2.0 * matched_unlabelled, 2.0 * matched_labelled]
+        den += [both, both]
+    rows = arrays["index"].tolist()
+    labels = {index: result.location(row) for row, index in enumerate(rows)}
+    return from_rows(names, rows, np.stack(num, axis=1) if rows else np.zeros((0, len(names))),
+                     np.stack(den, axis=1) if rows else np.zeros((0, len(names))), [ratio] * len(names), labels,
+                     dict(result.set_aside))
 
 
 __all__ = ["EVALB_METRICS", "LEAF_ANCESTOR_METRICS", "UnitCounts", "aligned_unit_counts", "dependency_unit_counts",

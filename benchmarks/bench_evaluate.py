@@ -1,0 +1,111 @@
+"""``spacy-agreement evaluate`` against ``conll18_ud_eval.py`` on the same files, in one run (issue 31).
+
+    python benchmarks/bench_evaluate.py GOLD SYS [SYS ...] --script conll18_ud_eval.py [--repeat 3]
+        [--scale BASE_GOLD]
+
+For each system file: the script (``python conll18_ud_eval.py GOLD SYS``), ``spacy-agreement
+evaluate GOLD SYS -q`` and the same with ``--json``, each the best of ``--repeat`` wall times,
+with its peak memory (the child's maximum resident set, ``resource.getrusage(RUSAGE_CHILDREN)``
+read in a fresh process per run); then the figures compared: LAS, UAS, CLAS, MLAS, BLEX F1 of
+the script's ``--json`` against ours (they must be equal), and the ratio of the times.
+
+``--scale BASE_GOLD`` also runs ``evaluate BASE×k BASE×k`` for k = 1, 4, 16 (files written to a
+temporary folder: the corpus concatenated k times, evaluated against itself) and prints time
+and peak memory against the corpus size.
+
+Make the files with (neither committed):
+
+    git --git-dir=UD_English-EWT show HEAD:en_ewt-ud-dev.conllu > dev.conllu   # and test
+    cat dev.conllu test.conllu dev.conllu test.conllu dev.conllu test.conllu dev.conllu test.conllu > gold4.conllu
+    python benchmarks/make_system_output.py gold4.conllu sys4.conllu --seed 1
+    python benchmarks/make_system_output.py gold4.conllu plain4.conllu --seed 1 --plain
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+MEASURE = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+           "r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE); "
+           "w = time.perf_counter() - t; "
+           "print(w, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode); "
+           "sys.stderr.write(r.stdout.decode('utf-8', 'replace'))")
+
+
+def measure(command, repeat):
+    """(best wall seconds, peak RSS in MB over the runs, stdout of the last run)."""
+    best, peak, output = float("inf"), 0.0, ""
+    for _ in range(repeat):
+        done = subprocess.run([sys.executable, "-c", MEASURE, *command], capture_output=True, text=True)
+        wall, rss, code = done.stdout.split()
+        if int(code) != 0:
+            raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr[-2000:]}")
+        best, peak, output = min(best, float(wall)), max(peak, int(rss) / 1024), done.stderr
+    return best, peak, output
+
+
+def ours():
+    found = shutil.which("spacy-agreement")
+    return [found] if found else [sys.executable, "-m", "spacy_agreement.cli"]
+
+
+def compare(gold, system, script, repeat):
+    s_time, s_mem, _ = measure([sys.executable, script, gold, system], repeat)
+    s_out = subprocess.run([sys.executable, script, gold, system, "-v"], capture_output=True, text=True).stdout
+    script_f1 = {}
+    for line in s_out.splitlines():
+        parts = [p.strip() for p in line.split("|")]
+        if len(parts) >= 4 and parts[0] in ("UAS", "LAS", "CLAS", "MLAS", "BLEX"):
+            script_f1[parts[0].lower()] = float(parts[3])
+    q_time, q_mem, _ = measure([*ours(), "evaluate", gold, system, "-q"], repeat)
+    j_time, j_mem, j_out = measure([*ours(), "evaluate", gold, system, "-q", "--json"], repeat)
+    data = json.loads(j_out)
+    ours_f1 = {m: round(100 * (data.get(f"{m}_f1") if f"{m}_f1" in data else data[m]), 2) for m in script_f1}
+    same = all(abs(ours_f1[m] - script_f1[m]) < 1e-9 for m in script_f1)
+    print(f"\n{os.path.basename(system)}")
+    print(f"  conll18_ud_eval.py         {s_time:7.2f} s  {s_mem:7.0f} MB")
+    print(f"  spacy-agreement evaluate   {q_time:7.2f} s  {q_mem:7.0f} MB   ratio {q_time / s_time:.3f}")
+    print(f"  ... --json                 {j_time:7.2f} s  {j_mem:7.0f} MB   ratio {j_time / s_time:.3f}")
+    print("  F1 (script / ours): " + ", ".join(f"{m.upper()} {script_f1[m]:.2f}/{ours_f1[m]:.2f}" for m in script_f1)
+          + ("  (equal)" if same else "  ** DIFFERENT **"))
+    return same
+
+
+def scaling(base, repeat):
+    print("\nscaling: evaluate X X (the corpus against itself), best wall and peak memory")
+    with open(base, encoding="utf-8") as handle:
+        text = handle.read()
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in (1, 4, 16):
+            path = os.path.join(tmp, f"x{k}.conllu")
+            with open(path, "w", encoding="utf-8") as handle:
+                for _ in range(k):
+                    handle.write(text)
+            wall, mem, _ = measure([*ours(), "evaluate", path, path, "-q", "--json"], repeat)
+            print(f"  {k:3d}x  {os.path.getsize(path) / 1e6:7.1f} MB file  {wall:7.2f} s  {mem:7.0f} MB peak")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("gold")
+    parser.add_argument("systems", nargs="+")
+    parser.add_argument("--script", required=True, help="conll18_ud_eval.py")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--scale", help="base gold file for the 1x/4x/16x memory scaling")
+    args = parser.parse_args()
+    start = time.time()
+    ok = all([compare(args.gold, system, args.script, args.repeat) for system in args.systems])
+    if args.scale:
+        scaling(args.scale, args.repeat)
+    print(f"\n({time.time() - start:.0f} s in all)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
