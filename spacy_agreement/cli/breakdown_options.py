@@ -9,7 +9,7 @@ import typer
 
 from ..errors import BadOptionError
 from ..evaluation.breakdown_tables import breakdowns_to_json, format_breakdowns
-from ..evaluation.breakdowns import ATTRIBUTES, Breakdown, breakdowns_from_layers, breakdowns_from_trees
+from ..evaluation.breakdowns import ATTRIBUTES, Breakdown
 
 BREAKDOWN_HELP = ("Attachment (head and label) recall, precision and F by group: 'all', or some of "
                   f"{', '.join(ATTRIBUTES)} (comma-separated). A gold word counts in its gold group, a predicted "
@@ -33,17 +33,9 @@ def attributes(value: Optional[str]) -> Optional[List[str]]:
     return chosen
 
 
-def from_trees(pairs: List[Tuple[Any, Any]], by: List[str], options: Any) -> Dict[str, Breakdown]:
-    return breakdowns_from_trees(pairs, by=by, options=options)
-
-
-def from_layers(gold: Any, system: Any, by: List[str]) -> Dict[str, Breakdown]:
-    return breakdowns_from_layers(gold, system, by=by)
-
-
 def breakdown_output(systems: Mapping[str, Mapping[str, Breakdown]]) -> Tuple[str, Dict[str, Any]]:
     """The text tables (after a blank line) and the JSON key ``breakdowns``."""
     return "\n\n" + format_breakdowns(systems), {"breakdowns": breakdowns_to_json(systems)}
 
 
-__all__ = ["attributes", "breakdown_option", "breakdown_output", "from_layers", "from_trees"]
+__all__ = ["attributes", "breakdown_option", "breakdown_output"]

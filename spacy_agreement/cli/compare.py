@@ -19,7 +19,8 @@ from ..evaluation.parser_metrics import display_name, evaluate
 from ..evaluation.significance import CORRECTIONS, INTERVAL_METHODS, ComparisonSettings
 from ..evaluation.unit_counts import UnitCounts, aligned_unit_counts, evalb_unit_counts, leaf_ancestor_unit_counts
 from ..report.comparison_text import BRACKET_NAMES, format_comparison
-from .breakdown_options import attributes, breakdown_option, breakdown_output, from_layers, from_trees
+from ..evaluation.breakdowns import breakdowns_from_layers, breakdowns_from_trees
+from .breakdown_options import attributes, breakdown_option, breakdown_output
 from .evalb import check_bracketed
 from .evaluate import CONVENTION_HELP, check_conll18_options, dependency_trees, text_difference, tokens_differ
 from .handling import handled_errors
@@ -74,7 +75,7 @@ def dependency_counts(gold: Path, systems: List[Path], names: List[str], fmt: Op
             layers = read_conllu_layers(p)
             counts[n] = aligned_unit_counts(gold_layers, layers)
             if by and breakdowns is not None:
-                breakdowns[n] = from_layers(gold_layers, layers, by)
+                breakdowns[n] = breakdowns_from_layers(gold_layers, layers, by=by)
         return counts, dict(CONLL18_NAMES), "characters", f"conll18|v:{options.signature().rsplit('v:', 1)[1]}"
     counts = {}
     for name, trees in zip(names, preds):
@@ -82,7 +83,7 @@ def dependency_counts(gold: Path, systems: List[Path], names: List[str], fmt: Op
             warnings.simplefilter("ignore", UndefinedMetricWarning)
             counts[name] = evaluate(gold_trees, trees, options, keep_counts=True).unit_counts
         if by and breakdowns is not None:
-            breakdowns[name] = from_trees(list(zip(gold_trees, trees)), by, options)
+            breakdowns[name] = breakdowns_from_trees(list(zip(gold_trees, trees)), by=by, options=options)
     display = {m: display_name(m) for m in next(iter(counts.values())).metrics}
     return counts, display, "identical", options.signature()
 

@@ -26,7 +26,8 @@ from .options import (InputFormat, choices, format_option, max_memory_option, re
 from .output import Output
 from .registry import command
 from .settings_options import apply_signature, signature_footer, signature_option
-from .breakdown_options import attributes, breakdown_option, breakdown_output, from_layers, from_trees
+from ..evaluation.breakdowns import breakdowns_from_layers, breakdowns_from_trees
+from .breakdown_options import attributes, breakdown_option, breakdown_output
 from .intervals import (ci_option, confidence_option, interval_option, interval_settings, intervals, resamples_option,
                         seed_option)
 
@@ -116,15 +117,20 @@ def text_difference(gold: List[Any], pred: List[Any], gold_path: Path, pred_path
             f"text (gold {g_text[at:at + 20]!r}, predicted {p_text[at:at + 20]!r}): no alignment can pair their words")
 
 
-def aligned_scores(gold: Path, pred: Path, fmt: Optional[str], options: Any) -> AlignedScores:
+def aligned_scores(gold: Path, pred: Path, fmt: Optional[str], options: Any) -> Tuple[AlignedScores, Tuple[Any, Any]]:
     """The thirteen scores of conll18_ud_eval.py through its character alignment, for files
     whose tokens or sentences differ: CoNLL-U only, under conll18's conventions (any other
-    option is an error saying so, as is another format)."""
+    option is an error saying so, as is another format); with the two files' layers, read once
+    (``--ci`` and ``--breakdown`` use them too)."""
+    from ..adapters.conllu_words import read_conllu_layers
+    from ..evaluation.aligned import evaluate_aligned_layers
+
     if (fmt or guess_format(gold)) != "conll":
         raise BadOptionError(f"{pred}: the tokens differ from the gold's; aligning other tokenisations needs "
                              "CoNLL-U files (or skip those sentences with --skip-mismatched)")
     check_conll18_options(pred, options)
-    return evaluate_aligned(gold, pred)
+    layers = (read_conllu_layers(gold), read_conllu_layers(pred))
+    return evaluate_aligned_layers(*layers), layers
 
 
 def conll18_changes(options: Any) -> List[str]:
@@ -420,7 +426,7 @@ def evaluate_command(
         if model is not None and from_text:
             aligned, layers = from_raw_text(model, gold, gold_trees, fmt, options, save_parses, out)
             ci_text, ci_json = aligned_intervals(layers, ci_settings)
-            b_text, b_json = breakdown_output({system_name: from_layers(*layers, by)}) if by else ("", {})
+            b_text, b_json = breakdown_output({system_name: breakdowns_from_layers(*layers, by=by)}) if by else ("", {})
             out.write(lambda: signature_footer(format_aligned(aligned, len(gold_trees), None) + ci_text + b_text,
                                                options.signature()),
                       lambda: {**aligned_json(aligned, options), **ci_json, **b_json})
@@ -441,14 +447,9 @@ def evaluate_command(
                 difference = text_difference(gold_trees, pred_trees, gold, pred)
                 if difference is not None:
                     raise MismatchedCorpusError(difference)
-                aligned = aligned_scores(gold, pred, fmt, options)
-                layers = None
-                if ci_settings is not None or by:
-                    from ..adapters.conllu_words import read_conllu_layers
-
-                    layers = (read_conllu_layers(gold), read_conllu_layers(pred))
+                aligned, layers = aligned_scores(gold, pred, fmt, options)
                 ci_text, ci_json = aligned_intervals(layers, ci_settings)
-                b_text, b_json = breakdown_output({system_name: from_layers(*layers, by)}) if by else ("", {})
+                b_text, b_json = breakdown_output({system_name: breakdowns_from_layers(*layers, by=by)}) if by else ("", {})
                 out.write(lambda: signature_footer(format_aligned(aligned, len(gold_trees), len(pred_trees)) + ci_text
                                                    + b_text, options.signature()),
                           lambda: {**aligned_json(aligned, options), **ci_json, **b_json})
@@ -461,7 +462,7 @@ def evaluate_command(
             ci_text, ci_json = intervals(counts.select(counts.units, defined), ci_settings,
                                          {m: display_name(m) for m in counts.metrics}, result.scores)
             ci_text = "\n\n" + ci_text
-        b_text, b_json = (breakdown_output({system_name: from_trees(list(zip(gold_trees, pred_trees)), by, options)})
+        b_text, b_json = (breakdown_output({system_name: breakdowns_from_trees(list(zip(gold_trees, pred_trees)), by=by, options=options)})
                           if by else ("", {}))
         aligned = conll18_beside(gold, pred, fmt, options, out) if model is None else None
         out.write(lambda: signature_footer(format_result(result, worst, spacy_scores) + ci_text + b_text

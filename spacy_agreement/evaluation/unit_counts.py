@@ -118,10 +118,11 @@ def dependency_unit_counts(rows: Sequence[Tuple[int, Dict[str, List[float]]]], m
     """From :func:`~spacy_agreement.evaluation.parser_metrics.evaluate`'s per-sentence counts
     (``rows``: gold sentence index and the sentence's ``Counts.values``; ``score_functions``:
     each metric's ``Metric.score``)."""
-    num = [[counts[m][0] for m in metrics] for _, counts in rows]
-    den = [[counts[m][1] for m in metrics] for _, counts in rows]
-    scores = [_vectorised(score) for score in score_functions]
-    return from_rows(metrics, [u for u, _ in rows], num, den, scores, labels, set_aside)
+    shape = (len(rows), len(metrics))
+    num = np.array([[counts[m][0] for m in metrics] for _, counts in rows], dtype=float).reshape(shape)
+    den = np.array([[counts[m][1] for m in metrics] for _, counts in rows], dtype=float).reshape(shape)
+    return dependency_unit_counts_arrays(np.array([u for u, _ in rows], dtype=np.int64), num, den, metrics,
+                                         score_functions, labels, set_aside)
 
 
 def dependency_unit_counts_arrays(units: np.ndarray, numerators: np.ndarray, denominators: np.ndarray,
