@@ -21,6 +21,7 @@ import numpy as np
 
 cimport cython
 from libc.math cimport fabs
+from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int32_t, int64_t, uint8_t
 

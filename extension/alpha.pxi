@@ -7,7 +7,7 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
                        const int32_t[::1] keyroots, const int64_t[::1] kr_offsets,
                        const int64_t[::1] sizes, const double[::1] counts,
                        Py_ssize_t row_start, Py_ssize_t row_end, int n_threads=1, cost=None, mirror=None,
-                       layouts=None, bint per_row=False):
+                       layouts=None, bint per_row=False, progress=None):
     """Σ over rows ``row_start <= i < row_end`` and all ``j > i`` of ``2 c_i c_j δ²(i, j)`` for
     each δ of ``KERNEL_DELTAS`` (in that order): the expected-disagreement sum of α over *distinct* trees with
     multiplicities ``counts`` (identical trees are at distance 0 and add nothing). The rows are
@@ -15,7 +15,11 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     each row's sums are kept apart and added in row order, so the result does not depend on
     the number of threads or their timing. ``per_row`` returns them unadded (one line per
     row): a caller adding all rows at once gets the same sums however it chunked them.
-    Callers pass rows in chunks to show progress and to stay interruptible.
+    The first thread (the calling one) polls for signals after each of its rows: Ctrl-C stops
+    the sums within about a row's time (``KeyboardInterrupt`` raised once the running rows are
+    done), and ``progress``, if given, is called there with the number of pairs finished
+    since its last call (all calls together add up to the pairs of the rows). One call over
+    all rows therefore needs no chunks: the threads meet once, at the end.
 
     ``mirror`` = ``(labels, lml, keyroots, kr_offsets, left_cost, right_cost)`` of the same
     forest with every node's children reversed, and each tree's Zhang–Shasha cost (Σ of its
@@ -66,7 +70,18 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     cdef double d, dk, w
     cdef int tid, k
     if labels.shape[0] == 0 or row_start == row_end:
+        if progress is not None and _pairs_in_rows(n_trees, row_start, row_end) > 0:
+            progress(_pairs_in_rows(n_trees, row_start, row_end))
         return acc_arr[:, :N_KERNEL_DELTAS] if per_row else acc_arr[:, :N_KERNEL_DELTAS].sum(axis=0)
+    # pairs finished per thread (8 apart: one cache line each), summed by the polling thread;
+    # stop[0] set: a signal handler raised (or progress did), the other rows are skipped
+    done_arr = np.zeros(8 * n_threads, dtype=np.int64)
+    cdef int64_t[::1] done = done_arr
+    stop_arr = np.zeros(1, dtype=np.int32)
+    cdef int32_t[::1] stop = stop_arr
+    reported_arr = np.zeros(1, dtype=np.int64)
+    cdef int64_t[::1] reported = reported_arr
+    cdef list raised = []
     # the combined-row kernel (unit costs): distances of a row into dist[tid], -1 = classic
     cdef bint rows = cptr == NULL and _rows_on
     # lay0 and lay1 own the records f0 and f1 point into: both stay referenced to the end
@@ -91,6 +106,8 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     cdef int32_t[:, ::1] dist = dist_arr
     with nogil:
         for i in prange(row_start, row_end, num_threads=n_threads, schedule="dynamic"):
+            if stop[0]:
+                continue
             tid = threadid()
             if rows:
                 zsr_row(variant, &f0, f1p, &cost_left[0], &cost_right[0], i, n_trees, works[tid], &dist[tid, 0])
@@ -110,7 +127,40 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
                 for k in range(N_KERNEL_DELTAS):
                     dk = _delta(k, d, <double>sizes[i], <double>sizes[j])
                     acc[i - row_start, k] += w * dk * dk
+            done[8 * tid] += n_trees - 1 - i
+            if tid == 0:
+                with gil:
+                    reported[0] = _poll(progress, done_arr, reported[0], raised)
+                    if raised:
+                        stop[0] = 1
+    if raised:
+        raise raised[0]
+    if progress is not None and _pairs_in_rows(n_trees, row_start, row_end) > reported[0]:
+        progress(_pairs_in_rows(n_trees, row_start, row_end) - reported[0])
     return acc_arr[:, :N_KERNEL_DELTAS] if per_row else acc_arr[:, :N_KERNEL_DELTAS].sum(axis=0)
+
+
+cdef int64_t _pairs_in_rows(Py_ssize_t n, Py_ssize_t start, Py_ssize_t end):
+    """Pairs (i, j > i) of n trees in the rows start <= i < end."""
+    cdef int64_t rows = end - start
+    return rows * (n - 1) - (start + end - 1) * rows // 2
+
+
+cdef int64_t _poll(object progress, object done, int64_t reported, list raised) noexcept:
+    """expected_sums_rows' first thread between rows (GIL held): Python's signal handlers
+    run (Ctrl-C), then progress gets the pairs finished since its last call. An exception of
+    either goes to raised (re-raised after the loop); returns the pairs reported so far."""
+    cdef int64_t now
+    try:
+        PyErr_CheckSignals()
+        if progress is not None:
+            now = int(done.sum())
+            if now > reported:
+                progress(now - reported)
+                reported = now
+    except BaseException as exc:  # noqa: B036 -- re-raised by the caller after the loop
+        raised.append(exc)
+    return reported
 
 
 def forest_alpha_sums(const int32_t[::1] labels, const int32_t[::1] lml, const int64_t[::1] offsets,

@@ -15,11 +15,13 @@ with the square of the corpus (Skjærholt 2014, footnote 8: 7.5 hours for the PC
 * **Threads.** The rows of the pair triangle are computed by the Cython kernel with OpenMP
   threads, one DP buffer per thread, no allocation per pair: memory O(trees + threads × n²),
   never O(pairs).
-* **Chunks.** Rows go to the kernel in chunks of about equal *work* (DP cells estimated
-  from each tree's Zhang–Shasha cost, :func:`row_work`), capped at
-  :data:`CHUNK_CELLS_PER_THREAD` cells per thread (a tenth of a second or so), so a progress
-  bar can follow and Ctrl-C stops between chunks (``KeyboardInterrupt`` is raised once the
-  running chunk is done, well within a second, however big the corpus).
+* **One parallel region.** All rows go to the kernel in one call (dynamic schedule; the
+  triangle's last rows are its shortest, so the threads meet once, at the end, with little
+  to wait for). The calling thread polls between its rows: a progress bar follows,
+  and Ctrl-C stops the sums within about one row's time, however big the corpus
+  (``KeyboardInterrupt`` raised once the running rows are done). Earlier versions cut the
+  rows into chunks of at most :data:`CHUNK_CELLS_PER_THREAD` cells, one call each: the
+  threads waited for each other at every chunk's end (a tenth of the time on two cores).
 * **Dask.** ``backend="dask"`` sends the same row chunks as tasks to a ``dask.distributed``
   cluster (a ``LocalCluster`` by default, or a scheduler address), the forest scattered
   once to the workers (optional extra ``dask``).
@@ -79,9 +81,8 @@ def row_chunks(n: int, chunks: int) -> List[Tuple[int, int]]:
     return [(a, b) for a, b in zip(edges[:-1], edges[1:]) if b > a]
 
 
-#: Estimated DP cells of one chunk of the threads backend, per thread: about a tenth of a
-#: second at the kernel's few hundred million cells a second per core, so that Ctrl-C (seen
-#: between chunks) stops the sums well within a second on any corpus.
+#: Estimated DP cells per thread of one chunk, where a caller of :func:`expected_sums` asks
+#: for chunks (``chunk_cells``): about a tenth of a second at the kernel's speed.
 CHUNK_CELLS_PER_THREAD = 3e7
 
 
@@ -203,24 +204,31 @@ def prepared(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Option
 
 
 def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: Optional[np.ndarray] = None,
-                  n_threads: Optional[int] = None, progress: bool = False, chunks: int = 64,
+                  n_threads: Optional[int] = None, progress: bool = False, chunks: int = 1,
                   forest_trees: Optional[Sequence[OrderedTree]] = None,
-                  chunk_cells: float = CHUNK_CELLS_PER_THREAD) -> np.ndarray:
+                  chunk_cells: Optional[float] = None) -> np.ndarray:
     """Σ over ordered pairs of distinct pairable annotations of δ², for the built-in δ of the
     Cython kernels (``_core.KERNEL_DELTAS``, in that order).
 
     With ``forest_trees`` (the trees of ``forest``) and unit costs, each pair is computed in
-    whichever orientation (as given, or both trees mirrored) costs fewer DP cells. The rows
-    go to the kernel in at least ``chunks`` chunks of about equal estimated work, none over
-    ``chunk_cells`` cells per thread (:func:`work_chunks`), so that ``KeyboardInterrupt``
-    stops the sums within a fraction of a second. ``progress`` shows a bar counting pairs."""
+    whichever orientation (as given, or both trees mirrored) costs fewer DP cells. By default
+    all rows go to the kernel in one call, which polls for Ctrl-C and feeds the progress bar
+    between rows (``progress`` shows a bar counting pairs). ``chunks`` (at least that many
+    calls of about equal estimated work) and ``chunk_cells`` (at most that many cells per
+    thread in one call, :func:`work_chunks`) cut it into several calls: the same sums to the
+    last bit, only the threads wait for each other at every call's end."""
     n_threads = n_threads or default_threads()
     forest, sizes, counts, mirror, layouts = prepared(forest, sizes, counts, cost, forest_trees)
     arrays = forest.arrays()
     n = len(forest)
-    work = row_work(tree_costs(forest, mirror))
-    budget = min(float(work.sum()) / max(1, chunks), chunk_cells * n_threads)
-    ranges = work_chunks(work, budget, min_rows=n_threads)
+    if chunks <= 1 and chunk_cells is None:
+        ranges = [(0, n)] if n >= 2 else []
+    else:
+        work = row_work(tree_costs(forest, mirror))
+        budget = float(work.sum()) / max(1, chunks)
+        if chunk_cells is not None:
+            budget = min(budget, chunk_cells * n_threads)
+        ranges = work_chunks(work, budget, min_rows=n_threads)
     bar = None
     if progress:
         from tqdm import tqdm
@@ -234,9 +242,8 @@ def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: O
     try:
         for start, end in ranges:
             rows[start:end] = _core.expected_sums_rows(*arrays, sizes, counts, start, end, n_threads, cost, mirror,
-                                                       layouts, per_row=True)
-            if bar is not None:
-                bar.update(chunk_pairs(n, start, end))
+                                                       layouts, per_row=True,
+                                                       progress=None if bar is None else bar.update)
     finally:
         if bar is not None:
             bar.close()

@@ -195,6 +195,30 @@ def test_the_alpha_progress_bar_counts_pairs_with_a_steady_eta(monkeypatch):
     assert np.allclose(total, one_chunk, rtol=1e-12)
 
 
+def test_the_kernel_polls_between_rows_and_stops_on_an_exception():
+    from spacy_agreement import _core
+
+    trees, forest = _forest(120, seed=2)
+    n = len(forest)
+    sizes, counts = forest.sizes.astype(np.int64), np.ones(n)
+    seen, alone = [], []
+    whole = _core.expected_sums_rows(*forest.arrays(), sizes, counts, 0, n, 2, progress=seen.append)
+    assert sum(seen) == n * (n - 1) // 2 and all(k > 0 for k in seen)
+    one = _core.expected_sums_rows(*forest.arrays(), sizes, counts, 0, n, 1, progress=alone.append)
+    assert alone == [n - 1 - i for i in range(n - 1)]  # one thread: reported after every row
+    assert np.array_equal(whole, one)
+
+    calls = []
+
+    def interrupt(pairs):
+        calls.append(pairs)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _core.expected_sums_rows(*forest.arrays(), sizes, counts, 0, n, 2, progress=interrupt)
+    assert len(calls) == 1  # the other rows were skipped, the callback not called again
+
+
 def test_chunks_are_sized_by_estimated_work():
     from spacy_agreement.agreement.engine import chunk_pairs, row_work, tree_costs, work_chunks
 
