@@ -9,9 +9,11 @@ with its peak memory (the child's maximum resident set, ``resource.getrusage(RUS
 read in a fresh process per run); then the figures compared: LAS, UAS, CLAS, MLAS, BLEX F1 of
 the script's ``--json`` against ours (they must be equal), and the ratio of the times.
 
-``--scale BASE_GOLD`` also runs ``evaluate BASE×k BASE×k`` for k = 1, 4, 16 (files written to a
-temporary folder: the corpus concatenated k times, evaluated against itself) and prints time
-and peak memory against the corpus size.
+``--scale BASE_GOLD`` also runs ``evaluate BASE×k BASE×k`` for k = 1, 4, 16, 64 (``--factors``;
+files written to a temporary folder: the corpus concatenated k times, evaluated against itself)
+and prints time and peak memory against the corpus size, with the ratios to k = 1 measured in
+the same run: ``evaluate`` reads gold and prediction in step, a block of sentences at a time, so
+the peak should stay flat (within tens of MB) while the time grows with k.
 
 Make the files with (neither committed):
 
@@ -77,18 +79,22 @@ def compare(gold, system, script, repeat):
     return same
 
 
-def scaling(base, repeat):
-    print("\nscaling: evaluate X X (the corpus against itself), best wall and peak memory")
+def scaling(base, repeat, factors):
+    print("\nscaling: evaluate X X (the corpus against itself), best wall and peak memory (ratios to the first)")
     with open(base, encoding="utf-8") as handle:
         text = handle.read()
+    first = None
     with tempfile.TemporaryDirectory() as tmp:
-        for k in (1, 4, 16):
+        for k in factors:
             path = os.path.join(tmp, f"x{k}.conllu")
             with open(path, "w", encoding="utf-8") as handle:
                 for _ in range(k):
                     handle.write(text)
             wall, mem, _ = measure([*ours(), "evaluate", path, path, "-q", "--json"], repeat)
-            print(f"  {k:3d}x  {os.path.getsize(path) / 1e6:7.1f} MB file  {wall:7.2f} s  {mem:7.0f} MB peak")
+            first = first or (k, wall, mem)
+            print(f"  {k:3d}x  {os.path.getsize(path) / 1e6:7.1f} MB file  {wall:7.2f} s  {mem:7.0f} MB peak   "
+                  f"time/k {wall / k * first[0] / first[1]:5.2f}  peak {mem - first[2]:+6.0f} MB")
+            os.remove(path)
 
 
 def main():
@@ -97,12 +103,14 @@ def main():
     parser.add_argument("systems", nargs="+")
     parser.add_argument("--script", required=True, help="conll18_ud_eval.py")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--scale", help="base gold file for the 1x/4x/16x memory scaling")
+    parser.add_argument("--scale", help="base gold file for the 1x/4x/16x/64x memory scaling")
+    parser.add_argument("--factors", default="1,4,16,64", help="the k of --scale, comma-separated")
+    parser.add_argument("--scale-repeat", type=int, default=1, help="runs of each --scale size (best time)")
     args = parser.parse_args()
     start = time.time()
     ok = all([compare(args.gold, system, args.script, args.repeat) for system in args.systems])
     if args.scale:
-        scaling(args.scale, args.repeat)
+        scaling(args.scale, args.scale_repeat, [int(k) for k in args.factors.split(",")])
     print(f"\n({time.time() - start:.0f} s in all)")
     return 0 if ok else 1
 

@@ -428,9 +428,10 @@ def segment_sums(const double[::1] values, const int64_t[::1] offsets):
     return out_arr
 
 
-def running_sum(const double[::1] values):
-    """The values added left to right from 0.0 (as a Python ``+=`` loop)."""
-    cdef double acc = 0.0
+def running_sum(const double[::1] values, double start=0.0):
+    """The values added left to right from ``start`` (as a Python ``+=`` loop): a sum carried
+    from block to block (``start`` the sum so far) is the sum of the whole, bit for bit."""
+    cdef double acc = start
     cdef Py_ssize_t k
     for k in range(values.shape[0]):
         acc = acc + values[k]

@@ -55,28 +55,20 @@ from __future__ import annotations
 
 import io
 import os
-import unicodedata
 from dataclasses import dataclass
 from sys import intern
-from typing import Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..errors import InvalidTreeError, Location, not_utf8
+from .string_arrays import StringArrays, remove_spaces  # noqa: F401 (remove_spaces: re-exported)
 
 PathLike = Union[str, "os.PathLike[str]"]
 
 #: the CoNLL-U columns this reader keeps, by position
 ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL = range(8)
 COLUMNS = 10
-
-
-def remove_spaces(form: str) -> str:
-    """``form`` without its characters of Unicode category Zs (the script's rule for the text:
-    ``New York`` → ``NewYork``; a no-break space goes too, a tab or newline cannot occur)."""
-    if " " not in form and form.isprintable():  # printable: no Zs other than the ASCII space
-        return form
-    return "".join(c for c in form if unicodedata.category(c) != "Zs")
 
 
 @dataclass(frozen=True)
@@ -534,13 +526,13 @@ def scan_file(path: PathLike, table: Optional[object] = None, name: Optional[str
     return Scanned(name or os.fspath(path), table, rows, sentences)
 
 
-def layers_from_scan(scanned: Scanned) -> Optional[ConlluLayers]:
-    """:class:`ConlluLayers` from a scanned file, or ``None`` when the file breaks a rule of
-    this reader (the Python reader then names the error)."""
+def layers_from_scan(scanned: Scanned, arrays: Optional[Any] = None) -> Optional[ConlluLayers]:
+    """:class:`ConlluLayers` from a scanned file, or ``None`` when the file breaks a rule of this reader (the
+    Python reader then names the error); ``arrays``: :class:`~.string_arrays.StringArrays`, kept by a caller."""
+
     rows, sentences = scanned.rows, scanned.sentences
     kind, first, last = rows["kind"], rows["first"].astype(np.int64), rows["last"].astype(np.int64)
     codes, lines = rows["codes"], rows["line"]
-    strings = scanned.table.strings  # type: ignore[attr-defined]
     n_rows = len(kind)
     sentence_rows = sentences["rows"]
     is_range, is_word = kind == 1, kind == 0
@@ -565,11 +557,11 @@ def layers_from_scan(scanned: Scanned) -> Optional[ConlluLayers]:
     n_of_word = words_per[word_sentence]
     if (heads > n_of_word).any() or (np.bincount(word_sentence, weights=heads == 0, minlength=n_sent) != 1).any():
         return None
-    table = np.asarray(strings + [""], dtype=object)  # type: ignore[operator]
-    spaceless = [remove_spaces(x) for x in strings]  # type: ignore[attr-defined]
+    arrays = (arrays or StringArrays(scanned.table)).update()
+    table, spaceless = arrays.values, arrays.spaceless  # one longer than the codes: "" for -1
     token_form_codes = codes[token_row, 0]
-    token_forms = np.asarray(spaceless, dtype=object)[token_form_codes] if len(spaceless) else np.zeros(0, object)
-    length = np.fromiter((len(x) for x in spaceless), dtype=np.int64, count=len(spaceless))[token_form_codes]
+    token_forms = spaceless[token_form_codes]
+    length = arrays.lengths[token_form_codes]
     if (length == 0).any():
         return None
     token_rows = np.flatnonzero(token_row)
@@ -577,8 +569,7 @@ def layers_from_scan(scanned: Scanned) -> Optional[ConlluLayers]:
     token_ids = [f"{a}-{b}" if r else numbers[a] for a, b, r in
                  zip(first[token_rows].tolist(), last[token_rows].tolist(), is_range[token_rows].tolist())]
     word_token = (np.cumsum(token_row) - 1)[word_rows].astype(np.int64)
-    word_forms = np.where(covered[word_rows], table[codes[word_rows, 0]],
-                          np.asarray(spaceless + [""], dtype=object)[codes[word_rows, 0]])
+    word_forms = np.where(covered[word_rows], table[codes[word_rows, 0]], spaceless[codes[word_rows, 0]])
 
     def column(k: int) -> List[str]:
         return table[codes[word_rows, k]].tolist()

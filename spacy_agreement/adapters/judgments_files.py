@@ -12,8 +12,8 @@ Two inputs, read by :func:`read_judgment_records` (a folder or a file):
   A tree may also be given as CoNLL-U text (a string). ``upos`` and ``forms`` are optional.
 * **a language folder of the released data** (``CoNLL2015/datapackage/<lang>/``,
   :func:`read_datapackage_records`): ``gold.conll``, ``parser1.conll``, ``parser2.conll``
-  (parallel CoNLL files, read through the reader registry,
-  :func:`~spacy_agreement.adapters.files.read_trees`) and ``annotated.csv``, one row per
+  (parallel CoNLL files, read through the reader registry: the built-in ``conll`` reader
+  streamed by :func:`~spacy_agreement.adapters.conll.iter_conll`) and ``annotated.csv``, one row per
   sentence, one column per judge, each cell the colour of the parse the judge preferred
   (:data:`DATAPACKAGE_COLOURS`; an empty cell: not judged).
 
@@ -25,18 +25,26 @@ items (:func:`spacy_agreement.evaluation.judgments.make_item`;
 yielded one at a time, so an item is checked before the next line is read and the first
 error in the file is the one reported. Problems of the files themselves are a
 :class:`~spacy_agreement.errors.JudgmentError` naming the file, the item and the line.
+
+Memory: nothing is kept from one record to the next. A JSON Lines file is read line by
+line; a release folder is read in two passes: the first counts the sentences of each CoNLL
+file and the rows of ``annotated.csv`` without building a tree (files of different lengths
+are an error before any item is yielded), the second reads the three CoNLL files and the
+table in step, one sentence of each at a time (an unreadable sentence is therefore reported
+when its item is reached, after the items before it).
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
-from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Sequence, Union, cast
+from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Sequence, Tuple, Union, cast
 
 from ..errors import BadOptionError, JudgmentError, Location, not_utf8
 from ..trees import DependencyTree
-from .conll import parse_conll
-from .files import read_trees
+from . import files
+from .conll import _blocks, iter_conll, parse_conll
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -108,40 +116,86 @@ def read_datapackage_records(
     if len(meaning) != 2:
         raise BadOptionError(f"the two colours must differ, got {list(colours)}")
     base = os.fspath(folder)
-    trees = {name: cast(List[DependencyTree], read_trees(os.path.join(base, f"{name}.conll"), "conll"))
-             for name in (gold, *parses)}
+    names = list(dict.fromkeys((gold, *parses)))  # a file named twice is counted once, as before
+    conll = {name: os.path.join(base, f"{name}.conll") for name in names}
+    # a first pass counts (reads no tree): a file of another length is an error before any item
+    counts = {f"{name}.conll": _sentence_count(path) for name, path in conll.items()}
     table = os.path.join(base, judgments_file)
-    try:
-        with open(table, encoding="utf-8", newline="") as handle:
-            rows = [[cell.strip() for cell in row] for row in csv.reader(handle)]
-    except UnicodeDecodeError as exc:  # the file named, and the line of the bad byte
-        raise not_utf8(table, exc) from None
-    while rows and not any(rows[-1]):
-        rows.pop()
-    judges = [f"judge{k}" for k in range(1, max((len(r) for r in rows), default=0) + 1)]
+    first, rows = _table_shape(table)
+    judges: List[str] = []
     first_line = 1
-    if rows and any(rows[0]) and not any(cell.lower() in meaning for cell in rows[0]):
-        judges = [cell or f"judge{k}" for k, cell in enumerate(rows[0], start=1)]
-        rows, first_line = rows[1:], 2
-    counts = {f"{name}.conll": len(t) for name, t in trees.items()}
-    if len(set(counts.values())) != 1 or len(rows) != len(trees[gold]):
+    if rows and any(first) and not any(cell.lower() in meaning for cell in first):
+        judges = [cell or f"judge{k}" for k, cell in enumerate(first, start=1)]
+        rows, first_line = rows - 1, 2
+    if len(set(counts.values())) != 1 or rows != counts[f"{gold}.conll"]:
         listed = ", ".join(f"{name} {n}" for name, n in counts.items())
-        raise JudgmentError(f"different numbers of sentences: {listed}, {judgments_file} {len(rows)} rows",
+        raise JudgmentError(f"different numbers of sentences: {listed}, {judgments_file} {rows} rows",
                             Location(base))
     label = os.path.basename(os.path.normpath(base)) or "item"
-    for k, row in enumerate(rows):
-        location = Location(table, k + 1, line=k + first_line)  # row k is sentence k + 1
-        judged: Dict[str, str] = {}
-        for column, cell in enumerate(row):
-            if not cell:
-                continue
-            if cell.lower() not in meaning:
-                raise JudgmentError(f"column {column + 1}: unknown colour {cell!r} (expected "
-                                    f"{' or '.join(map(repr, colours))})", location)
-            judge = judges[column] if column < len(judges) else f"judge{column + 1}"
-            judged[judge] = meaning[cell.lower()]
-        yield JudgmentRecord(f"{label}-{k + 1}", trees[gold][k], trees[parses[0]][k], trees[parses[1]][k], judged,
-                             location)
+    with contextlib.ExitStack() as stack:
+        handle = stack.enter_context(open(table, encoding="utf-8", newline=""))
+        cells = csv.reader(_utf8_lines(handle, table))
+        if first_line == 2:
+            next(cells)
+        sentences = zip(*(stack.enter_context(contextlib.closing(_trees(conll[name])))
+                          for name in (gold, *parses)))
+        for k, (row, (gold_tree, a, b)) in enumerate(zip(cells, sentences)):
+            if k == rows:
+                break
+            location = Location(table, k + 1, line=k + first_line)  # row k is sentence k + 1
+            judged: Dict[str, str] = {}
+            for column, cell in enumerate(cell.strip() for cell in row):
+                if not cell:
+                    continue
+                if cell.lower() not in meaning:
+                    raise JudgmentError(f"column {column + 1}: unknown colour {cell!r} (expected "
+                                        f"{' or '.join(map(repr, colours))})", location)
+                judge = judges[column] if column < len(judges) else f"judge{column + 1}"
+                judged[judge] = meaning[cell.lower()]
+            yield JudgmentRecord(f"{label}-{k + 1}", gold_tree, a, b, judged, location)
+
+
+def _streamed() -> bool:
+    """Whether the reader registry's ``conll`` reader is the built-in one, which
+    :func:`~.conll.iter_conll` streams (a reader registered in its place gives lists)."""
+    return files.get_reader("conll").read is files._read_conll
+
+
+def _trees(path: PathLike) -> Iterator[DependencyTree]:
+    """The trees of a CoNLL file through the reader registry, one at a time where the reader
+    is the built-in one."""
+    if _streamed():
+        yield from iter_conll(path)
+    else:
+        yield from cast(List[DependencyTree], files.read_trees(path, "conll"))
+
+
+def _sentence_count(path: PathLike) -> int:
+    """The number of sentences of a CoNLL file (blocks of lines, as :func:`~.conll.iter_conll`
+    yields one tree per block), without reading the trees."""
+    if not _streamed():
+        return len(files.read_trees(path, "conll"))
+    with open(path, encoding="utf-8") as handle:
+        try:
+            return sum(1 for _ in _blocks(handle))
+        except UnicodeDecodeError as exc:  # the file named, and the line of the bad byte
+            raise not_utf8(path, exc) from None
+
+
+def _table_shape(table: PathLike) -> Tuple[List[str], int]:
+    """The first row of ``annotated.csv`` (cells stripped) and its number of rows up to the
+    last one with a cell (trailing empty rows are not sentences); one pass, no row kept."""
+    first: List[str] = []
+    rows = last = 0
+    with open(table, encoding="utf-8", newline="") as handle:
+        for row in csv.reader(_utf8_lines(handle, table)):
+            cells = [cell.strip() for cell in row]
+            if rows == 0:
+                first = cells
+            rows += 1
+            if any(cells):
+                last = rows
+    return first, last
 
 
 def read_jsonl_records(path: PathLike) -> Iterator[JudgmentRecord]:

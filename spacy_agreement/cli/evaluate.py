@@ -261,95 +261,63 @@ def parse_with_model(model: str, gold_trees: List[Any], out: Output) -> Tuple[Li
     return trees, nlp, docs
 
 
-def fast_inputs(gold: Path, pred: Optional[Path], fmt: Optional[str]) -> Optional[Tuple[Any, ...]]:
-    """Both CoNLL files read by the Cython scanner into columns (one string table), or
-    ``None`` when the tree readers must read them (another format, or something only they
-    take or refuse: they name the error)."""
+def evaluate_streamed(gold: Path, pred: Optional[Path], fmt: Optional[str], options: Any, ci_settings: Any,
+                      ci: bool, worst: int, out: Output, block: Optional[int] = None) -> bool:
+    """``evaluate`` of two CoNLL files read in step, ``block`` sentences at a time
+    (:mod:`~spacy_agreement.evaluation.streaming`): memory flat in the corpus size, the figures
+    of the whole-file evaluation. Same tokens: the package's metrics (nothing kept per sentence
+    but with ``--ci``), and under conll18 the script's thirteen scores beside them, each from
+    summed counts. Other tokens: the script's scores from its alignment, the files cut where
+    they meet at a sentence boundary (:mod:`~spacy_agreement.evaluation.aligned_stream`).
+    ``False`` when the whole-file path must run instead (another format, a file or block the
+    fast readers leave to the Python readers, an error they name, ``--ci`` on other tokens)."""
+    from ..evaluation.aligned_stream import Beside, evaluate_aligned_streamed
+    from ..evaluation.parser_metrics import (Counts, fast_path_applies, get_metric, label_warnings,
+                                             metric_names)
+    from ..evaluation.streaming import BLOCK, TokensDiffer, Unscannable, evaluate_identical
+
     if pred is None or (fmt or guess_format(gold)) != "conll" or (fmt or guess_format(pred)) != "conll":
-        return None
-    from .. import _conllu
-    from ..adapters.conll import columns_from_scan
-    from ..adapters.conllu_words import scan_file
-
-    table = _conllu.StringTable()
-    scans = (scan_file(gold, table), scan_file(pred, table))
-    if scans[0] is None or scans[1] is None:
-        return None
-    columns = (columns_from_scan(scans[0]), columns_from_scan(scans[1]))
-    if columns[0] is None or columns[1] is None:
-        return None
-    return table, scans, columns
-
-
-def column_problems(gold: Any, pred: Any, table: Any, check_forms: bool) -> Dict[int, str]:
-    """:func:`token_problem` of every sentence pair, from the columns (same number of sentences)."""
-    import numpy as np
-
-    g_len, p_len = gold.lengths, pred.lengths
-    problems = {int(s): f"{g_len[s]} tokens against {p_len[s]}" for s in np.flatnonzero(g_len != p_len)}
-    if not check_forms:
-        return problems
-    sentence = np.repeat(np.arange(len(g_len)), g_len)
-    rows = np.flatnonzero((g_len == p_len)[sentence])  # the gold rows of the sentences of equal length
-    p_rows = rows - gold.offsets[:-1][sentence[rows]] + pred.offsets[:-1][sentence[rows]]
-    underscore = table.code("_")
-    g_form, p_form = gold.form[rows], pred.form[p_rows]
-    differ = rows[(g_form != p_form) & (g_form != underscore) & (p_form != underscore)]
-    strings = table.strings
-    for row in differ.tolist():
-        s = int(sentence[row])
-        if s in problems:
-            continue
-        k = row - int(gold.offsets[s])
-        problems[s] = f"token {k + 1} is {strings[gold.form[row]]!r} against {strings[pred.form[row - gold.offsets[s] + pred.offsets[s]]]!r}"
-    return problems
-
-
-def evaluate_fast(fast: Tuple[Any, ...], gold: Path, pred: Path, fmt: Optional[str], options: Any,
-                  ci_settings: Any, ci: bool, worst: int, out: Output) -> bool:
-    """``evaluate`` of two CoNLL files from their columns (the fast path: no tree object per
-    sentence); ``False`` when the tree path must run instead (it reads the files again and
-    says what is wrong)."""
-    from ..adapters.conllu_words import layers_from_scan
-    from ..evaluation.aligned import evaluate_aligned_layers
-    from ..evaluation.parser_metrics import evaluate_columns, fast_path_applies, metric_names
-
-    table, scans, (g_cols, p_cols) = fast
-    problems = column_problems(g_cols, p_cols, table, options.check_forms) if len(g_cols) == len(p_cols) else {}
-    if len(g_cols) != len(p_cols) or (problems and not options.skip_mismatched):
-        if options.skip_mismatched:
-            return False  # the tree path says that the sentence counts differ
-        layers = (layers_from_scan(scans[0]), layers_from_scan(scans[1]))
-        if layers[0] is None or layers[1] is None or layers[0].text != layers[1].text:
-            return False  # the tree path names where the texts differ, or what the script refuses
-        if (fmt or guess_format(gold)) != "conll":
-            return False
-        check_conll18_options(pred, options)
-        aligned = evaluate_aligned_layers(*layers)
-        ci_text, ci_json = aligned_intervals(layers, ci_settings)
-        out.write(lambda: signature_footer(format_aligned(aligned, len(g_cols), len(p_cols)) + ci_text,
-                                           options.signature()),
-                  lambda: {**aligned_json(aligned, options), **ci_json})
-        return True
+        return False
     chosen = list(metric_names())
     if not fast_path_applies(chosen):
         return False
+    block = block or BLOCK
 
-    def batches() -> Any:
-        for start in range(0, len(g_cols), 4096):
-            stop = min(len(g_cols), start + 4096)
-            here = {s - start: m for s, m in problems.items() if start <= s < stop}
-            yield g_cols.take(start, stop), p_cols.take(start, stop), here
+    def build(counts: Dict[str, List[float]], **fields: Any) -> EvaluationResult:
+        total = Counts(counts)
+        return EvaluationResult(total.scores(), counts=total, **fields)
 
-    result = evaluate_columns(batches(), table, options, chosen, ci)
-    ci_text, ci_json = "", {}
+    from .. import _conllu
+
+    table = _conllu.StringTable()
+    beside = (Beside(table, str(gold), str(pred))
+              if options.convention == "conll18" and not conll18_changes(options) else None)
+    try:
+        result = evaluate_identical(gold, pred, options, {m: get_metric(m) for m in chosen}, ci, block, beside,
+                                    lambda check, root_case: label_warnings(check, root_case, stacklevel=5),
+                                    build, table)
+    except Unscannable:
+        return False
+    except TokensDiffer:
+        if ci_settings is not None or conll18_changes(options):
+            return False  # the whole files: their intervals, or the options the alignment cannot honour
+        try:
+            other, n_gold, n_pred = evaluate_aligned_streamed(gold, pred, block)
+        except Unscannable:
+            return False  # the whole-file path names where the texts differ, or what the script refuses
+        out.write(lambda: signature_footer(format_aligned(other, n_gold, n_pred), options.signature()),
+                  lambda: aligned_json(other, options))
+        return True
+    ci_text, ci_json = "", {}  # type: Tuple[str, Dict[str, Any]]
     if ci_settings is not None:
         counts = result.unit_counts
         defined = [m for m, v in result.scores.items() if v == v]
         ci_text, ci_json = intervals(counts.select(counts.units, defined), ci_settings,
                                      {m: display_name(m) for m in counts.metrics}, result.scores)
         ci_text = "\n\n" + ci_text
-    aligned = conll18_beside(gold, pred, fmt, options, out, scans)
+    aligned: Optional[AlignedScores] = beside.scores() if beside is not None else None
+    if beside is not None and aligned is None:
+        aligned = conll18_beside(gold, pred, fmt, options, out)  # the whole files: says why the script refuses
     out.write(lambda: signature_footer(format_result(result, worst, {}) + ci_text
                                        + (f"\n\n{format_conll18_table(aligned)}" if aligned else ""),
                                        result.signature),
@@ -418,8 +386,7 @@ def evaluate_command(
         by = attributes(breakdown)
         system_name = pred.name if pred is not None else str(model)
         if model is None and not by and not strict:
-            fast = fast_inputs(gold, pred, fmt)
-            if fast is not None and evaluate_fast(fast, gold, pred, fmt, options, ci_settings, ci, worst, out):
+            if evaluate_streamed(gold, pred, fmt, options, ci_settings, ci, worst, out):
                 return
         gold_trees = dependency_trees(gold, fmt, strict)
         spacy_scores: Dict[str, float] = {}

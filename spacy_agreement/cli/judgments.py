@@ -1,4 +1,9 @@
-"""``spacy-agreement judgments``: which parser metric agrees with people who judge parses (Plank et al. 2015)."""
+"""``spacy-agreement judgments``: which parser metric agrees with people who judge parses (Plank et al. 2015).
+
+The file (or release folder) is streamed: :func:`~spacy_agreement.evaluation.judgments.iter_judgments`
+yields one checked item at a time and :func:`~spacy_agreement.evaluation.judgments.analyse_judgments`
+keeps per item only the metrics' differences and the judges' preferences, so memory does not
+grow with the trees of the file."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,7 +12,7 @@ from typing import List, Optional
 import typer
 
 from ..evaluation.settings import JudgmentSettings
-from ..evaluation.judgments import DEFAULT_METRICS, analyse_judgments, format_analysis, load_judgments
+from ..evaluation.judgments import DEFAULT_METRICS, analyse_judgments, format_analysis, iter_judgments
 from .handling import handled_errors
 from .options import (CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, comma_list,
                       json_option, metric_options, output_option, quiet_option, tsv_option)
@@ -46,11 +51,12 @@ def judgments_command(
                                  ned=ned, metrics=tuple(metric), ties=ties, kappa=kappa, seed=seed,
                                  check_forms=not ignore_forms)
         options = apply_signature(options, signature)
+        # the items are read, checked and scored one at a time: no tree outlives its item
         if path.is_dir():
-            items = load_judgments(path, parses=comma_list(parses, "--parses", 2),
+            items = iter_judgments(path, parses=comma_list(parses, "--parses", 2),
                                    colours=comma_list(colours, "--colours", 2))
         else:
-            items = load_judgments(path)
+            items = iter_judgments(path)
         result = analyse_judgments(items, metrics=options.metrics, options=options, ties=options.ties,
                                    seed=options.seed, kappa=options.kappa, check_forms=options.check_forms)
         out.write(lambda: signature_footer(format_analysis(result), options.signature()),

@@ -1,18 +1,23 @@
 """The fast path of :func:`~spacy_agreement.evaluation.parser_metrics.evaluate`: the corpus
 in batches of sentences as arrays (:mod:`.token_metrics`), counts accumulated batch by batch.
 
-What is kept while the corpus goes by: each metric's counts per sentence (a small float
-array, sentences × metrics: the per-sentence rows of
-:attr:`~.parser_metrics.EvaluationResult.sentences` and ``unit_counts`` are computed from it
-on demand), label counts (one integer per distinct label or label pair), and the short lists
-of sentences skipped, with several roots or over the limits. No Python object per token or
-per sentence outlives its batch. The figures are those of the per-sentence path, bit for bit
+What is kept while the corpus goes by: each metric's numerator and denominator summed so
+far (left to right, :func:`~spacy_agreement._conllu.running_sum` carried from batch to batch:
+the sums of the whole, bit for bit), label counts (one integer per distinct label or label
+pair), and the lists of sentences skipped, with several roots or over the limits (the JSON
+output lists them all: one line per such sentence, none for the others). Each metric's counts
+per sentence (a float array, sentences × metrics: the per-sentence rows of
+:attr:`~.parser_metrics.EvaluationResult.sentences`) are kept only with ``keep_rows`` (the
+default: :func:`~.parser_metrics.evaluate` returns the rows) or ``keep_counts`` (the
+intervals resample them; each sentence's name kept packed, :class:`PackedLabels`); without
+either, nothing per sentence is kept and memory does not grow with the corpus (the streamed
+``evaluate`` of :mod:`.streaming`). No Python object per token outlives its batch. The figures are those of the per-sentence path, bit for bit
 (tests/evaluation/test_column_evaluation.py compares the two on generated trees).
 """
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -84,18 +89,24 @@ def _unique(values: np.ndarray) -> Tuple[List[int], List[int]]:
 def evaluate_batches(batches: Iterable[Batch], table: "_conllu.StringTable", options: EvaluationOptions,
                      metrics: Dict[str, Any], keep_counts: bool = False,
                      label_warnings: Optional[Callable[[LabelSetCheck, int], None]] = None,
-                     result: Callable[..., Any] = dict) -> Any:
+                     result: Callable[..., Any] = dict, keep_rows: bool = True) -> Any:
     """The evaluation of a corpus given in batches (:data:`Batch`), ``metrics`` (name →
     :class:`~.parser_metrics.Metric`, all built-in) in order: ``result(**fields)`` of the
     fields of :class:`~.parser_metrics.EvaluationResult` (``counts`` as a dict of summed
-    (numerator, denominator))."""
+    (numerator, denominator)). ``keep_rows=False`` (with ``keep_counts=False``) keeps nothing
+    per sentence: ``sentences`` is then a :class:`SentenceCount` (how many were scored).
+    ``batches`` may be a generator that reads the files as it goes: an exception it raises
+    comes out of here unchanged."""
     chosen = list(metrics)
     props = CodeProperties(table, options)
     labels = _Labels()
     numerators: List[np.ndarray] = []
     denominators: List[np.ndarray] = []
     units: List[np.ndarray] = []
-    where_of: Dict[int, str] = {}
+    where_of = PackedLabels()
+    width = len(chosen)
+    num_sums, den_sums = [0.0] * width, [0.0] * width
+    scored = 0
     skipped: List[str] = []
     set_aside: Dict[int, str] = {}
     multi_root: List[str] = []
@@ -136,9 +147,14 @@ def evaluate_batches(batches: Iterable[Batch], table: "_conllu.StringTable", opt
             set_aside[base + s] = skipped[-1]
         counts = batch_counts(g_cols, p_cols, props, chosen)
         labels.add(counts, props)
-        numerators.append(counts.numerators)
-        denominators.append(counts.denominators)
-        units.append(base + good)
+        for k in range(width):
+            num_sums[k] = _conllu.running_sum(np.ascontiguousarray(counts.numerators[:, k]), num_sums[k])
+            den_sums[k] = _conllu.running_sum(np.ascontiguousarray(counts.denominators[:, k]), den_sums[k])
+        scored += len(good)
+        if keep_rows or keep_counts:
+            numerators.append(counts.numerators)
+            denominators.append(counts.denominators)
+            units.append(base + good)
         tokens += counts.tokens
         verbs += counts.verbs
         ud += counts.ud
@@ -151,19 +167,19 @@ def evaluate_batches(batches: Iterable[Batch], table: "_conllu.StringTable", opt
             over_limits.append(f"{_where(g_cols.where(s), base + int(good[s]) + 1)}: {note}")
         if keep_counts:
             for s in range(len(good)):
-                where_of[base + int(good[s])] = _where(g_cols.where(s), base + int(good[s]) + 1)
+                where_of.add(base + int(good[s]), _where(g_cols.where(s), base + int(good[s]) + 1))
         base += n
     check = labels.check(table.strings)
     if label_warnings is not None:
         label_warnings(check, labels.root_case)
     if failure is not None:
         raise failure
-    width = len(chosen)
     num = np.concatenate(numerators) if numerators else np.zeros((0, width))
     den = np.concatenate(denominators) if denominators else np.zeros((0, width))
-    total = {m: [_conllu.running_sum(np.ascontiguousarray(num[:, k])),
-                 _conllu.running_sum(np.ascontiguousarray(den[:, k]))] for k, m in enumerate(chosen)}
-    rows = SentenceScores(chosen, num, den, lambda m, a, b: metrics[m].value(a, b, warn=False))
+    total = {m: [num_sums[k], den_sums[k]] for k, m in enumerate(chosen)}
+    rows: Sequence[Dict[str, float]] = SentenceCount(scored)
+    if keep_rows or keep_counts:
+        rows = SentenceScores(chosen, num, den, lambda m, a, b: metrics[m].value(a, b, warn=False))
     unit_counts = None
     if keep_counts:
         from .unit_counts import dependency_unit_counts_arrays
@@ -175,6 +191,57 @@ def evaluate_batches(batches: Iterable[Batch], table: "_conllu.StringTable", opt
     return result(sentences=rows, counts=total, skipped=skipped, ud=ud_scores, tokens=tokens, verbs=verbs,
                   labels=labels.table(table.strings), label_check=check, multi_root=multi_root,
                   over_limits=over_limits, settings=options, unit_counts=unit_counts)
+
+
+class SentenceCount(Sequence):
+    """The per-sentence rows of an evaluation that kept none (``keep_rows=False``): how many
+    sentences were scored, and nothing else (an item is an error saying so)."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, index: Any) -> Any:
+        raise IndexError("the per-sentence scores were not kept (a streamed evaluation keeps only the corpus "
+                         "counts): evaluate with keep_rows=True")
+
+    def __repr__(self) -> str:
+        return f"SentenceCount({self.n} sentences, rows not kept)"
+
+
+class PackedLabels(Mapping):
+    """Sentence number → its name in messages (``file:line (sent_id ...)``), packed: the names
+    as UTF-8 in one growing byte buffer, their keys and ends in numpy arrays (a few dozen bytes
+    a sentence, no Python object per sentence). Keys are added in increasing order."""
+
+    def __init__(self) -> None:
+        self._data = bytearray()
+        self._keys = np.zeros(1024, dtype=np.int64)
+        self._ends = np.zeros(1025, dtype=np.int64)
+        self._n = 0
+
+    def add(self, key: int, label: str) -> None:
+        if self._n == len(self._keys):
+            self._keys = np.resize(self._keys, 2 * self._n)
+            self._ends = np.resize(self._ends, 2 * self._n + 1)
+        self._data += label.encode("utf-8")
+        self._keys[self._n] = key
+        self._ends[self._n + 1] = len(self._data)
+        self._n += 1
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._keys[:self._n].tolist())
+
+    def __getitem__(self, key: object) -> str:
+        at = int(np.searchsorted(self._keys[:self._n], key)) if isinstance(key, (int, np.integer)) else self._n
+        if at == self._n or self._keys[at] != key:
+            raise KeyError(key)
+        return self._data[self._ends[at]:self._ends[at + 1]].decode("utf-8")
 
 
 def _first(problems: Dict[int, str]) -> int:

@@ -49,6 +49,12 @@ What :func:`analyse_judgments` computes:
   ρ_LAS) / sqrt(2 / (n − 3)).
 
 Statistics come from scipy (``spearmanr``, ``norm``).
+
+Memory: :func:`iter_judgments` yields the items one at a time and :func:`analyse_judgments`
+goes through them once, keeping per item only the numbers its statistics need (each
+metric's score(A) − score(B) and the judges' preferences, a few bytes each) and never the
+trees; :func:`load_judgments` is the list of all items, trees included, for small files and
+for inspection.
 """
 from __future__ import annotations
 
@@ -57,7 +63,8 @@ import os
 import warnings
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from array import array
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -124,6 +131,15 @@ def load_datapackage(
     return [make_item(*record) for record in read_datapackage_records(folder, parses, colours, gold, judgments_file)]
 
 
+def iter_judgments(path: Union[str, "os.PathLike[str]"], reader: str = "judgments",
+                   **datapackage_options: Any) -> Iterator[JudgmentItem]:
+    """The items of :func:`load_judgments`, one at a time: each is read and checked
+    (:func:`make_item`) when the next one is asked for, and nothing of it is kept here, so
+    ``analyse_judgments(iter_judgments(path))`` holds one item's trees at a time."""
+    for record in read_document(reader, path, **datapackage_options):
+        yield make_item(*record)
+
+
 def load_judgments(path: Union[str, "os.PathLike[str]"], reader: str = "judgments",
                    **datapackage_options: Any) -> List[JudgmentItem]:
     """Items from a JSON Lines file (format in the module docstring), or from a folder in the
@@ -131,8 +147,9 @@ def load_judgments(path: Union[str, "os.PathLike[str]"], reader: str = "judgment
     keyword options); read by the registered document reader ``reader``
     (:data:`~spacy_agreement.adapters.documents.DOCUMENT_READERS`; the built-in one is
     :func:`~spacy_agreement.adapters.judgments_files.read_judgment_records`), each item
-    checked by :func:`make_item` before the next is read."""
-    return [make_item(*record) for record in read_document(reader, path, **datapackage_options)]
+    checked by :func:`make_item` before the next is read. A list of every item with its
+    trees: to analyse a large file, give :func:`iter_judgments` to :func:`analyse_judgments`."""
+    return list(iter_judgments(path, reader, **datapackage_options))
 
 
 @dataclass
@@ -175,8 +192,69 @@ class JudgmentAnalysis:
         return out
 
 
+class _Judged:
+    """The judges' preferences of every item so far, compact: a judge number and a code
+    (1: A, 2: B) per judgment, in the order read, and where each item's judgments start. What
+    the agreement statistics and MACE need, a few bytes per judgment; the item's dict is
+    not kept (``item(i)`` rebuilds it, in the order it was read)."""
+
+    LETTERS = ("", "A", "B")
+
+    def __init__(self) -> None:
+        self.names: Dict[str, int] = {}  # judge -> number, in the order first seen
+        self.judge = array("i")
+        self.value = array("b")
+        self.starts = array("q", [0])
+
+    def add(self, judgments: Mapping[str, str]) -> None:
+        for judge, value in judgments.items():
+            self.judge.append(self.names.setdefault(judge, len(self.names)))
+            self.value.append(1 if value == "A" else 2)
+        self.starts.append(len(self.judge))
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def item(self, i: int, names: Optional[Sequence[str]] = None) -> Dict[str, str]:
+        names = names if names is not None else list(self.names)
+        return {names[self.judge[k]]: self.LETTERS[self.value[k]] for k in range(self.starts[i], self.starts[i + 1])}
+
+    def values(self) -> Iterator[List[str]]:
+        """Each item's preferences in the order read (what ``fleiss_kappa`` takes)."""
+        for i in range(len(self)):
+            yield [self.LETTERS[self.value[k]] for k in range(self.starts[i], self.starts[i + 1])]
+
+    def matrix(self, judges: Sequence[str]) -> np.ndarray:
+        """items × ``judges``: 0 not judged, 1 A, 2 B (one byte a cell)."""
+        column = np.full(max(len(self.names), 1), -1, dtype=np.int64)
+        for name, number in self.names.items():
+            column[number] = judges.index(name)
+        rows = np.repeat(np.arange(len(self)), np.diff(np.frombuffer(self.starts, dtype=np.int64)))
+        out = np.zeros((len(self), len(judges)), dtype=np.int8)
+        out[rows, column[np.frombuffer(self.judge, dtype=np.int32)]] = np.frombuffer(self.value, dtype=np.int8)
+        return out
+
+
+class _JudgedItems(Sequence):  # type: ignore[type-arg]
+    """The items' preference dicts as a sequence built on demand (what :func:`mace` reads)."""
+
+    def __init__(self, judged: _Judged):
+        self.judged = judged
+        self.names = list(judged.names)
+
+    def __len__(self) -> int:
+        return len(self.judged)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self.judged.item(k, self.names) for k in range(*i.indices(len(self)))]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        return self.judged.item(i % len(self), self.names)
+
+
 def analyse_judgments(
-    items: Sequence[JudgmentItem],
+    items: Iterable[JudgmentItem],
     metrics: Sequence[str] = DEFAULT_METRICS,
     options: Optional[EvaluationOptions] = None,
     ties: str = "half",
@@ -187,7 +265,16 @@ def analyse_judgments(
 ) -> JudgmentAnalysis:
     """Run every analysis of the module docstring. ``check_forms=False`` lets a parse's forms
     differ from the gold's (only the token count must match; the released Croatian MST parse
-    writes numbers as ``<num>``)."""
+    writes numbers as ``<num>``).
+
+    ``items`` is any iterable (a list, or :func:`iter_judgments`), gone through once: each
+    item is scored as it comes and its trees are not kept. What is kept per item is what the
+    statistics need: per metric the difference score(A) − score(B) (one float64; the
+    preferences, ties and ρ come from it) and the judges' preferences (a judge number and a
+    code per judgment, :class:`_Judged`); the table of judgments (items × judges, one byte a
+    cell) and MACE's arrays are built from them at the end. Kappas, agreements and ρ are
+    computed over all items at once, as before, so the figures are the same whether the
+    items come as a list or one at a time."""
     from scipy.stats import norm, spearmanr  # lazy: import time
 
     options = options or EvaluationOptions()
@@ -199,47 +286,56 @@ def analyse_judgments(
         raise BadOptionError("ties must be 'half', 'skip', 'a' or 'b'")
     if kappa not in ("cohen", "fleiss"):
         raise BadOptionError("kappa must be 'cohen' (mean pairwise Cohen) or 'fleiss'")
-    if not items:
-        raise JudgmentError("no judgment items")
-    judges = sorted({j for item in items for j in item.judgments})
-    diffs = {m: np.empty(len(items)) for m in metrics}
-    for i, item in enumerate(items):
+    columns = {m: array("d") for m in metrics}
+    judged = _Judged()
+    item = None
+    for item in items:
         # nan (no warning) where a metric counts nothing in the sentence: a tie below
         score_a = sentence_scores(item.gold, item.a, options, check_forms, metrics, warn=False)
         score_b = sentence_scores(item.gold, item.b, options, check_forms, metrics, warn=False)
         for m in metrics:
-            diffs[m][i] = score_a[m] - score_b[m]  # nan when the metric counts nothing
+            columns[m].append(score_a[m] - score_b[m])  # nan when the metric counts nothing
+        judged.add(item.judgments)
+    item = None  # the last item's trees are not kept either
+    n = len(judged)
+    if not n:
+        raise JudgmentError("no judgment items")
+    diffs = {m: np.array(columns.pop(m), dtype=float) for m in metrics}
+    judges = sorted(judged.names)
+    table_of = judged.matrix(judges)  # items × judges: 0 not judged, 1 A, 2 B
     preferences = {
         m: ["A" if d > 0 else "B" if d < 0 else "tie" for d in np.nan_to_num(diffs[m], nan=0.0)] for m in metrics
     }
     # Table 5: mean agreement of each metric with the judges, and between judges
     agreement: Dict[str, float] = {}
     for m in metrics:
+        clean = np.nan_to_num(diffs[m], nan=0.0)
+        prefers = np.where(clean > 0, 1, np.where(clean < 0, 2, 0))  # 0: a tie
+        tie = prefers == 0
         per_judge = []
-        for judge in judges:
-            hits = []
-            for item, pref in zip(items, preferences[m]):
-                if judge not in item.judgments:
-                    continue
-                if pref == "tie":
-                    if ties == "half":
-                        hits.append(0.5)
-                    elif ties in ("a", "b"):
-                        hits.append(float(item.judgments[judge] == ties.upper()))
-                    continue
-                hits.append(float(pref == item.judgments[judge]))
-            if hits:
-                per_judge.append(float(np.mean(hits)))
+        for j in range(len(judges)):
+            said = table_of[:, j]
+            counted = (said > 0) & ~tie if ties == "skip" else said > 0
+            if not counted.any():
+                continue
+            if ties == "half":
+                tied_hit = np.full(n, 0.5)
+            else:  # a tie counts as preferring A or B ("skip": never used)
+                tied_hit = (said == (1 if ties == "a" else 2)).astype(float)
+            hits = np.where(tie, tied_hit, (prefers == said).astype(float))[counted]
+            per_judge.append(float(np.mean(hits)))
         agreement[m] = float(np.mean(per_judge)) if per_judge else undefined(
             f"agreement of {m} with the judges", "no judged item the metric decides")
     pair_agreement, cohen = [], []
-    for j1, j2 in combinations(judges, 2):
-        shared = [(it.judgments[j1], it.judgments[j2]) for it in items if j1 in it.judgments and j2 in it.judgments]
-        if shared:
-            pair_agreement.append(float(np.mean([a == b for a, b in shared])))
+    letters = np.array(_Judged.LETTERS, dtype=object)
+    for j1, j2 in combinations(range(len(judges)), 2):
+        both = (table_of[:, j1] > 0) & (table_of[:, j2] > 0)
+        if both.any():
+            first, second = table_of[both, j1], table_of[both, j2]
+            pair_agreement.append(float(np.mean(first == second)))
             with warnings.catch_warnings():  # a pair with undefined κ is left out of the mean
                 warnings.simplefilter("ignore", UndefinedMetricWarning)
-                cohen.append(cohen_kappa([a for a, _ in shared], [b for _, b in shared]))
+                cohen.append(cohen_kappa(letters[first].tolist(), letters[second].tolist()))
     judge_agreement = float(np.mean(pair_agreement)) if pair_agreement else undefined(
         "agreement between judges", "no item judged by two judges")
     kind = kappa
@@ -249,20 +345,19 @@ def analyse_judgments(
             "Cohen's kappa", "no pair of judges with a defined kappa (fewer than two judges, or every "
             "pair's judgments in one category)")
     else:
-        kappa_value = fleiss_kappa([list(it.judgments.values()) for it in items])
+        kappa_value = fleiss_kappa(judged.values())
     # Table 3: Spearman's rho between metrics across items
     correlations: Dict[Tuple[str, str], float] = {}
     for m1, m2 in combinations(metrics, 2):
         correlations[(m1, m2)] = _spearman(spearmanr, diffs[m1], diffs[m2])
     # Table 4: rho between aggregated human judgments and each metric
-    votes = np.array([sum(+1 if v == "A" else -1 for v in it.judgments.values()) for it in items], dtype=float)
+    votes = ((table_of == 1).sum(axis=1) - (table_of == 2).sum(axis=1)).astype(float)
     human = {"majority": np.sign(votes)}
     fitted: Optional[MaceResult] = None
-    if judges and any(it.judgments for it in items):
-        fitted = mace([it.judgments for it in items], labels=PREFERENCES, restarts=mace_restarts, seed=seed)
+    if judges:  # some item has a judgment
+        fitted = mace(_JudgedItems(judged), labels=PREFERENCES, restarts=mace_restarts, seed=seed)
         human["mace"] = fitted.posterior[:, 0] - fitted.posterior[:, 1]
     human_corr: Dict[str, Dict[str, Dict[str, float]]] = {}
-    n = len(items)
     for aggregation, values in human.items():
         table: Dict[str, Dict[str, float]] = {}
         for m in metrics:
@@ -278,7 +373,7 @@ def analyse_judgments(
         human_corr[aggregation] = table
     return JudgmentAnalysis(
         tuple(metrics), judges, preferences, {m: preferences[m].count("tie") for m in metrics}, agreement,
-        judge_agreement, kappa_value, kind, correlations, human_corr, fitted, len(items), diffs,
+        judge_agreement, kappa_value, kind, correlations, human_corr, fitted, n, diffs,
     )
 
 

@@ -66,51 +66,34 @@ from __future__ import annotations
 
 import math
 import warnings
+from array import array
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 from spacy.language import Language
-from spacy.pipeline.dep_parser import parser_score
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 
 # doc_analysis: importable from here too
-from ..adapters.spacy import annotated_columns, doc_analysis, doc_tree, head_cycle_tokens, token_columns
+from ..adapters.spacy import doc_analysis, doc_tree, head_cycle_tokens
 from ..agreement.alpha import AlphaResult, alpha
 from ..agreement.layers import LayersResult, agreement_by_layer
-from ..agreement.alpha import alpha as alpha_of  # score_syntax has a parameter named alpha
 from ..agreement.settings import ALPHA_METHODS
 from ..corpus import Corpus
 from ..errors import BadOptionError, Location, undefined
 from ..evaluation.leaf_ancestor import leaf_ancestor as leaf_ancestor_scores
 from ..agreement.deltas import tree_edit_distance
-from ..evaluation.label_sets import LabelSetWarning
-from ..evaluation.parser_metrics import PARSER_METRICS, Counts, EvaluationOptions, evaluate, sentence_counts
+from ..evaluation.parser_metrics import PARSER_METRICS, Counts, EvaluationOptions, sentence_counts
 from ..trees import DependencyTree
+# the scorer and what it shares with the components (spacy_scoring), importable from here too
+from .spacy_scoring import (SPACY_OWN, SPACY_PUNCT, HeadCycleWarning, MisalignedExampleWarning,  # noqa: F401
+                            SpacyParserCounts, UnparsedDocWarning, aligned_tree, score_syntax, spacy_parser_scores,
+                            unparsed)
 
 DEFAULT_METRICS = ("las", "uas", "la", "ted_distance", "leaf_ancestor", "heads_outside_sentence", "tokens_in_cycles")
 # beside those of the parser-metric table; heads_outside_sentence counts what the converter re-attached,
 # tokens_in_cycles the tokens in head cycles
 COMPONENT_METRICS = ("ted_distance", "leaf_ancestor", "heads_outside_sentence", "tokens_in_cycles")
-SPACY_OWN = ("las", "uas")  # spaCy's parser_score reports dep_las and dep_uas itself
-SPACY_PUNCT = frozenset({"p", "punct"})
-
-
-class UnparsedDocWarning(UserWarning):
-    """Docs without a dependency parse (``doc.has_annotation("DEP")`` false) or without the
-    stored analysis to compare with were skipped: their scores would be made up."""
-
-
-class MisalignedExampleWarning(UserWarning):
-    """Examples whose predicted tokens differ from the reference's were scored through
-    spaCy's alignment: reference tokens with no one-to-one predicted token, and predicted
-    heads that map to no reference token, counted wrong (:func:`aligned_tree`)."""
-
-
-class HeadCycleWarning(UserWarning):
-    """A parse has tokens caught in head cycles (reaching no root). A parser's own parse has
-    none: typically a parser ran over a doc that already had heads and kept some of them
-    (``analysis_snapshot`` with ``clear = false`` before it)."""
 
 
 class ParseLeakWarning(UserWarning):
@@ -150,11 +133,6 @@ def assigns_parse(nlp, name: str) -> bool:
     except (KeyError, ValueError, AttributeError):
         assigns = set()
     return bool(assigns & {"token.head", "token.dep"}) or isinstance(nlp.get_pipe(name), DependencyParser)
-
-
-def unparsed(doc) -> bool:
-    """A doc with tokens but no dependency parse: its heads would be made up."""
-    return bool(len(doc)) and not doc.has_annotation("DEP")
 
 
 def _skip_once(component: Any, what: str) -> None:
@@ -336,191 +314,19 @@ class SyntaxAgreement:
 
     def score(self, examples: Iterable, **kwargs) -> Dict[str, float]:
         """Mean LAS of the predicted docs against their first stored analysis (``agreement_las``;
-        ``nan`` with an ``UndefinedMetricWarning`` when no doc has one)."""
-        values = []
+        ``nan`` with an ``UndefinedMetricWarning`` when no doc has one). The examples are gone
+        through once; kept: each doc's LAS (one float64 a doc, for the mean as numpy takes it)."""
+        defined = array("d")
         for eg in examples:
             scores = eg.predicted._.agreement or {}
             if self.compare_with and self.compare_with[0] in scores:
-                values.append(scores[self.compare_with[0]].get("las", math.nan))
-        defined = [v for v in values if not math.isnan(v)]
+                value = scores[self.compare_with[0]].get("las", math.nan)
+                if not math.isnan(value):
+                    defined.append(value)
         if not defined:
             return {"agreement_las": undefined("agreement_las", "no doc has a LAS against "
                                                f"{self.compare_with[0] if self.compare_with else 'a stored analysis'}")}
-        return {"agreement_las": float(np.mean(defined))}
-
-
-def aligned_tree(example, reference: DependencyTree, location: Optional[Location] = None
-                 ) -> Tuple[DependencyTree, int]:
-    """The predicted analysis of an example whose tokens differ from the reference's, as a
-    tree over the reference tokens (``reference`` is the reference doc's tree), and the
-    number of reference tokens aligned to no single predicted token.
-
-    Through spaCy's alignment (``example.alignment``), a reference token ``i`` and a
-    predicted token ``j`` are aligned one-to-one when each is the other's only aligned token.
-    Token ``i`` then takes ``j``'s relation (lowercased, as spaCy compares) and ``j``'s head
-    mapped to the reference: the root stays the root, a head aligned one-to-one becomes its
-    reference token, and a head aligned to none (part of a split or merged token) makes ``i``
-    its own head, which every attachment score counts as wrong. A reference token aligned to
-    no single predicted token is its own head with the relation ``_``. UPOS, lemmas, features
-    and tags are the aligned token's where the prediction annotates them (``_`` for an
-    unaligned token), else the reference's; forms and ids are the reference's."""
-    predicted = example.predicted
-    x2y, y2x = example.alignment.x2y, example.alignment.y2x  # predicted -> reference, reverse
-    x_lengths, y_lengths, targets = x2y.lengths.tolist(), y2x.lengths.tolist(), x2y.data.tolist()
-    reference_of: Dict[int, int] = {}  # predicted token -> its one-to-one reference token
-    start = 0
-    for j, length in enumerate(x_lengths):
-        if length == 1 and y_lengths[targets[start]] == 1:
-            reference_of[j] = targets[start]
-        start += length
-    predicted_of = {i: j for j, i in reference_of.items()}
-    n = len(reference)
-    heads, deprels = [], []
-    for i in range(n):
-        j = predicted_of.get(i)
-        if j is None:
-            heads.append(i + 1)
-            deprels.append("_")
-            continue
-        token = predicted[j]
-        head = token.head.i
-        heads.append(0 if head == j else reference_of[head] + 1 if head in reference_of else i + 1)
-        deprels.append(token.dep_.lower())
-    own = token_columns(predicted)
-    annotated = annotated_columns(predicted)
-    columns = {name: tuple(values[predicted_of[i]] if i in predicted_of else "_" for i in range(n))
-               if annotated[name] else getattr(reference, name) for name, values in own.items()}
-    tree = DependencyTree.create(heads, deprels, reference.forms, ids=reference.ids,
-                                 location=location or reference.location, **columns)
-    return tree, n - len(predicted_of)
-
-
-def _dep_getter(predicted_docs: set, options: EvaluationOptions) -> Callable[[Any, str], str]:
-    """spaCy's label getter for ``parser_score`` (lower case, as spaCy's own) with the
-    ``label_map`` and ``ignore_subtypes`` of ``options`` applied to predicted labels, so that
-    spaCy's ``dep_las`` compares labels as ours do."""
-    def getter(token, attr: str) -> str:
-        value = getattr(token, attr)
-        label = (value if isinstance(value, str) else token.vocab.strings[value]).lower()
-        if id(token.doc) in predicted_docs:
-            return options.label(label, predicted=True)
-        return options.label(label)
-    return getter
-
-
-def spacy_parser_scores(examples: List[Any], options: EvaluationOptions, **kwargs: Any) -> Dict[str, Any]:
-    """spaCy's own parser scores; with a label map or ``ignore_subtypes``, spaCy's
-    ``score_deps`` with a getter that applies them (what ``parser_score`` does otherwise)."""
-    if not (options.label_map or options.ignore_subtypes):
-        return dict(parser_score(examples, **kwargs))
-    from spacy.scorer import Scorer  # lazy, as the rest of spaCy here
-
-    scores = dict(Scorer.score_spans(examples, "sents", has_annotation=lambda doc: doc.has_annotation("SENT_START"),
-                                     **kwargs))
-    scores.pop("sents_per_type", None)
-    kwargs.setdefault("getter", _dep_getter({id(eg.predicted) for eg in examples}, options))
-    kwargs.setdefault("ignore_labels", tuple(SPACY_PUNCT))
-    scores.update(Scorer.score_deps(examples, "dep", **kwargs))
-    return scores
-
-
-def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPACY_PUNCT),
-                 alpha: str = "off", alpha_budget: Optional[float] = None, leaf_ancestor: bool = False,
-                 punct: str = "label",
-                 verb_tags: Optional[Sequence[str]] = None, content_tags: Optional[Sequence[str]] = None,
-                 label_map: Optional[Dict[str, str]] = None, ignore_subtypes: bool = False,
-                 **kwargs) -> Dict[str, Any]:
-    """spaCy's parser scores plus every metric of this package (see the module docstring).
-    ``punct`` chooses the punctuation rule(s), comma-separated: ``label`` (the default, a
-    label in ``punct_labels``), ``upos`` (UPOS ``PUNCT``), ``form`` (the CoNLL-07 rule of
-    Plank et al. 2015: the token text is Unicode punctuation only); ``verb_tags`` and
-    ``content_tags`` are the UPOS tags of verbs (UCP/LCP) and content words (POS-wise LAS).
-    ``label_map`` (predicted → gold label, compared in lower case) and ``ignore_subtypes``
-    apply to spaCy's ``dep_las``/``dep_uas``/``dep_las_per_type`` too.
-
-    ``leaf_ancestor=True`` adds ``dep_leaf_ancestor`` (off by default, with α, to keep
-    ``spacy evaluate`` within 20% of its time with spaCy's own scorer; benchmarks/README.md).
-    ``alpha`` (``"off"`` by default, so that evaluation at every step of ``spacy train``
-    costs nothing extra) turns on ``dep_alpha_plain``/``_diff``/``_norm`` with the package's
-    policy: ``"auto"`` is exact within ``alpha_budget`` DP cells and sampled beyond,
-    ``"exact"`` and ``"sampled"`` force either; ``dep_alpha_method`` says which was computed.
-    Examples whose predicted doc has no dependency annotation are skipped, counted in
-    ``dep_examples_unparsed`` and warned about once. Examples whose predicted tokens differ
-    from the reference's are scored through spaCy's alignment (:func:`aligned_tree`), counted
-    in ``dep_examples_misaligned`` (``dep_unaligned_tokens``: their reference tokens aligned to
-    no single predicted token) and warned about once (:class:`MisalignedExampleWarning`).
-    Predicted tokens in head cycles are counted in ``dep_tokens_in_cycles`` and warned about
-    once (:class:`HeadCycleWarning`)."""
-    examples = list(examples)
-    base = EvaluationOptions()
-    options = EvaluationOptions(
-        exclude_punct=True, punct_labels=frozenset(punct_labels),
-        punct_rules=punct,
-        verb_upos=frozenset(verb_tags) if verb_tags else base.verb_upos,
-        content_upos=frozenset(content_tags) if content_tags else base.content_upos,
-        label_map={k.lower(): v.lower() for k, v in label_map.items()} if label_map else None,
-        ignore_subtypes=ignore_subtypes)
-    skipped = sum(unparsed(eg.predicted) for eg in examples)
-    if skipped:
-        warnings.warn(f"{skipped} of {len(examples)} example(s) have no dependency parse in the prediction; "
-                      "skipped (dep_examples_unparsed)", UnparsedDocWarning, stacklevel=2)
-        examples = [eg for eg in examples if not unparsed(eg.predicted)]
-    in_cycles = [int(head_cycle_tokens(doc_analysis(eg.predicted)[0]).size) for eg in examples]
-    if any(in_cycles):
-        warnings.warn(f"{sum(in_cycles)} predicted token(s) of {sum(map(bool, in_cycles))} of {len(examples)} "
-                      "example(s) are in head cycles (reach no root), which no parser makes from words alone: was "
-                      "the parse run over docs that already had heads? scored as they are (dep_tokens_in_cycles)",
-                      HeadCycleWarning, stacklevel=2)
-    scores: Dict[str, Any] = spacy_parser_scores(examples, options, **kwargs)
-    golds, preds, misaligned, unaligned, outside = [], [], 0, 0, 0
-    for k, eg in enumerate(examples, start=1):
-        ref, pred = eg.reference, eg.predicted
-        # each doc is one tree; a head outside it is re-attached to the root and counted
-        # labels lowered as spaCy compares them; lemmas and features for MLAS/BLEX: what the
-        # pipeline does not predict is the reference's
-        gold_tree, out_gold = doc_tree(ref, 0, len(ref), location=Location("example", k), heads_outside="root",
-                                       lowercase=True)
-        if [t.text for t in ref] != [t.text for t in pred]:
-            misaligned += 1
-            pred_tree, missing = aligned_tree(eg, gold_tree)  # over the reference tokens
-            unaligned += missing
-            out_pred = 0
-        else:
-            pred_tree, out_pred = doc_tree(pred, 0, len(pred), location=Location("example", k),
-                                           heads_outside="root", lowercase=True, fallback=gold_tree)
-        outside += out_gold + out_pred
-        golds.append(gold_tree)
-        preds.append(pred_tree)
-    if misaligned:
-        warnings.warn(f"{misaligned} of {len(examples)} example(s) have predicted tokens that differ from the "
-                      f"reference: scored over the reference tokens through spaCy's alignment, with the {unaligned} "
-                      "reference token(s) aligned to no single predicted token, and heads that map to none, counted "
-                      "wrong and left out of the compared trees (dep_examples_misaligned, dep_unaligned_tokens)",
-                      MisalignedExampleWarning, stacklevel=2)
-    if golds:
-        with warnings.catch_warnings():  # during spacy train an untrained model uses few labels at every
-            warnings.simplefilter("ignore", LabelSetWarning)  # evaluation: the share is a score instead
-            result = evaluate(golds, preds, options)
-        scores["dep_unseen_gold_label_share"] = result.label_check.share
-        for key, value in result.scores.items():
-            if key not in SPACY_OWN:
-                scores[f"dep_{key}"] = value
-        if leaf_ancestor:
-            scores["dep_leaf_ancestor"] = leaf_ancestor_scores(golds, preds).leaf_ancestor_words
-        scores["dep_sentences_multi_root"] = len(result.multi_root)
-        if alpha != "off":
-            # labels as compared, so that α sees the label map too; nan + warning if undefined
-            agreement = alpha_of([[options.normalise(g), options.normalise(p, predicted=True)]
-                                  for g, p in zip(golds, preds)], method=alpha, budget=alpha_budget)
-            scores.update({f"dep_{k}": v for k, v in agreement.to_dict().items() if k.startswith("alpha_")})
-            scores["dep_alpha_signature"] = agreement.signature
-        scores["dep_signature"] = result.signature
-    scores["dep_examples_misaligned"] = misaligned
-    scores["dep_examples_unparsed"] = skipped
-    scores["dep_unaligned_tokens"] = unaligned
-    scores["dep_heads_outside_sentence"] = outside
-    scores["dep_tokens_in_cycles"] = sum(in_cycles)
-    return scores
+        return {"agreement_las": float(np.mean(np.frombuffer(defined, dtype=np.float64)))}
 
 
 @registry.scorers("spacy_agreement.syntax_scorer.v1")
