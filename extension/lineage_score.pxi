@@ -19,39 +19,6 @@ cdef int _cmp_bracket(const void* x, const void* y) noexcept nogil:
     return 0
 
 
-cdef double _pairwise(const double* a, Py_ssize_t n) noexcept nogil:
-    """numpy's pairwise summation of float64 (what np.sum and np.mean add up), bit for bit."""
-    cdef double r0, r1, r2, r3, r4, r5, r6, r7, res
-    cdef Py_ssize_t i, n2
-    if n < 8:
-        res = 0.0
-        for i in range(n):
-            res += a[i]
-        return res
-    if n <= 128:
-        r0 = a[0]; r1 = a[1]; r2 = a[2]; r3 = a[3]; r4 = a[4]; r5 = a[5]; r6 = a[6]; r7 = a[7]
-        i = 8
-        while i < n - (n % 8):
-            r0 += a[i]; r1 += a[i + 1]; r2 += a[i + 2]; r3 += a[i + 3]
-            r4 += a[i + 4]; r5 += a[i + 5]; r6 += a[i + 6]; r7 += a[i + 7]
-            i += 8
-        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-        while i < n:
-            res += a[i]
-            i += 1
-        return res
-    n2 = n // 2
-    n2 -= n2 % 8
-    return _pairwise(a, n2) + _pairwise(a + n2, n - n2)
-
-
-def pairwise_sum(const double[::1] values):
-    """numpy's pairwise sum of ``values`` (for the tests)."""
-    if values.shape[0] == 0:
-        return 0.0
-    return _pairwise(&values[0], values.shape[0])
-
-
 cdef bint _penn_style(Batch t, Py_ssize_t a, Py_ssize_t b) noexcept:
     """Every leaf is the only child of its parent (lineage.is_penn_style)."""
     cdef Py_ssize_t i
@@ -366,9 +333,10 @@ cdef class Features:
 
 
 cdef class Scores:
-    """What leaf-ancestor keeps of a corpus: each scored word's score, and for each scored
-    sentence its first word, the pairwise sum and mean of its word scores (as np.sum and
-    np.mean give them) and its GEIG counts (gold, candidate, matched unlabelled, labelled)."""
+    """The scores of the sentences of a batch (:meth:`clear` between batches): each scored
+    word's score, and for each scored sentence its first word, the pairwise sum and mean of
+    its word scores (as np.sum and np.mean give them) and its GEIG counts (gold, candidate,
+    matched unlabelled, labelled)."""
 
     cdef F64Vec words, sums, means
     cdef I64Vec word_off
@@ -383,6 +351,12 @@ cdef class Scores:
 
     def __len__(self):
         return self.sums.size
+
+    def clear(self):
+        """Forget every sentence (the memory is kept for the next batch)."""
+        self.words.size = self.sums.size = self.means.size = 0
+        self.word_off.size = 1
+        self.gold.size = self.cand.size = self.mu.size = self.ml.size = 0
 
     def last_means(self, Py_ssize_t n):
         """The means of the last ``n`` scored sentences (a copy)."""

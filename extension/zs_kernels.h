@@ -93,17 +93,26 @@ __attribute__((target("avx2"))) static inline __m256i zsr_scan8(__m256i T, __m25
     return _mm256_add_epi32(v, off);
 }
 
+/* The path row copies td[x][home[c]] into every column off the segment's left path; the home
+ * column is on a lower level, so computed before in this row. Where every such lane of a vector
+ * has its home among the 8 columns just before it (about two vectors in five on dependency
+ * trees) one permute replaces the gather. */
 __attribute__((target("avx2"))) static void zsr_path_avx2(const zsr_view* B, const int32_t* up, int32_t* cur,
                                                           int32_t* tdx, int32_t label, int32_t rm1) {
     const __m256i one = _mm256_set1_epi32(1), two = _mm256_set1_epi32(-2), lx = _mm256_set1_epi32(label),
-                  diag0 = _mm256_set1_epi32(rm1);
+                  diag0 = _mm256_set1_epi32(rm1), zero = _mm256_setzero_si256(), seven = _mm256_set1_epi32(7);
     int32_t l, c;
     for (l = 0; l < B->nlev; l++) {
         __m256i carry = _mm256_set1_epi32(ZSR_INF);
         for (c = B->lev[l]; c < B->lev[l + 1]; c += 8) {
             __m256i U = _mm256_add_epi32(ZSR_L8(up + c), one);
-            __m256i Dg = _mm256_i32gather_epi32(tdx, ZSR_L8(B->home + c), 4);
-            __m256i on = ZSR_L8(B->on + c);
+            __m256i on = ZSR_L8(B->on + c), home = ZSR_L8(B->home + c), Dg;
+            __m256i rel = _mm256_sub_epi32(home, _mm256_set1_epi32(c - 8));
+            __m256i far = _mm256_and_si256(_mm256_cmpeq_epi32(on, zero),
+                                           _mm256_or_si256(_mm256_cmpgt_epi32(zero, rel), _mm256_cmpgt_epi32(rel, seven)));
+            /* c >= 8: tdx - 8 would be before the buffer (row 0 has no padding in front) */
+            if (c >= 8 && _mm256_testz_si256(far, far)) Dg = _mm256_permutevar8x32_epi32(ZSR_L8(tdx + c - 8), rel);
+            else Dg = _mm256_i32gather_epi32(tdx, home, 4);
             __m256i Tn = _mm256_add_epi32(ZSR_L8(B->qv + c), Dg);
             __m256i eq = _mm256_cmpeq_epi32(ZSR_L8(B->lab + c), lx);
             __m256i dg = _mm256_blendv_epi8(ZSR_L8(up + c - 1), diag0, _mm256_cmpeq_epi32(on, two));

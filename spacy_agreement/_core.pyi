@@ -4,7 +4,7 @@ Checked against the built extension by tests/test_packaging.py (``mypy.stubtest`
 signature comparison where mypy is absent): every public name of ``_core`` has a stub here
 with the same parameters in the same order.
 """
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +46,7 @@ def expected_sums_rows(
     sizes: _Int64, counts: _Float64, row_start: int, row_end: int, n_threads: int = 1,
     cost: Optional[_Float64] = None, mirror: Optional[_Mirror] = None,
     layouts: Optional[Tuple[Optional[RowLayouts], Optional[RowLayouts]]] = None, per_row: bool = False,
+    progress: Optional[Callable[[int], object]] = None,
 ) -> _Float64: ...
 
 ROW_KERNELS: Tuple[str, ...]

@@ -1,7 +1,7 @@
 """Type stubs of the compiled leaf-ancestor loops (extension/_lineage.pyx and the
 extension/lineage_*.pxi parts it includes): the bracket reader, lineages, their weighted
 Levenshtein distances, GEIG counts and error configurations (Sampson & Babarczy 2003)."""
-from typing import List, Sequence, Tuple
+from typing import Callable, List, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -42,6 +42,7 @@ class Scores:
 def parse_units(batch: Batch, vocab: Vocab, buf: bytes, pos: int, mode: int, eof: bool, max_units: int,
                 line: int, base_offset: int) -> Tuple[int, int, int, bool]: ...
 def pairwise_sum(values: _Float64) -> float: ...
+def pairwise_stream(read: Callable[[int], bytes], n: int) -> float: ...
 def score_batch(gold: Batch, cand: Batch, vocab: Vocab, cost: int, pre: int, skip: npt.NDArray[np.uint8],
                 scores: Scores, features: Features | None, status: _Int64) -> None: ...
 def tree_lineages(t: Batch, k: int, pre: int) -> Tuple[List[int], List[List[int]]]: ...

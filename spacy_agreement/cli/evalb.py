@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import re
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -81,30 +83,47 @@ def evalb_command(
         settings = apply_signature(settings.with_options(max_error=max_error, cutoff_len=cutoff_len), signature)
         for warning in settings.warnings:
             out.note(warning)
-        # EVALB's bytes, whatever the encoding of the terminal. To stdout the rows go out in blocks as
-        # they are scored; for --json, --ci (per-sentence counts) and --output (written at once) they
-        # are kept, 9 integers a sentence
-        stream = not out.structured and output is None
-        if stream:
-            out.emit(HEADER[:-1], encoding="latin-1")
-        report = evaluate_files(gold, test, settings, keep_sentences=not stream or ci,
-                                write=(lambda block: out.emit(block[:-1].decode("latin-1"), encoding="latin-1"))
-                                if stream else None)
-        for message in report.messages:
-            out.note(message)
-        ci_text, ci_json = "", {}
-        if ci and not report.aborted:
-            from ..evaluation.unit_counts import evalb_unit_counts
-            from ..report.comparison_text import BRACKET_NAMES
+        # EVALB's bytes, whatever the encoding of the terminal. The rows go out in blocks as they are
+        # scored: to stdout, or with --output to a temporary file (in memory up to 1 MiB) copied there at
+        # the end (no file is written when the run fails). For --json and --ci (per-sentence counts) they
+        # are kept, 9 integers a sentence; --tsv prints the summaries alone
+        stream = not out.structured
+        spool = tempfile.SpooledTemporaryFile(max_size=1 << 20) if stream and output is not None else None
 
-            ci_text, ci_json = intervals(evalb_unit_counts(report), interval_settings(resamples, seed, confidence,
-                                                                                      interval), BRACKET_NAMES)
-            ci_text = "\n\n" + ci_text  # after EVALB's bytes, which stay as they are
-        # (no signature line in the text, EVALB's bytes: it is in --json and --tsv)
-        data = lambda: {**with_signature(report.to_dict(sentences=as_json), settings.signature()), **ci_json}  # noqa: E731
-        if not stream:
-            out.write(lambda: format_report(report) + ci_text, data, encoding="latin-1")
-        elif not report.aborted:
-            out.emit(format_summary(report) + ci_text, encoding="latin-1")
+        def emit(data: bytes) -> None:  # bytes ending in a newline
+            if spool is not None:
+                spool.write(data)
+            else:
+                out.emit(data[:-1].decode("latin-1"), encoding="latin-1")
+
+        try:
+            if stream:
+                emit(HEADER.encode("latin-1"))
+            report = evaluate_files(gold, test, settings, keep_sentences=as_json or ci,
+                                    write=emit if stream else None)
+            for message in report.messages:
+                out.note(message)
+            ci_text, ci_json = "", {}
+            if ci and not report.aborted:
+                from ..evaluation.unit_counts import evalb_unit_counts
+                from ..report.comparison_text import BRACKET_NAMES
+
+                ci_text, ci_json = intervals(evalb_unit_counts(report), interval_settings(resamples, seed, confidence,
+                                                                                          interval), BRACKET_NAMES)
+                ci_text = "\n\n" + ci_text  # after EVALB's bytes, which stay as they are
+            # (no signature line in the text, EVALB's bytes: it is in --json and --tsv)
+            if not stream:
+                out.write(lambda: format_report(report) + ci_text,
+                          lambda: {**with_signature(report.to_dict(sentences=as_json), settings.signature()),
+                                   **ci_json}, encoding="latin-1")
+            elif not report.aborted:
+                emit((format_summary(report) + ci_text + "\n").encode("latin-1"))
+            if spool is not None:
+                spool.seek(0)
+                with open(output, "wb") as handle:
+                    shutil.copyfileobj(spool, handle)
+        finally:
+            if spool is not None:
+                spool.close()
     if report.aborted:
         raise typer.Exit(code=1)

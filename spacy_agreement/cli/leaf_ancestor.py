@@ -1,10 +1,19 @@
-"""``spacy-agreement leaf-ancestor``: leaf-ancestor scores and GEIG bracket F (Sampson & Babarczy 2003)."""
+"""``spacy-agreement leaf-ancestor``: leaf-ancestor scores and GEIG bracket F (Sampson & Babarczy 2003).
+
+Bracket files are streamed (:mod:`~spacy_agreement.evaluation.leaf_ancestor_fast` says what is
+kept): memory does not grow with the corpus. The text output keeps the ``--worst`` lowest
+sentences and the first ``--worst`` reasons for skipping one; ``--words`` and ``--json`` write
+each sentence as it is scored to a temporary file (:class:`SentenceSpool`), copied out after
+the corpus figures that come first; ``--json`` keeps every reason for skipping (it lists them);
+``--ci`` alone keeps about 60 bytes per sentence, which the bootstrap resamples."""
 from __future__ import annotations
 
+import json
+import tempfile
+from contextlib import nullcontext
 from enum import Enum
-from itertools import islice
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import typer
 
@@ -19,7 +28,7 @@ from ..report.text import listed
 from .handling import handled_errors
 from .options import (InputFormat, cycles, format_option, json_option,
                       output_option, quiet_option, read_trees, strict_option, tsv_option)
-from .output import Output
+from .output import Output, dumps
 from .registry import command
 from .settings_options import apply_signature, signature_footer, signature_option, with_signature
 from .intervals import (ci_option, confidence_option, interval_option, interval_settings, intervals, resamples_option,
@@ -49,24 +58,35 @@ def format_result(result: LeafAncestorResult, gold: Path, candidate: Path, worst
     word, lowest first and never a perfect one (every sentence in file order with ``words``);
     then the corpus scores, what was skipped, GEIG and the gold configurations with the lowest
     mean word score. Every shortened list ends with ``... and N more``."""
-    figures = corpus_figures(result, gold, candidate)
     blocks = [f"gold: {gold}  candidate: {candidate}"]
     if words:
-        blocks += [f"{s.location or f'sentence {k}'}\n{format_sentence(s)}" for k, s in enumerate(result.sentences, 1)]
+        blocks += [sentence_block(s, k) for k, s in enumerate(result.sentences, 1)]
     else:
         count, below = result.worst(max(worst, 0))
-        shown = [f"{s.location or f'sentence {k}'}\n{format_sentence(s)}" for k, s in below]
+        shown = [sentence_block(s, k) for k, s in below]
         if count:
             blocks.append(f"the {min(count, max(worst, 0))} sentence(s) with the lowest leaf-ancestor score, "
                           f"lowest first ({count} below 100%; --words: every sentence word by word):")
             blocks += listed(shown + [""] * (count - len(shown)), worst, indent="")
+    return "\n\n".join(blocks + [format_summary(result, gold, candidate, worst)])
+
+
+def sentence_block(sentence: SentenceResult, k: int) -> str:
+    """A sentence word by word under its location (``sentence k`` without one)."""
+    return f"{sentence.location or f'sentence {k}'}\n{format_sentence(sentence)}"
+
+
+def format_summary(result: LeafAncestorResult, gold: Path, candidate: Path, worst: int) -> str:
+    """The corpus scores, what was skipped (the first ``worst``), GEIG and the gold
+    configurations with the lowest mean word score (the first ``worst``)."""
+    figures = corpus_figures(result, gold, candidate)
     summary = [f"corpus: leaf-ancestor {percent(figures['leaf_ancestor'], sign=True)} (mean over sentences), "
                f"{percent(figures['leaf_ancestor_words'], sign=True)} (mean over words); "
                f"{figures['sentences_scored']} sentences and {figures['words_scored']} words scored, "
                f"{figures['sentences_skipped']} sentences skipped"]
-    if result.skipped:
-        summary.append(f"skipped {len(result.skipped)} sentence(s): failed parses, or words that differ:")
-        summary.extend(listed(result.skipped, worst))
+    if result.skipped_count:
+        summary.append(f"skipped {result.skipped_count} sentence(s): failed parses, or words that differ:")
+        summary.extend(listed(result.skipped + [""] * (result.skipped_count - len(result.skipped)), worst))
     if result.brackets is not None:
         summary.append(f"GEIG unlabelled F {percent(figures['geig_unlabelled'], sign=True)}, "
                        f"labelled F {percent(figures['geig_labelled'], sign=True)} "
@@ -76,7 +96,78 @@ def format_result(result: LeafAncestorResult, gold: Path, candidate: Path, worst
     if rows:
         summary.append("gold configurations with the lowest mean word score (%):")
         summary.extend(listed([f"{percent(score, width=6)}  {count:4d}x  {feature}" for feature, count, score in rows], worst))
-    return "\n\n".join(blocks + ["\n".join(summary)])
+    return "\n".join(summary)
+
+
+class SentenceSpool:
+    """Every scored sentence written out as it is scored (a ``--words`` block, or its JSON
+    with the indentation it has inside the result), into a temporary file (in memory up to
+    1 MiB) until the corpus figures that come before them are known: memory holds one
+    sentence at a time. The sink of :func:`~spacy_agreement.evaluation.leaf_ancestor.leaf_ancestor_files`."""
+
+    def __init__(self, as_json: bool):
+        self.as_json, self.count = as_json, 0
+        self.file = tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8", newline="")
+
+    def add(self, sentence: SentenceResult) -> None:
+        if self.count:
+            self.file.write(",\n" if self.as_json else "\n\n")
+        self.count += 1
+        if self.as_json:
+            self.file.write("    " + dumps(sentence.to_dict()).replace("\n", "\n    "))
+        else:
+            self.file.write(sentence_block(sentence, self.count))
+
+    def reset(self) -> None:
+        self.file.seek(0)
+        self.file.truncate()
+        self.count = 0
+
+    def chunks(self) -> Iterator[str]:
+        """The text written, about 256 KiB at a time, cut at line ends."""
+        self.file.seek(0)
+        while True:
+            lines = self.file.readlines(1 << 18)
+            if not lines:
+                break
+            yield "".join(lines)
+
+    def __enter__(self) -> "SentenceSpool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.file.close()
+
+
+def emit_parts(out: Output, parts: Sequence[Union[str, SentenceSpool]]) -> None:
+    """What ``out.emit("".join(parts))`` writes, the spools copied a piece at a time."""
+    pieces = (piece for part in parts for piece in ((part,) if isinstance(part, str) else part.chunks()))
+    if out.path is not None:
+        with open(out.path, "w", encoding="utf-8") as handle:
+            for piece in pieces:
+                handle.write(piece)
+            handle.write("\n")
+        return
+    for piece in pieces:
+        typer.echo(piece, nl=False)
+    typer.echo("")
+
+
+def streamed_output(out: Output, result: LeafAncestorResult, spool: SentenceSpool, gold: Path, candidate: Path,
+                    worst: int, ci_text: str, ci_json: Dict[str, Any], signature: str) -> None:
+    """The output of ``--words`` or ``--json`` with every sentence from ``spool``: the same
+    bytes as :func:`format_result` or :func:`corpus_figures` with ``sentences`` give."""
+    if out.as_json:
+        mark = "\0sentences\0"
+        data = {**with_signature({**corpus_figures(result, gold, candidate), "skipped": list(result.skipped),
+                                  "sentences": mark}, signature), **ci_json}
+        head, tail = dumps(data).split(json.dumps(mark), 1)
+        emit_parts(out, [head, "[\n", spool, "\n  ]", tail] if spool.count else [head, "[]", tail])
+        return
+    head = f"gold: {gold}  candidate: {candidate}\n\n"
+    body = [spool, "\n\n"] if spool.count else []
+    emit_parts(out, [head, *body, signature_footer(format_summary(result, gold, candidate, worst) + ci_text,
+                                                   signature)])
 
 
 @command("leaf-ancestor")
@@ -110,24 +201,30 @@ def leaf_ancestor_command(
         params = EvalbParams.read(evalb_params) if evalb_params else None
         settings = apply_signature(LeafAncestorSettings(cost=costs.value, evalb=params), signature)
         kind = fmt or guess_format(gold)  # the gold file's format is the candidate's
-        if kind == "bracket":  # streamed (compiled reader and loops where they apply)
-            result = leaf_ancestor_files(gold, candidate, cost=settings.cost, evalb=settings.evalb, strict=strict,
-                                         keep_worst=max(worst, 0))
-        else:
-            options = {"cycles": cycles(strict), "leaves": "categories", "missing": True}
-            gold_trees, cand_trees = trim_trailing_failures(read_trees(gold, kind, **options),
-                                                            read_trees(candidate, kind, **options))
-            result = leaf_ancestor(gold_trees, cand_trees, cost=settings.cost, evalb=settings.evalb, strict=strict)
-        ci_text, ci_json = "", {}
-        if ci:
-            from ..evaluation.unit_counts import leaf_ancestor_unit_counts
-            from ..report.comparison_text import BRACKET_NAMES
+        streamed = kind == "bracket" and (as_json or (words and not tsv))
+        with SentenceSpool(as_json) if streamed else nullcontext() as spool:
+            if kind == "bracket":  # streamed (compiled reader and loops where they apply)
+                result = leaf_ancestor_files(gold, candidate, cost=settings.cost, evalb=settings.evalb, strict=strict,
+                                             keep_worst=0 if streamed else max(worst, 0), keep_rows=ci,
+                                             keep_skipped=None if as_json or ci else max(worst, 0), sink=spool)
+            else:
+                options = {"cycles": cycles(strict), "leaves": "categories", "missing": True}
+                gold_trees, cand_trees = trim_trailing_failures(read_trees(gold, kind, **options),
+                                                                read_trees(candidate, kind, **options))
+                result = leaf_ancestor(gold_trees, cand_trees, cost=settings.cost, evalb=settings.evalb,
+                                       strict=strict)
+            ci_text, ci_json = "", {}
+            if ci:
+                from ..evaluation.unit_counts import leaf_ancestor_unit_counts
+                from ..report.comparison_text import BRACKET_NAMES
 
-            ci_text, ci_json = intervals(leaf_ancestor_unit_counts(result), interval_settings(resamples, seed,
-                                                                                              confidence, interval),
-                                         BRACKET_NAMES)
-            ci_text = "\n\n" + ci_text
-        out.write(lambda: signature_footer(format_result(result, gold, candidate, worst, words) + ci_text,
-                                           settings.signature()),
-                  lambda: {**with_signature(corpus_figures(result, gold, candidate, sentences=as_json),
-                                            settings.signature()), **ci_json})
+                ci_text, ci_json = intervals(leaf_ancestor_unit_counts(result),
+                                             interval_settings(resamples, seed, confidence, interval), BRACKET_NAMES)
+                ci_text = "\n\n" + ci_text
+            if spool is not None:
+                streamed_output(out, result, spool, gold, candidate, worst, ci_text, ci_json, settings.signature())
+            else:
+                out.write(lambda: signature_footer(format_result(result, gold, candidate, worst, words) + ci_text,
+                                                   settings.signature()),
+                          lambda: {**with_signature(corpus_figures(result, gold, candidate, sentences=as_json),
+                                                    settings.signature()), **ci_json})

@@ -81,31 +81,38 @@ def cost_function(scheme: CostScheme) -> Callable[[str, str], float]:
 class LeafAncestorResult:
     """Corpus scores and the sentences behind them.
 
-    A result of the compiled path keeps only compact arrays (:class:`~spacy_agreement.evaluation.leaf_ancestor_fast.Store`):
-    one float64 per scored word and a few numbers per scored sentence; ``sentences`` (each
-    word with its lineages) is rebuilt from the trees or files on first use."""
+    A result of the compiled path keeps only what
+    :class:`~spacy_agreement.evaluation.leaf_ancestor_fast.Store` says (counts, sums, the worst
+    sentences kept, per-sentence arrays only when asked for); ``sentences`` (each word with
+    its lineages), per-sentence arrays and more worst sentences than kept are computed by
+    scoring the trees or files again, on first use. ``skipped`` may hold only the first
+    reasons (``keep_skipped``); ``skipped_count`` counts them all."""
 
     def __init__(self, sentences: Optional[Sequence[SentenceResult]] = None, brackets: Optional[BracketCounts] = None,
                  cost: str = "exact", extra: Optional[Dict[str, float]] = None, skipped: Optional[List[str]] = None,
-                 set_aside: Optional[Dict[int, str]] = None, store=None, source=None):
+                 set_aside: Optional[Dict[int, str]] = None, store=None, source=None,
+                 skipped_count: Optional[int] = None):
         self._sentences = list(sentences) if sentences is not None else None
         self.brackets = brackets
         self.cost = cost
         self.extra: Dict[str, float] = dict(extra or {})
         self.skipped: List[str] = list(skipped or [])
+        self.skipped_count = len(self.skipped) if skipped_count is None else skipped_count
         #: the skipped sentences by position in the gold corpus (0-based), with the reason
         self.set_aside: Dict[int, str] = dict(set_aside or {})
         self._store, self._source = store, source
 
     def __repr__(self) -> str:
-        return (f"LeafAncestorResult({self.sentences_scored} sentences, {len(self.skipped)} skipped, "
+        return (f"LeafAncestorResult({self.sentences_scored} sentences, {self.skipped_count} skipped, "
                 f"cost={self.cost!r})")
 
     @property
     def sentences(self) -> List[SentenceResult]:
         """Every scored sentence word by word (built from the trees or files on first use)."""
         if self._sentences is None:
-            self._sentences = self._source.sentences(self._store)
+            built: List[SentenceResult] = []
+            self._source.replay(emit=lambda row, sentence: built.append(sentence))
+            self._sentences = built
         return self._sentences
 
     @sentences.setter
@@ -114,21 +121,24 @@ class LeafAncestorResult:
 
     @property
     def sentences_scored(self) -> int:
-        return len(self._store.means) if self._store is not None else len(self.sentences)
+        return self._store.sentences if self._store is not None else len(self.sentences)
 
     @property
     def words_scored(self) -> int:
-        return len(self._store.words) if self._store is not None else sum(len(s.words) for s in self.sentences)
+        return self._store.words if self._store is not None else sum(len(s.words) for s in self.sentences)
+
+    def _rows(self) -> Dict[str, np.ndarray]:
+        st = self._store
+        if st.rows is None:
+            st.rows = self._source.replay(keep_rows=True, keep_skipped=0).store().rows
+        return st.rows
 
     def sentence_arrays(self) -> Dict[str, np.ndarray]:
         """Per scored sentence, in order: ``index`` (in the gold corpus), ``words`` (how many),
         ``sum`` and ``mean`` of the word scores, ``gold``, ``candidate``,
         ``matched_unlabelled`` and ``matched_labelled`` brackets (zeros without GEIG)."""
-        st = self._store
-        if st is not None:
-            return {"index": st.index, "words": np.diff(st.word_off), "sum": st.sums, "mean": st.means,
-                    "gold": st.gold, "candidate": st.cand, "matched_unlabelled": st.matched_unlabelled,
-                    "matched_labelled": st.matched_labelled}
+        if self._store is not None:
+            return {key: value for key, value in self._rows().items() if key != "line"}
         sentences = self.sentences
         scores = [np.asarray([w.score for w in s.words], dtype=np.float64) for s in sentences]
         counts = [s.brackets or BracketCounts() for s in sentences]
@@ -143,16 +153,17 @@ class LeafAncestorResult:
     def location(self, row: int) -> str:
         """Where scored sentence ``row`` (0-based, among the scored) is."""
         if self._store is not None:
-            return self._source.location(self._store, row)
+            rows = self._rows()
+            return self._source.location(int(rows["index"][row]), int(rows["line"][row]))
         return self.sentences[row].location
 
     @property
     def leaf_ancestor(self) -> float:
         """Mean over sentences of the sentence scores."""
         if self._store is not None:
-            if not len(self._store.means):
+            if not self._store.sentences:
                 return undefined("leaf_ancestor", "no sentence was scored")
-            return float(np.mean(self._store.means))
+            return self._store.mean_sum / self._store.sentences  # np.mean: the pairwise sum over the count
         if not self.sentences:
             return undefined("leaf_ancestor", "no sentence was scored")
         return float(np.mean([s.leaf_ancestor for s in self.sentences]))
@@ -161,9 +172,10 @@ class LeafAncestorResult:
     def leaf_ancestor_words(self) -> float:
         """Mean over all words of the corpus."""
         if self._store is not None:
-            scores = self._store.words
-        else:
-            scores = [w.score for s in self.sentences for w in s.words]
+            if not self._store.words:
+                return undefined("leaf_ancestor_words", "no word was scored")
+            return self._store.word_sum / self._store.words
+        scores = [w.score for s in self.sentences for w in s.words]
         if not len(scores):
             return undefined("leaf_ancestor_words", "no word was scored")
         return float(np.mean(scores))
@@ -176,22 +188,24 @@ class LeafAncestorResult:
         without ``k``), lowest first, ties in file order, with their 1-based rank among the
         scored sentences."""
         if self._store is not None:
-            means = self._store.means
+            count, kept = self._store.below, self._store.worst or []
+            if k is not None and len(kept) >= min(max(k, 0), count):
+                return count, self._source.worst(self._store, max(k, 0))
+            means = self._rows()["mean"]
             below = np.nonzero(means < 1.0)[0]
-            if k is None or not hasattr(self._source, "worst") or len(self._store.worst) < min(k, len(below)):
-                order = below[np.lexsort((below, means[below]))]
-                rows = order.tolist() if k is None else order[:max(k, 0)].tolist()
-                built = self._source.rows(self._store, rows)
-            else:
-                built = self._source.worst(self._store, max(k, 0))
-            return len(below), built
+            order = below[np.lexsort((below, means[below]))]
+            rows = order.tolist() if k is None else order[:max(k, 0)].tolist()
+            built: Dict[int, SentenceResult] = {}
+            if rows:
+                self._source.replay(emit=built.__setitem__, select=set(rows), keep_skipped=0)
+            return count, [(row + 1, built[row]) for row in rows]
         ranked = [(i, s) for i, s in enumerate(self.sentences, start=1) if s.words and s.leaf_ancestor < 1.0]
         ranked.sort(key=lambda pair: (pair[1].leaf_ancestor, pair[0]))
         return len(ranked), ranked if k is None else ranked[:max(k, 0)]
 
     def to_dict(self, sentences: bool = True) -> Dict[str, object]:
         out: Dict[str, object] = {"leaf_ancestor": self.leaf_ancestor, "leaf_ancestor_words": self.leaf_ancestor_words,
-                                  "sentences_skipped": len(self.skipped)}
+                                  "sentences_skipped": self.skipped_count}
         if self.brackets is not None:
             geig = self.brackets.scores()
             out["geig_unlabelled"] = geig["geig_unlabelled"]
@@ -287,12 +301,10 @@ def _result(engine, cost: CostScheme, source) -> LeafAncestorResult:
     store = engine.store()
     counts = None
     if engine.any_tree:
-        counts = BracketCounts(int(store.gold.sum()), int(store.cand.sum()), int(store.matched_unlabelled.sum()),
-                               int(store.matched_labelled.sum()), engine.failed, engine.errors)
-    source.geig = counts is not None
+        counts = BracketCounts(*store.brackets, engine.failed, engine.errors)
     name = cost if isinstance(cost, str) else "custom"
     return LeafAncestorResult(None, counts, name, skipped=engine.skipped, set_aside=engine.set_aside, store=store,
-                              source=source)
+                              source=source, skipped_count=engine.skipped_count)
 
 
 def _compiled(cost: CostScheme, evalb: Optional[EvalbParams], preterminals) -> bool:
@@ -328,43 +340,59 @@ def leaf_ancestor(
 
     Phrase trees with the built-in costs and without EVALB parameters go through the
     compiled loops (:mod:`~spacy_agreement.evaluation.leaf_ancestor_fast`), which keep only
-    compact arrays; dependency trees, cost functions and EVALB parameters through the
+    counts and sums (the sentences word by word are scored again when asked for); dependency trees, cost functions and EVALB parameters through the
     pure-Python lineages of :mod:`~spacy_agreement.evaluation.lineage`. Same numbers.
     """
     if len(gold) != len(candidate):
         raise MismatchedCorpusError(f"{len(gold)} gold sentences but {len(candidate)} candidate sentences")
     if _compiled(cost, evalb, preterminals) and all(t is None or isinstance(t, ConstituencyTree)
                                                     for t in (*gold, *candidate)):
-        engine = fast.score_trees(gold, candidate, cost, preterminals, strict)
-        return _result(engine, cost, fast.TreeSource(gold, candidate, preterminals, True))
+        engine = fast.score_trees(gold, candidate, cost, preterminals, strict, keep_worst=10)
+        return _result(engine, cost, fast.TreeSource(gold, candidate, cost, preterminals))
     return leaf_ancestor_python(gold, candidate, cost, evalb, preterminals, strict)
 
 
 def leaf_ancestor_files(gold: Union[str, "os.PathLike[str]"], candidate: Union[str, "os.PathLike[str]"],
                         cost: CostScheme = "exact", evalb: Optional[EvalbParams] = None,
-                        preterminals: Preterminals = "auto", strict: bool = False, keep_worst: int = 10
+                        preterminals: Preterminals = "auto", strict: bool = False, keep_worst: int = 10,
+                        keep_rows: bool = False, keep_skipped: Optional[int] = None, sink=None
                         ) -> LeafAncestorResult:
     """:func:`leaf_ancestor` of two bracket files (one tree a line, or trees spread over
     lines; a blank line or ``()`` is a failed parse), read as
     ``read_brackets(path, leaves="categories", missing=True)`` and
-    :func:`~spacy_agreement.adapters.brackets.trim_trailing_failures` read them. With the
-    built-in costs and no EVALB parameters the files are streamed through the compiled reader
-    in memory that does not grow with the corpus but for one float64 per word, keeping the
-    ``keep_worst`` lowest-scoring sentences' places to show them word by word; otherwise
-    (or for a file the compiled reader leaves to the Python reader: a malformed one gets
-    its error naming file, line and token) the trees are read whole."""
+    :func:`~spacy_agreement.adapters.brackets.trim_trailing_failures` read them.
+
+    With the built-in costs and no EVALB parameters the files are streamed through the
+    compiled reader in memory that does not grow with the corpus
+    (:mod:`~spacy_agreement.evaluation.leaf_ancestor_fast` says what is kept): the
+    ``keep_worst`` lowest-scoring sentences' places, to show them word by word; per-sentence
+    arrays (:meth:`LeafAncestorResult.sentence_arrays`, for bootstrap intervals) only with
+    ``keep_rows``; the first ``keep_skipped`` reasons for skipping a sentence (all without it,
+    and only then ``set_aside``). ``sink.add(sentence)`` gets every scored sentence word by
+    word, in order, as it is scored (``sink.reset()`` first forgets those given, where the
+    compiled reader leaves a file to the Python reader after all).
+
+    Otherwise (or for a file the compiled reader leaves to the Python reader: a malformed one
+    gets its error naming file, line and token) the trees are read whole."""
     if _compiled(cost, evalb, preterminals):
+        emit = (lambda row, sentence: sink.add(sentence)) if sink is not None else None
         try:
-            engine, modes, count = fast.score_files(gold, candidate, cost, preterminals, strict, keep_worst)
+            engine, modes, _ = fast.score_files(gold, candidate, cost, preterminals, strict, keep_worst,
+                                                keep_rows=keep_rows, keep_skipped=keep_skipped, emit=emit)
         except fast.FallBack:
-            pass
+            if sink is not None:
+                sink.reset()
         else:
-            return _result(engine, cost, fast.FileSource(gold, candidate, modes, count, preterminals, True))
+            return _result(engine, cost, fast.FileSource(gold, candidate, modes, cost, preterminals))
     from ..adapters.brackets import read_brackets, trim_trailing_failures
 
     gold_trees, cand_trees = trim_trailing_failures(read_brackets(gold, "categories", missing=True),
                                                     read_brackets(candidate, "categories", missing=True))
-    return leaf_ancestor(gold_trees, cand_trees, cost, evalb, preterminals, strict)
+    result = leaf_ancestor(gold_trees, cand_trees, cost, evalb, preterminals, strict)
+    if sink is not None:
+        for sentence in result.sentences:
+            sink.add(sentence)
+    return result
 
 
 def leaf_ancestor_python(

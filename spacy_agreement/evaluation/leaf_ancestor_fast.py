@@ -3,11 +3,29 @@ streamed sentence by sentence in flat memory.
 
 Sentences go through in batches of compact postorder arrays (from bracket files, read as
 :func:`~spacy_agreement.adapters.brackets.read_brackets` reads them with
-``leaves="categories"`` and ``missing=True``, or from :class:`ConstituencyTree` lists); what
-is kept of a corpus is one float64 per scored word and a few numbers per scored sentence
-(:class:`Store`): the corpus scores, GEIG and the error configurations (Sampson & Babarczy
-2003, §7) are computed from them, and a sentence's words and lineages are rebuilt only when
-asked for (the worst sentences of the text output, ``result.sentences``).
+``leaves="categories"`` and ``missing=True``, or from :class:`ConstituencyTree` lists); a
+batch's trees and scores are dropped once it is counted. What the :class:`Engine` keeps in
+memory of a corpus, however large (its :class:`Store`):
+
+* counts and totals: sentences and words scored, sentences below 100%, GEIG's bracket counts;
+* the error configurations (Sampson & Babarczy 2003, §7): one row a gold label or label pair seen;
+* the ``keep_worst`` lowest-scoring sentences, a bounded heap of their places (byte ranges in
+  the files, or index in the tree lists) and word scores, rebuilt word by word at the end;
+* the reasons sentences were skipped: the first ``keep_skipped`` and a count (all by default);
+* only with ``keep_rows`` (bootstrap intervals need them): about 60 bytes per scored sentence
+  (:data:`ROWS`: gold index, words, sum and mean of its word scores, GEIG counts, line).
+
+The corpus means must be numpy's pairwise sums (np.mean, bit for bit, as the pure-Python path
+and the output of earlier versions give them), and numpy's order of additions depends on
+the final count: the word scores and sentence means go, 8 bytes each, to
+:class:`PairwiseSum` (in memory up to 1 MiB, beyond in an unnamed temporary file) and are
+summed in that order once the count is known, reading 512 KiB at a time.
+
+A sentence's words and lineages are built only when asked for: by ``emit(row, sentence)``,
+called for each scored sentence as it is scored (the CLI's ``--words`` and ``--json`` write
+them as they come), and for the worst sentences at the end. Anything else
+(``result.sentences``, per-sentence arrays without ``keep_rows``, more worst sentences than
+kept) scores the source again (:meth:`FileSource.replay`).
 
 Every number is the pure-Python implementation's (tests/evaluation/test_leaf_ancestor_fast.py
 keeps it as the reference): the word scores, sentence and corpus means (numpy's pairwise
@@ -24,20 +42,25 @@ from __future__ import annotations
 import codecs
 import heapq
 import os
-from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+import tempfile
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .. import _lineage
-from .. import limits
 from ..errors import Location, MismatchedCorpusError, ResourceLimitError
 from ..trees import ConstituencyTree
+from .leaf_ancestor_words import SentenceResult, _lineage_limit, make_sentence
 
 BLOCK = 1 << 20
-BATCH = 2048
+BATCH = 1024
+SPOOL = 1 << 20  # bytes of values PairwiseSum keeps in memory before it moves them to a temporary file
 COSTS = {"exact": 0, "first-char": 1}
 PRETERMINALS = {"auto": 0, "keep": 1, "drop": 2}
+#: the per-sentence arrays of ``keep_rows``, in :meth:`Scores.arrays` order but for the first two and the last
+ROWS = ("index", "words", "sum", "mean", "gold", "candidate", "matched_unlabelled", "matched_labelled", "line")
+Emit = Callable[[int, SentenceResult], None]
 
 
 class FallBack(Exception):
@@ -136,42 +159,96 @@ def batch_tree(batch, k: int, vocab, location: Location) -> ConstituencyTree:
                             None, location, outer)
 
 
+class PairwiseSum:
+    """numpy's pairwise sum of float64 values that come batch by batch, their number known
+    only at the end: the values are kept, 8 bytes each, in memory up to :data:`SPOOL` bytes,
+    beyond that in an unnamed temporary file (or in memory where none can be made), and
+    :meth:`total` reads them back in order, 512 KiB at a time."""
+
+    def __init__(self) -> None:
+        self.count, self.size = 0, 0
+        self.chunks: List[np.ndarray] = []
+        self.file = None
+
+    def add(self, values: np.ndarray) -> None:
+        values = np.ascontiguousarray(values, dtype=np.float64)
+        if not len(values):
+            return
+        self.count += len(values)
+        if self.file is not None:
+            self.file.write(values.data)
+            return
+        self.chunks.append(values)
+        self.size += values.nbytes
+        if self.size > SPOOL:
+            try:
+                self.file = tempfile.TemporaryFile(prefix="leaf-ancestor-")
+            except OSError:
+                self.size = -(1 << 62)  # no temporary file: keep them in memory
+                return
+            for chunk in self.chunks:
+                self.file.write(chunk.data)
+            self.chunks = []
+
+    def total(self) -> float:
+        """The sum (0.0 for none), as np.sum of every value added gives it; closes the file."""
+        if self.file is None:
+            return _lineage.pairwise_sum(np.concatenate(self.chunks)) if self.chunks else 0.0
+        try:
+            self.file.flush()
+            self.file.seek(0)
+            return _lineage.pairwise_stream(self.file.read, self.count)
+        finally:
+            self.file.close()
+
+
 @dataclass
 class Store:
-    """A corpus as leaf-ancestor keeps it: per scored word its score (float64); per scored
-    sentence its gold index, first word, word-score sum and mean, GEIG counts and the file
-    line of its candidate (for its location)."""
+    """A corpus as leaf-ancestor keeps it (see the module's docstring): counts, the sums of
+    the sentence means and of the word scores (numpy's pairwise sums), GEIG's four totals,
+    the error configurations, the worst sentences' heap entries (lowest first) and, with
+    ``keep_rows``, the per-sentence arrays of :data:`ROWS`."""
 
-    words: np.ndarray
-    word_off: np.ndarray
-    sums: np.ndarray
-    means: np.ndarray
-    gold: np.ndarray
-    cand: np.ndarray
-    matched_unlabelled: np.ndarray
-    matched_labelled: np.ndarray
-    index: np.ndarray
-    line: np.ndarray
+    sentences: int
+    words: int
+    below: int  # sentences scored below 100%
+    mean_sum: float
+    word_sum: float
+    brackets: Tuple[int, int, int, int]  # gold, candidate, matched unlabelled, matched labelled
     features: Optional[list] = None  # (feature text, count, mean) rows in first-seen order
-    worst: list = field(default_factory=list)  # heap entries of the worst sentences (file sources)
+    worst: Optional[list] = None  # (-mean, -row, index, place, word scores, GEIG counts), lowest first
+    rows: Optional[Dict[str, np.ndarray]] = None
 
 
 class Engine:
-    """Scores batches of sentence pairs and keeps the :class:`Store`, the skipped sentences
-    (in order, with their reasons) and the worst ``keep_worst`` sentences' file positions."""
+    """Scores batches of sentence pairs and keeps what :class:`Store` says, the skipped
+    sentences (in order, with their reasons) and the worst ``keep_worst`` sentences' places.
+    ``emit(row, sentence)`` (optional) gets each scored sentence word by word as it is scored,
+    or with ``select`` only the rows (0-based among the scored) in it."""
 
-    def __init__(self, cost: str, preterminals: str, strict: bool, keep_worst: int = 0):
+    def __init__(self, cost: str, preterminals: str, strict: bool, keep_worst: int = 0, keep_rows: bool = False,
+                 keep_skipped: Optional[int] = None, emit: Optional[Emit] = None, select=None):
         self.vocab = _lineage.Vocab()
-        self.cost, self.pre = COSTS[cost], PRETERMINALS[preterminals]
-        self.strict, self.keep_worst = strict, max(keep_worst, 0)
+        self.cost, self.pre, self.preterminals = COSTS[cost], PRETERMINALS[preterminals], preterminals
+        self.strict, self.keep_worst, self.keep_skipped = strict, max(keep_worst, 0), keep_skipped
+        self.emit, self.select = emit, select
         self.scores, self.features = _lineage.Scores(), _lineage.Features()
         self.skipped: List[str] = []
-        self.set_aside: Dict[int, str] = {}
-        self.failed = self.errors = 0
-        self.index: List[np.ndarray] = []
-        self.lines: List[np.ndarray] = []
+        self.set_aside: Dict[int, str] = {}  # every skipped sentence, when every reason is kept
+        self.skipped_count = self.failed = self.errors = 0
+        self.sentences = self.words = self.below = 0
+        self.brackets = [0, 0, 0, 0]
+        self.mean_sum, self.word_sum = PairwiseSum(), PairwiseSum()
+        self.rows: Optional[Dict[str, list]] = {name: [] for name in ROWS} if keep_rows else None
         self.heap: list = []
         self.any_tree = False
+
+    def _skip(self, index: int, message: str) -> None:
+        self.skipped_count += 1
+        if self.keep_skipped is None:
+            self.set_aside[index] = message
+        if self.keep_skipped is None or len(self.skipped) < self.keep_skipped:
+            self.skipped.append(message)
 
     def add(self, gb, cb, first_index: int, locate, trees=None, ranges=None) -> None:
         """Score one pair of batches; ``locate(side, k)`` is sentence ``k``'s Location (side 0
@@ -185,61 +262,78 @@ class Engine:
         reasons: Dict[int, str] = {}
         for k in np.nonzero(np.maximum(g_nodes, c_nodes) > 500)[0].tolist():
             if g_nodes[k] and c_nodes[k]:
-                g, c = trees(k)
-                from .leaf_ancestor_words import _lineage_limit  # the same estimate as the Python path
-
-                reason = _lineage_limit(g, c)
+                reason = _lineage_limit(*trees(k))  # the same estimate as the Python path
                 if reason:
                     skip[k], reasons[k] = 1, reason
         status = np.zeros((n, 4), dtype=np.int64)
+        self.scores.clear()
         _lineage.score_batch(gb, cb, self.vocab, self.cost, self.pre, skip, self.scores, self.features, status)
         for k in np.nonzero(status[:, 0])[0].tolist():
-            code, a, b, c = status[k].tolist()
-            index = first_index + k
-            if code in (1, 2):
-                where = locate(1, k) if code == 1 and len(c_nodes) and c_nodes[k] else (
-                    locate(0, k) if code == 2 else f"sentence {index + 1}")
-                message = f"{where}: no {'gold tree' if code == 1 else 'parse'} (failed parse)"
-                self.failed += 1
-            elif code == 3:
-                if self.strict:
-                    raise ResourceLimitError(reasons[k], locate(1, k))
-                message = f"{locate(1, k)}: {reasons[k]}"
-                self.failed += 1
-            else:
-                if code == 4:
-                    exc = MismatchedCorpusError(f"{a} words in gold, {b} in the candidate", locate(1, k))
-                else:
-                    exc = MismatchedCorpusError(f"word {a} is {self.vocab.string(b)!r} in gold but "
-                                                f"{self.vocab.string(c)!r} in the candidate",
-                                                locate(1, k).at_token(a))
-                if self.strict:
-                    raise exc
-                message = str(exc)
-                self.errors += 1
-            self.skipped.append(message)
-            self.set_aside[index] = message
+            self._skip(first_index + k, self._reason(status[k].tolist(), k, first_index, locate, c_nodes, reasons))
         scored = np.nonzero(status[:, 0] == 0)[0]
-        self.index.append(scored.astype(np.int64) + first_index)
-        self.lines.append(cb.lines()[scored] if ranges is not None else np.zeros(len(scored), dtype=np.int64))
-        if ranges is not None and self.keep_worst and len(scored):
-            self._keep_worst(status[scored, 1], scored, first_index, ranges)
+        if not len(scored):
+            return
+        words, word_off, sums, means, gold, cand, mu, ml = self.scores.arrays()
+        base = self.sentences  # the row of this batch's first scored sentence
+        self.sentences += len(scored)
+        self.words += len(words)
+        self.below += int(np.count_nonzero(means < 1.0))
+        for i, counts in enumerate((gold, cand, mu, ml)):
+            self.brackets[i] += int(counts.sum())
+        self.mean_sum.add(means)
+        self.word_sum.add(words)
+        if self.rows is not None:
+            lines = cb.lines()[scored] if ranges is not None else np.zeros(len(scored), dtype=np.int64)
+            for name, values in zip(ROWS, (scored + first_index, np.diff(word_off), sums, means, gold, cand, mu, ml,
+                                           lines)):
+                self.rows[name].append(values)
+        if self.keep_worst:
+            self._keep_worst(means, scored, base, first_index, words, word_off, (gold, cand, mu, ml), ranges)
+        if self.emit is not None:
+            for j, k in enumerate(scored.tolist()):
+                if self.select is None or base + j in self.select:
+                    counts = (int(gold[j]), int(cand[j]), int(mu[j]), int(ml[j]))
+                    self.emit(base + j, make_sentence(
+                        sentence_words(gb, cb, k, self.preterminals, self.vocab),
+                        words[word_off[j]:word_off[j + 1]].tolist(), counts, str(locate(1, k)), first_index + k))
 
-    def _keep_worst(self, rows: np.ndarray, ks: np.ndarray, first_index: int, ranges) -> None:
-        means = self.scores.last_means(len(rows))
+    def _reason(self, code: Sequence[int], k: int, first_index: int, locate, c_nodes, reasons) -> str:
+        """Why sentence ``k`` of the batch was skipped (its status row ``code``); raises with ``strict``."""
+        code, a, b, c = code
+        if code in (1, 2):
+            where = locate(1, k) if code == 1 and len(c_nodes) and c_nodes[k] else (
+                locate(0, k) if code == 2 else f"sentence {first_index + k + 1}")
+            self.failed += 1
+            return f"{where}: no {'gold tree' if code == 1 else 'parse'} (failed parse)"
+        if code == 3:
+            if self.strict:
+                raise ResourceLimitError(reasons[k], locate(1, k))
+            self.failed += 1
+            return f"{locate(1, k)}: {reasons[k]}"
+        if code == 4:
+            exc = MismatchedCorpusError(f"{a} words in gold, {b} in the candidate", locate(1, k))
+        else:
+            exc = MismatchedCorpusError(f"word {a} is {self.vocab.string(b)!r} in gold but "
+                                        f"{self.vocab.string(c)!r} in the candidate", locate(1, k).at_token(a))
+        if self.strict:
+            raise exc
+        self.errors += 1
+        return str(exc)
+
+    def _keep_worst(self, means, ks, base: int, first_index: int, words, word_off, counts, ranges) -> None:
         chosen = np.nonzero(means < 1.0)[0]
         if len(self.heap) >= self.keep_worst:
             chosen = chosen[means[chosen] < -self.heap[0][0]]
         for j in chosen.tolist():
             k = int(ks[j])
-            entry = (-float(means[j]), -int(rows[j]), first_index + k, ranges(k))
+            entry = (-float(means[j]), -(base + j), first_index + k, ranges(k) if ranges is not None else None,
+                     words[word_off[j]:word_off[j + 1]].copy(), tuple(int(c[j]) for c in counts))
             if len(self.heap) < self.keep_worst:
                 heapq.heappush(self.heap, entry)
-            elif entry > self.heap[0]:
+            elif entry > self.heap[0]:  # the row (unique) decides: the arrays are never compared
                 heapq.heapreplace(self.heap, entry)
 
     def store(self) -> Store:
-        words, word_off, sums, means, gold, cand, mu, ml = self.scores.arrays()
         vocab = self.vocab
 
         def text(kind, a, b):
@@ -250,20 +344,27 @@ class Engine:
             return f"parent {vocab.string(a)}" if kind == 2 else "parent -"
 
         features = [(text(kind, a, b), count, mean) for kind, a, b, count, mean in self.features.rows()]
-        cat = (lambda parts: np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))
-        return Store(words, word_off, sums, means, gold, cand, mu, ml, cat(self.index), cat(self.lines), features,
-                     sorted(self.heap, reverse=True))
+        rows = None
+        if self.rows is not None:
+            empty = {"index": np.int64, "words": np.int64, "line": np.int64, "sum": np.float64, "mean": np.float64}
+            rows = {name: np.concatenate(parts) if parts else np.zeros(0, dtype=empty.get(name, np.int32))
+                    for name, parts in self.rows.items()}
+        return Store(self.sentences, self.words, self.below, self.mean_sum.total(), self.word_sum.total(),
+                     tuple(self.brackets), features, sorted(self.heap, reverse=True), rows)
 
 
 def file_batches(gold_path, cand_path, modes: Tuple[int, int], count: int, vocab
                  ) -> Iterator[Tuple[object, object, int]]:
-    """Both files batch by batch, in step: (gold batch, candidate batch, index of the first)."""
+    """Both files batch by batch, in step: (gold batch, candidate batch, index of the first).
+    The two batches are the same objects each time, cleared: valid until the next is asked for."""
     streams = [FileStream(gold_path, modes[0], vocab), FileStream(cand_path, modes[1], vocab)]
+    batches = [_lineage.Batch(), _lineage.Batch()]
     try:
         done = 0
         while done < count:
             k = min(BATCH, count - done)
-            batches = [_lineage.Batch(), _lineage.Batch()]
+            for batch in batches:
+                batch.clear()
             got = [s.read(b, k) for s, b in zip(streams, batches)]
             if got != [k, k]:
                 raise FallBack(gold_path)  # the first pass counted otherwise: let the Python reader decide
@@ -275,11 +376,12 @@ def file_batches(gold_path, cand_path, modes: Tuple[int, int], count: int, vocab
 
 
 def score_files(gold_path, cand_path, cost: str = "exact", preterminals: str = "auto", strict: bool = False,
-                keep_worst: int = 0):
-    """Leaf-ancestor of two bracket files, streamed: the :class:`Engine` after the last batch,
-    the two modes and the number of sentences. Raises :class:`FallBack` for a file the compiled reader cannot read,
-    and :class:`MismatchedCorpusError` for different sentence counts (after cutting failed
-    parses off the end of the longer file, as
+                keep_worst: int = 0, **options):
+    """Leaf-ancestor of two bracket files, streamed: the :class:`Engine` (``options``: its
+    ``keep_rows``, ``keep_skipped``, ``emit``, ``select``) after the last batch, the two modes
+    and the number of sentences. Raises :class:`FallBack` for a file the compiled reader
+    cannot read, and :class:`MismatchedCorpusError` for different sentence counts (after
+    cutting failed parses off the end of the longer file, as
     :func:`~spacy_agreement.adapters.brackets.trim_trailing_failures`)."""
     (g_mode, g_count, g_last), (c_mode, c_count, c_last) = scan(gold_path), scan(cand_path)
     shortest = min(g_count, c_count)
@@ -289,7 +391,7 @@ def score_files(gold_path, cand_path, cost: str = "exact", preterminals: str = "
         c_count = shortest
     if g_count != c_count:
         raise MismatchedCorpusError(f"{g_count} gold sentences but {c_count} candidate sentences")
-    engine = Engine(cost, preterminals, strict, keep_worst)
+    engine = Engine(cost, preterminals, strict, keep_worst, **options)
     names = (os.fspath(gold_path), os.fspath(cand_path))
     for gb, cb, first in file_batches(gold_path, cand_path, (g_mode, c_mode), g_count, engine.vocab):
         lines = (gb.lines(), cb.lines())
@@ -297,7 +399,7 @@ def score_files(gold_path, cand_path, cost: str = "exact", preterminals: str = "
         def locate(side, k, first=first, lines=lines):
             return Location(names[side], first + k + 1, line=int(lines[side][k]))
 
-        def trees(k, first=first, gb=gb, cb=cb, locate=locate):
+        def trees(k, gb=gb, cb=cb, locate=locate):
             return (batch_tree(gb, k, engine.vocab, locate(0, k)), batch_tree(cb, k, engine.vocab, locate(1, k)))
 
         def ranges(k, gb=gb, cb=cb, lines=lines):
@@ -308,9 +410,10 @@ def score_files(gold_path, cand_path, cost: str = "exact", preterminals: str = "
 
 
 def score_trees(gold: Sequence[Optional[ConstituencyTree]], candidate: Sequence[Optional[ConstituencyTree]],
-                cost: str = "exact", preterminals: str = "auto", strict: bool = False):
+                cost: str = "exact", preterminals: str = "auto", strict: bool = False, keep_worst: int = 0,
+                **options):
     """Leaf-ancestor of parallel phrase trees (same number), batch by batch: the :class:`Engine`."""
-    engine = Engine(cost, preterminals, strict)
+    engine = Engine(cost, preterminals, strict, keep_worst, **options)
     for first in range(0, len(gold), BATCH):
         g, c = gold[first:first + BATCH], candidate[first:first + BATCH]
         gb, cb = tree_batch(g, engine.vocab), tree_batch(c, engine.vocab)
@@ -331,81 +434,47 @@ def sentence_words(gb, cb, k: int, pre: str, vocab) -> Tuple[Tuple[str, ...], Li
     return (vocab.strings(words), [vocab.strings(lin) for lin in gold], [vocab.strings(lin) for lin in cand])
 
 
-def _sentence(store: Store, row: int, words, gold, cand, location: str, geig: bool):
-    """Scored sentence ``row`` as a :class:`~spacy_agreement.evaluation.leaf_ancestor.SentenceResult`."""
-    from .geig import BracketCounts
-    from .leaf_ancestor_words import SentenceResult, WordScore
-
-    a = int(store.word_off[row])
-    scores = store.words[a:a + len(words)].tolist()
-    brackets = (BracketCounts(int(store.gold[row]), int(store.cand[row]), int(store.matched_unlabelled[row]),
-                              int(store.matched_labelled[row])) if geig else None)
-    return SentenceResult([WordScore(w, s, g, c) for w, s, g, c in zip(words, scores, gold, cand)], brackets,
-                          location, int(store.index[row]))
-
-
 class TreeSource:
-    """Rebuilds scored sentences from the trees they were scored from."""
+    """Scored sentences again from the trees they were scored from."""
 
-    def __init__(self, gold, candidate, preterminals: str, geig: bool):
-        self.gold, self.candidate, self.pre, self.geig = gold, candidate, preterminals, geig
+    def __init__(self, gold, candidate, cost: str, preterminals: str):
+        self.gold, self.candidate, self.cost, self.pre = gold, candidate, cost, preterminals
 
-    def location(self, store: Store, row: int) -> str:
-        return str(self.candidate[int(store.index[row])].location)
+    def location(self, index: int, line: int) -> str:
+        return str(self.candidate[index].location)
 
-    def rows(self, store: Store, rows: Sequence[int]) -> list:
+    def replay(self, **options) -> Engine:
+        """The trees scored again (``options``: :class:`Engine`'s)."""
+        return score_trees(self.gold, self.candidate, self.cost, self.pre, **options)
+
+    def batches(self, index: int, place, vocab):
+        return tree_batch([self.gold[index]], vocab), tree_batch([self.candidate[index]], vocab)
+
+    def worst(self, store: Store, k: int) -> List[Tuple[int, SentenceResult]]:
+        """The ``k`` worst sentences kept (``store.worst``), word by word, with their 1-based rows."""
         out = []
-        for row in rows:
-            index = int(store.index[row])
+        for _, row, index, place, scores, counts in store.worst[:k]:
             vocab = _lineage.Vocab()
-            gb, cb = tree_batch([self.gold[index]], vocab), tree_batch([self.candidate[index]], vocab)
-            out.append((row + 1, _sentence(store, row, *sentence_words(gb, cb, 0, self.pre, vocab),
-                                           self.location(store, row), self.geig)))
+            gb, cb = self.batches(index, place, vocab)
+            out.append((1 - row, make_sentence(sentence_words(gb, cb, 0, self.pre, vocab), scores.tolist(), counts,
+                                               self.location(index, place[5] if place else 0), index)))
         return out
 
-    def sentences(self, store: Store) -> list:
-        return [s for _, s in self.rows(store, range(len(store.means)))]
 
+class FileSource(TreeSource):
+    """Scored sentences again from the two bracket files, read again."""
 
-class FileSource:
-    """Rebuilds scored sentences from the two bracket files, read again."""
+    def __init__(self, gold_path, cand_path, modes: Tuple[int, int], cost: str, preterminals: str):
+        self.paths, self.modes, self.cost, self.pre = (gold_path, cand_path), modes, cost, preterminals
 
-    def __init__(self, gold_path, cand_path, modes: Tuple[int, int], count: int, preterminals: str, geig: bool):
-        self.paths, self.modes, self.count, self.pre, self.geig = (gold_path, cand_path), modes, count, preterminals, geig
+    def location(self, index: int, line: int) -> str:
+        return str(Location(os.fspath(self.paths[1]), index + 1, line=line))
 
-    def location(self, store: Store, row: int) -> str:
-        return str(Location(os.fspath(self.paths[1]), int(store.index[row]) + 1, line=int(store.line[row])))
+    def replay(self, **options) -> Engine:
+        """The files scored again (``options``: :class:`Engine`'s)."""
+        return score_files(self.paths[0], self.paths[1], self.cost, self.pre, **options)[0]
 
-    def worst(self, store: Store, k: int) -> list:
-        out = []
-        for _, _, index, (gs, ge, gl, cs, ce, cl) in store.worst[:k]:
-            vocab = _lineage.Vocab()
-            gb = read_unit(self.paths[0], self.modes[0], gs, ge, gl, vocab)
-            cb = read_unit(self.paths[1], self.modes[1], cs, ce, cl, vocab)
-            row = int(np.searchsorted(store.index, index))
-            out.append((row + 1, _sentence(store, row, *sentence_words(gb, cb, 0, self.pre, vocab),
-                                           self.location(store, row), self.geig)))
-        return out
-
-    def rows(self, store: Store, rows: Sequence[int]) -> list:
-        wanted = sorted(set(int(r) for r in rows))
-        built = dict(self._build(store, wanted))
-        return [(row + 1, built[row]) for row in rows]
-
-    def sentences(self, store: Store) -> list:
-        return [s for _, s in self._build(store, range(len(store.means)))]
-
-    def _build(self, store: Store, rows: Sequence[int]):
-        rows = list(rows)
-        if not rows:
-            return
-        vocab = _lineage.Vocab()
-        position = 0
-        for gb, cb, first in file_batches(self.paths[0], self.paths[1], self.modes, self.count, vocab):
-            while position < len(rows) and int(store.index[rows[position]]) < first + len(gb):
-                row = rows[position]
-                yield row, _sentence(store, row, *sentence_words(gb, cb, int(store.index[row]) - first, self.pre,
-                                                                 vocab), self.location(store, row), self.geig)
-                position += 1
-            if position == len(rows):
-                return
+    def batches(self, index: int, place, vocab):
+        gs, ge, gl, cs, ce, cl = place
+        return (read_unit(self.paths[0], self.modes[0], gs, ge, gl, vocab),
+                read_unit(self.paths[1], self.modes[1], cs, ce, cl, vocab))

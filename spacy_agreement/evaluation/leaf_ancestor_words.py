@@ -1,12 +1,12 @@
 """The word-by-word results of leaf-ancestor (Sampson & Babarczy 2003): a word's score with its
 gold and candidate lineages, and a sentence's words with its GEIG bracket counts. Shared by the
 Python path (:mod:`.leaf_ancestor`) and the compiled one (:mod:`.leaf_ancestor_fast`), which builds
-them only for the sentences a user looks at; and the estimate of a sentence too deep to score,
-which both apply."""
+them (:func:`make_sentence`) only for the sentences a user looks at, as it scores them; and the
+estimate of a sentence too deep to score, which both apply."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -74,6 +74,17 @@ class SentenceResult:
         return out
 
 
+def make_sentence(text: Tuple[Sequence[str], Sequence[Tuple[str, ...]], Sequence[Tuple[str, ...]]],
+                  scores: Sequence[float], counts: Tuple[int, int, int, int], location: str,
+                  index: int) -> SentenceResult:
+    """A scored sentence of the compiled path word by word: ``text`` its words and gold and
+    candidate lineages, ``scores`` its word scores, ``counts`` its GEIG brackets (gold,
+    candidate, matched unlabelled, labelled)."""
+    words, gold, cand = text
+    return SentenceResult([WordScore(w, s, g, c) for w, s, g, c in zip(words, scores, gold, cand)],
+                          BracketCounts(*counts), location, index)
+
+
 def _word_depths(tree: Union[ConstituencyTree, DependencyTree]) -> List[int]:
     """The length of each word's lineage (its depth), in linear time."""
     if isinstance(tree, DependencyTree):
@@ -99,4 +110,4 @@ def _lineage_limit(gold: Union[ConstituencyTree, DependencyTree],
     return None
 
 
-__all__ = ["SentenceResult", "WordScore"]
+__all__ = ["SentenceResult", "WordScore", "make_sentence"]
