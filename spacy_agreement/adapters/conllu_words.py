@@ -517,13 +517,20 @@ def scan_file(path: PathLike, table: Optional[object] = None, name: Optional[str
                 break
     if not parts or not len(parts[0][1]["line"]) and len(parts) == 1:
         return None  # an empty file: the readers say what they say about it
+    return Scanned(name or os.fspath(path), table, *join_scanned(parts))
+
+
+def join_scanned(parts: List[Tuple[dict, dict]]) -> Tuple[dict, dict]:
+    """Scanned pieces of consecutive sentences (``(rows, sentences)`` of ``_conllu.scan``) as one."""
+    if len(parts) == 1:
+        return parts[0]
     rows = {key: np.concatenate([r[key] for r, _ in parts]) for key in parts[0][0]}
     shift = np.cumsum([0] + [len(r["kind"]) for r, _ in parts])
     sentences = {"rows": np.concatenate([parts[0][1]["rows"][:1]] + [s["rows"][1:] + shift[k]
                                                                        for k, (_, s) in enumerate(parts)]),
                  "line": np.concatenate([s["line"] for _, s in parts]),
                  "sent_id": [x for _, s in parts for x in s["sent_id"]]}
-    return Scanned(name or os.fspath(path), table, rows, sentences)
+    return rows, sentences
 
 
 def layers_from_scan(scanned: Scanned, arrays: Optional[Any] = None) -> Optional[ConlluLayers]:

@@ -36,7 +36,7 @@ import numpy as np
 
 from .. import _conllu
 from ..adapters.conll import TreeColumns, columns_from_scan
-from ..adapters.conllu_words import PathLike, Scanned
+from ..adapters.conllu_words import PathLike, Scanned, join_scanned
 
 #: bytes read at a time (each chunk cut after its last blank line)
 READ = 1 << 20
@@ -72,19 +72,6 @@ def _slice(rows: dict, sentences: dict, a: int, b: int) -> Tuple[dict, dict]:
     r0, r1 = int(offsets[a]), int(offsets[b])
     return ({key: value[r0:r1] for key, value in rows.items()},
             {"rows": offsets[a:b + 1] - r0, "line": sentences["line"][a:b], "sent_id": sentences["sent_id"][a:b]})
-
-
-def join_scanned(parts: List[Tuple[dict, dict]]) -> Tuple[dict, dict]:
-    """Scanned pieces of consecutive sentences as one (as :func:`scan_file` joins its blocks)."""
-    if len(parts) == 1:
-        return parts[0]
-    rows = {key: np.concatenate([r[key] for r, _ in parts]) for key in parts[0][0]}
-    shift = np.cumsum([0] + [len(r["kind"]) for r, _ in parts])
-    sentences = {"rows": np.concatenate([parts[0][1]["rows"][:1]] + [s["rows"][1:] + shift[k]
-                                                                       for k, (_, s) in enumerate(parts)]),
-                 "line": np.concatenate([s["line"] for _, s in parts]),
-                 "sent_id": [x for _, s in parts for x in s["sent_id"]]}
-    return rows, sentences
 
 
 def split_scanned(scanned: Scanned, at: int) -> Tuple[Scanned, Scanned]:
