@@ -69,9 +69,10 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     cdef const double* cptr = _cost_ptr(cost_arr, &nl)
     cdef double d, dk, w
     cdef int tid, k
+    cdef int64_t pairs = _pairs_in_rows(n_trees, row_start, row_end)
     if labels.shape[0] == 0 or row_start == row_end:
-        if progress is not None and _pairs_in_rows(n_trees, row_start, row_end) > 0:
-            progress(_pairs_in_rows(n_trees, row_start, row_end))
+        if progress is not None and pairs > 0:
+            progress(pairs)
         return acc_arr[:, :N_KERNEL_DELTAS] if per_row else acc_arr[:, :N_KERNEL_DELTAS].sum(axis=0)
     # pairs finished per thread (8 apart: one cache line each), summed by the polling thread;
     # stop[0] set: a signal handler raised (or progress did), the other rows are skipped
@@ -135,8 +136,8 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
                         stop[0] = 1
     if raised:
         raise raised[0]
-    if progress is not None and _pairs_in_rows(n_trees, row_start, row_end) > reported[0]:
-        progress(_pairs_in_rows(n_trees, row_start, row_end) - reported[0])
+    if progress is not None and pairs > reported[0]:
+        progress(pairs - reported[0])
     return acc_arr[:, :N_KERNEL_DELTAS] if per_row else acc_arr[:, :N_KERNEL_DELTAS].sum(axis=0)
 
 

@@ -20,8 +20,8 @@ with the square of the corpus (Skjærholt 2014, footnote 8: 7.5 hours for the PC
   to wait for). The calling thread polls between its rows: a progress bar follows,
   and Ctrl-C stops the sums within about one row's time, however big the corpus
   (``KeyboardInterrupt`` raised once the running rows are done). Earlier versions cut the
-  rows into chunks of at most :data:`CHUNK_CELLS_PER_THREAD` cells, one call each: the
-  threads waited for each other at every chunk's end (a tenth of the time on two cores).
+  rows into chunks of about a tenth of a second each, one call each: the threads waited
+  for each other at every chunk's end (a tenth of the time on two cores).
 * **Dask.** ``backend="dask"`` sends the same row chunks as tasks to a ``dask.distributed``
   cluster (a ``LocalCluster`` by default, or a scheduler address), the forest scattered
   once to the workers (optional extra ``dask``).
@@ -79,11 +79,6 @@ def row_chunks(n: int, chunks: int) -> List[Tuple[int, int]]:
     bounds = np.searchsorted(cumulative, np.linspace(0, total, chunks + 1)[1:-1], side="left") + 1
     edges = [0, *sorted(set(int(b) for b in bounds if 0 < b < n)), n]
     return [(a, b) for a, b in zip(edges[:-1], edges[1:]) if b > a]
-
-
-#: Estimated DP cells per thread of one chunk, where a caller of :func:`expected_sums` asks
-#: for chunks (``chunk_cells``): about a tenth of a second at the kernel's speed.
-CHUNK_CELLS_PER_THREAD = 3e7
 
 
 def tree_costs(forest: Forest, mirror: Optional[Mirror] = None) -> np.ndarray:
@@ -221,14 +216,11 @@ def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: O
     forest, sizes, counts, mirror, layouts = prepared(forest, sizes, counts, cost, forest_trees)
     arrays = forest.arrays()
     n = len(forest)
-    if chunks <= 1 and chunk_cells is None:
-        ranges = [(0, n)] if n >= 2 else []
-    else:
-        work = row_work(tree_costs(forest, mirror))
-        budget = float(work.sum()) / max(1, chunks)
-        if chunk_cells is not None:
-            budget = min(budget, chunk_cells * n_threads)
-        ranges = work_chunks(work, budget, min_rows=n_threads)
+    work = row_work(tree_costs(forest, mirror))
+    budget = float(work.sum()) / max(1, chunks)  # one chunk, all rows, by default
+    if chunk_cells is not None:
+        budget = min(budget, chunk_cells * n_threads)
+    ranges = work_chunks(work, budget, min_rows=n_threads)
     bar = None
     if progress:
         from tqdm import tqdm
