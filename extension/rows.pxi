@@ -1,7 +1,7 @@
 # Included by _core.pyx (one extension module): the combined-row Zhang–Shasha of zs_rows.h
 # (one tree against a batch of trees, all keyroot tables side by side in one vectorised row):
 # per-tree layouts, the kernel variant chosen at run time, and the calls the other parts use.
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport calloc, malloc, free
 
 cdef extern from "zs_rows.h" nogil:
     enum:
@@ -84,6 +84,9 @@ cdef class RowLayouts:
     none: their pairs go to the classic kernel."""
     cdef object records, rec_offsets, blocks, blk_offsets, arrays
     cdef readonly Py_ssize_t max_rows, n_trees, n_blocks
+    #: columns of the stored blocks (padding included) and of their trees' own layouts: a
+    #: keyroot subtree met again within a block is laid out once (zs_layout.h, batches)
+    cdef readonly Py_ssize_t n_block_columns, n_tree_columns
 
     def covers(self, labels, lml, offsets, keyroots, kr_offsets):
         """Whether these layouts were built from exactly this forest."""
@@ -93,14 +96,17 @@ cdef class RowLayouts:
     def __reduce__(self):
         # built once, then sent to dask workers: they arrive whole, never rebuilt there
         return _restore_layouts, (self.records, self.rec_offsets, self.blocks, self.blk_offsets, self.arrays,
-                                  self.max_rows, self.n_trees, self.n_blocks)
+                                  self.max_rows, self.n_trees, self.n_blocks, self.n_block_columns,
+                                  self.n_tree_columns)
 
 
-def _restore_layouts(records, rec_offsets, blocks, blk_offsets, arrays, max_rows, n_trees, n_blocks):
+def _restore_layouts(records, rec_offsets, blocks, blk_offsets, arrays, max_rows, n_trees, n_blocks,
+                     n_block_columns=0, n_tree_columns=0):
     """A pickled :class:`RowLayouts` (see ``RowLayouts.__reduce__``)."""
     cdef RowLayouts layouts = RowLayouts()
     layouts.records, layouts.rec_offsets, layouts.blocks, layouts.blk_offsets = records, rec_offsets, blocks, blk_offsets
     layouts.arrays, layouts.max_rows, layouts.n_trees, layouts.n_blocks = arrays, max_rows, n_trees, n_blocks
+    layouts.n_block_columns, layouts.n_tree_columns = n_block_columns, n_tree_columns
     return layouts
 
 
@@ -160,6 +166,10 @@ cdef RowLayouts _build_layouts(const int32_t[::1] labels, const int32_t[::1] lml
     if blocks and n_trees:
         layouts.blocks, layouts.blk_offsets = _build_blocks(records_arr, rec_off_arr)
         layouts.n_blocks = int(np.count_nonzero(layouts.blk_offsets >= 0))
+        starts = layouts.blk_offsets[layouts.blk_offsets >= 0]
+        layouts.n_block_columns = int(layouts.blocks[starts].sum())
+        inside = rec_off_arr >= 0
+        layouts.n_tree_columns = int(records_arr[rec_off_arr[inside]].sum())
     layouts.arrays = () if not checkable else (
         np.array(labels, copy=True), np.array(lml, copy=True), np.array(offsets, copy=True),
         np.array(keyroots, copy=True), np.array(kr_offsets, copy=True))
@@ -172,7 +182,7 @@ cdef tuple _build_blocks(const int32_t[::1] records, const int64_t[::1] rec_off)
     cdef int64_t n_trees = rec_off.shape[0], total
     blk_off_arr = np.full(n_trees, -1, dtype=np.int64)
     cdef int64_t[::1] blk_off = blk_off_arr
-    cdef zsr_batch* B = <zsr_batch*>malloc(sizeof(zsr_batch))
+    cdef zsr_batch* B = <zsr_batch*>calloc(1, sizeof(zsr_batch))
     cdef const int32_t** recs = <const int32_t**>malloc(ZSR_CAP * sizeof(int32_t*))
     cdef int32_t[::1] mem
     try:
@@ -224,7 +234,7 @@ cdef class _RowWork:
         for t in range(n_threads):
             self.works[t] = NULL
         for t in range(n_threads):
-            self.works[t] = <zsr_work*>malloc(sizeof(zsr_work))
+            self.works[t] = <zsr_work*>calloc(1, sizeof(zsr_work))
             if self.works[t] == NULL:
                 raise MemoryError()
             self.works[t].td = <int32_t*>malloc(max(1, max_rows) * ZSR_STRIDE * sizeof(int32_t))

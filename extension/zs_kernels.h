@@ -88,9 +88,12 @@ __attribute__((target("avx2"))) static inline __m256i zsr_scan8(__m256i T, __m25
     v = _mm256_min_epi32(v, _mm256_alignr_epi8(v, inf, 12));
     v = _mm256_min_epi32(v, _mm256_alignr_epi8(v, inf, 8));
     v = _mm256_min_epi32(v, _mm256_blend_epi32(inf, _mm256_permutevar8x32_epi32(v, _mm256_set1_epi32(3)), 0xF0));
-    v = _mm256_min_epi32(v, *carry);
-    *carry = _mm256_permutevar8x32_epi32(v, _mm256_set1_epi32(7));
-    return _mm256_add_epi32(v, off);
+    {
+        /* the carry chain is one min per vector: the last lane is taken before the carry is applied */
+        __m256i last = _mm256_permutevar8x32_epi32(v, _mm256_set1_epi32(7)), before = *carry;
+        *carry = _mm256_min_epi32(before, last);
+        return _mm256_add_epi32(_mm256_min_epi32(v, before), off);
+    }
 }
 
 /* The path row copies td[x][home[c]] into every column off the segment's left path; the home
@@ -101,23 +104,28 @@ __attribute__((target("avx2"))) static void zsr_path_avx2(const zsr_view* B, con
                                                           int32_t* tdx, int32_t label, int32_t rm1) {
     const __m256i one = _mm256_set1_epi32(1), two = _mm256_set1_epi32(-2), lx = _mm256_set1_epi32(label),
                   diag0 = _mm256_set1_epi32(rm1), zero = _mm256_setzero_si256(), seven = _mm256_set1_epi32(7);
-    int32_t l, c;
-    for (l = 0; l < B->nlev; l++) {
+    /* the batch's arrays in locals, 64-bit column indices: with -fwrapv and no strict aliasing
+     * (Python's flags) the compiler would otherwise reload them and sign-extend c at every vector */
+    const int32_t *lev = B->lev, *on_ = B->on, *home_ = B->home, *qv = B->qv, *lab = B->lab, *off = B->off;
+    const int64_t nlev = B->nlev;
+    int64_t l, c;
+    for (l = 0; l < nlev; l++) {
         __m256i carry = _mm256_set1_epi32(ZSR_INF);
-        for (c = B->lev[l]; c < B->lev[l + 1]; c += 8) {
+        const int64_t end = lev[l + 1];
+        for (c = lev[l]; c < end; c += 8) {
             __m256i U = _mm256_add_epi32(ZSR_L8(up + c), one);
-            __m256i on = ZSR_L8(B->on + c), home = ZSR_L8(B->home + c), Dg;
-            __m256i rel = _mm256_sub_epi32(home, _mm256_set1_epi32(c - 8));
+            __m256i on = ZSR_L8(on_ + c), home = ZSR_L8(home_ + c), Dg;
+            __m256i rel = _mm256_sub_epi32(home, _mm256_set1_epi32((int32_t)c - 8));
             __m256i far = _mm256_and_si256(_mm256_cmpeq_epi32(on, zero),
                                            _mm256_or_si256(_mm256_cmpgt_epi32(zero, rel), _mm256_cmpgt_epi32(rel, seven)));
             /* c >= 8: tdx - 8 would be before the buffer (row 0 has no padding in front) */
             if (c >= 8 && _mm256_testz_si256(far, far)) Dg = _mm256_permutevar8x32_epi32(ZSR_L8(tdx + c - 8), rel);
             else Dg = _mm256_i32gather_epi32(tdx, home, 4);
-            __m256i Tn = _mm256_add_epi32(ZSR_L8(B->qv + c), Dg);
-            __m256i eq = _mm256_cmpeq_epi32(ZSR_L8(B->lab + c), lx);
+            __m256i Tn = _mm256_add_epi32(ZSR_L8(qv + c), Dg);
+            __m256i eq = _mm256_cmpeq_epi32(ZSR_L8(lab + c), lx);
             __m256i dg = _mm256_blendv_epi8(ZSR_L8(up + c - 1), diag0, _mm256_cmpeq_epi32(on, two));
             __m256i Tp = _mm256_add_epi32(dg, _mm256_add_epi32(one, eq));
-            __m256i F = zsr_scan8(_mm256_min_epi32(U, _mm256_blendv_epi8(Tn, Tp, on)), ZSR_L8(B->off + c), &carry);
+            __m256i F = zsr_scan8(_mm256_min_epi32(U, _mm256_blendv_epi8(Tn, Tp, on)), ZSR_L8(off + c), &carry);
             ZSR_S8(cur + c, F);
             ZSR_S8(tdx + c, _mm256_blendv_epi8(Dg, F, on));
         }
@@ -133,12 +141,14 @@ __attribute__((target("avx2"))) static void zsr_inner_avx2(const zsr_view* B, co
                                                            const int32_t* prow, int32_t* cur, const int32_t* tdx) {
     const __m256i one = _mm256_set1_epi32(1), seven = _mm256_set1_epi32(7), none = _mm256_set1_epi32(-1),
                   zero = _mm256_setzero_si256(), p = _mm256_set1_epi32(prow[-1]);
+    const int32_t *gidx = B->gidx, *off = B->off;
+    const int64_t Wp = B->Wp;
     __m256i carry = _mm256_set1_epi32(ZSR_INF);
-    int32_t c;
-    for (c = 0; c < B->Wp; c += 8) {
+    int64_t c;
+    for (c = 0; c < Wp; c += 8) {
         __m256i U = _mm256_add_epi32(ZSR_L8(up + c), one);
-        __m256i idx = ZSR_L8(B->gidx + c), G, T;
-        __m256i rel = _mm256_sub_epi32(idx, _mm256_set1_epi32(c - 8));
+        __m256i idx = ZSR_L8(gidx + c), G, T;
+        __m256i rel = _mm256_sub_epi32(idx, _mm256_set1_epi32((int32_t)c - 8));
         __m256i path = _mm256_cmpeq_epi32(idx, none);
         __m256i far = _mm256_andnot_si256(path, _mm256_cmpgt_epi32(zero, rel));
         if (__builtin_expect(_mm256_testz_si256(far, far), 1)) {
@@ -150,7 +160,7 @@ __attribute__((target("avx2"))) static void zsr_inner_avx2(const zsr_view* B, co
             G = _mm256_i32gather_epi32(prow, idx, 4);
         }
         T = _mm256_min_epi32(U, _mm256_add_epi32(G, ZSR_L8(tdx + c)));
-        ZSR_S8(cur + c, zsr_scan8(T, ZSR_L8(B->off + c), &carry));
+        ZSR_S8(cur + c, zsr_scan8(T, ZSR_L8(off + c), &carry));
     }
 }
 
@@ -164,9 +174,12 @@ __attribute__((target("avx512f"))) static inline __m512i zsr_scan16(__m512i T, _
     v = _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 15));
     v = _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 14));
     v = _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 12));
-    v = _mm512_min_epi32(_mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 8)), *carry);
-    *carry = _mm512_permutexvar_epi32(_mm512_set1_epi32(15), v);
-    return _mm512_add_epi32(v, off);
+    v = _mm512_min_epi32(v, _mm512_alignr_epi32(v, inf, 8));
+    {
+        __m512i last = _mm512_permutexvar_epi32(_mm512_set1_epi32(15), v), before = *carry;
+        *carry = _mm512_min_epi32(before, last);
+        return _mm512_add_epi32(_mm512_min_epi32(v, before), off);
+    }
 }
 
 __attribute__((target("avx512f"))) static void zsr_path_avx512(const zsr_view* B, const int32_t* up,
@@ -174,20 +187,23 @@ __attribute__((target("avx512f"))) static void zsr_path_avx512(const zsr_view* B
                                                                int32_t rm1) {
     const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512(), lx = _mm512_set1_epi32(label),
                   two = _mm512_set1_epi32(-2), diag0 = _mm512_set1_epi32(rm1);
-    int32_t l, c;
-    for (l = 0; l < B->nlev; l++) {
+    const int32_t *lev = B->lev, *on_ = B->on, *home = B->home, *qv = B->qv, *lab = B->lab, *off = B->off;
+    const int64_t nlev = B->nlev;
+    int64_t l, c;
+    for (l = 0; l < nlev; l++) {
         __m512i carry = _mm512_set1_epi32(ZSR_INF);
-        for (c = B->lev[l]; c < B->lev[l + 1]; c += 16) {
+        const int64_t end = lev[l + 1];
+        for (c = lev[l]; c < end; c += 16) {
             __m512i U = _mm512_add_epi32(ZSR_L16(up + c), one);
-            __m512i Dg = _mm512_i32gather_epi32(ZSR_L16(B->home + c), tdx, 4);
-            __m512i onv = ZSR_L16(B->on + c);
+            __m512i Dg = _mm512_i32gather_epi32(ZSR_L16(home + c), tdx, 4);
+            __m512i onv = ZSR_L16(on_ + c);
             __mmask16 on = _mm512_cmplt_epi32_mask(onv, zero);
             __mmask16 first = _mm512_cmpeq_epi32_mask(onv, two);
-            __mmask16 eq = _mm512_cmpeq_epi32_mask(ZSR_L16(B->lab + c), lx);
-            __m512i Tn = _mm512_add_epi32(ZSR_L16(B->qv + c), Dg);
+            __mmask16 eq = _mm512_cmpeq_epi32_mask(ZSR_L16(lab + c), lx);
+            __m512i Tn = _mm512_add_epi32(ZSR_L16(qv + c), Dg);
             __m512i dg = _mm512_mask_blend_epi32(first, ZSR_L16(up + c - 1), diag0);
             __m512i Tp = _mm512_add_epi32(dg, _mm512_mask_blend_epi32(eq, one, zero));
-            __m512i F = zsr_scan16(_mm512_min_epi32(U, _mm512_mask_blend_epi32(on, Tn, Tp)), ZSR_L16(B->off + c),
+            __m512i F = zsr_scan16(_mm512_min_epi32(U, _mm512_mask_blend_epi32(on, Tn, Tp)), ZSR_L16(off + c),
                                    &carry);
             ZSR_S16(cur + c, F);
             ZSR_S16(tdx + c, _mm512_mask_blend_epi32(on, Dg, F));
@@ -199,13 +215,15 @@ __attribute__((target("avx512f"))) static void zsr_inner_avx512(const zsr_view* 
                                                                 const int32_t* prow, int32_t* cur,
                                                                 const int32_t* tdx) {
     const __m512i one = _mm512_set1_epi32(1);
+    const int32_t *gidx = B->gidx, *off = B->off;
+    const int64_t Wp = B->Wp;
     __m512i carry = _mm512_set1_epi32(ZSR_INF);
-    int32_t c;
-    for (c = 0; c < B->Wp; c += 16) {
+    int64_t c;
+    for (c = 0; c < Wp; c += 16) {
         __m512i U = _mm512_add_epi32(ZSR_L16(up + c), one);
-        __m512i G = _mm512_i32gather_epi32(ZSR_L16(B->gidx + c), prow, 4);
+        __m512i G = _mm512_i32gather_epi32(ZSR_L16(gidx + c), prow, 4);
         __m512i T = _mm512_min_epi32(U, _mm512_add_epi32(G, ZSR_L16(tdx + c)));
-        ZSR_S16(cur + c, zsr_scan16(T, ZSR_L16(B->off + c), &carry));
+        ZSR_S16(cur + c, zsr_scan16(T, ZSR_L16(off + c), &carry));
     }
 }
 #endif

@@ -56,6 +56,8 @@ class RowLayouts:
     max_rows: int
     n_trees: int
     n_blocks: int
+    n_block_columns: int
+    n_tree_columns: int
     def covers(self, labels: _Int32, lml: _Int32, offsets: _Int64, keyroots: _Int32, kr_offsets: _Int64) -> bool: ...
     def __reduce__(self) -> Tuple[object, Tuple[object, ...]]: ...
 
