@@ -64,6 +64,32 @@ _PARSERS = {**_RAW, "id": _parse_id}
 # what conllu.parse_token_and_metadata builds from _PARSERS for every sentence, built once
 _LINE_PARSERS = {**DEFAULT_FIELD_PARSERS, **_PARSERS}
 _COLUMN_SPLIT = re.compile(r"\t| {2,}")  # conllu's column separators
+
+
+def _plain_number(text: str) -> bool:
+    """Whether ``text`` is what conllu's ID_SINGLE and INTEGER both read as a number ≥ 0:
+    ASCII digits without a leading zero (0 itself allowed)."""
+    return text.isascii() and text.isdigit() and (text[0] != "0" or text == "0")
+
+
+def _quick_token(line: str) -> Optional[conllu.Token]:
+    """``parse_line(line, FIELDS, _LINE_PARSERS)`` for the line nearly every file is made of
+    (ten tab-separated columns, a word id and a head that are plain numbers or ``_``), without
+    its per-field calls; None for any other line, which then goes to conllu."""
+    if "  " in line:  # conllu also splits at two spaces
+        return None
+    columns = line.split("\t")
+    if len(columns) != 10 or not _plain_number(columns[0]):
+        return None
+    head = columns[6]
+    if head == "_":
+        value = None
+    elif _plain_number(head):
+        value = int(head)
+    else:
+        return None
+    return conllu.Token(id=int(columns[0]), form=columns[1], lemma=columns[2], upos=columns[3], xpos=columns[4],
+                        feats=columns[5], head=value, deprel=columns[7], deps=columns[8], misc=columns[9])
 _GLOBAL_COLUMNS = "# global.columns = "
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -240,7 +266,12 @@ def iter_conll(
         sent_id = metadata.get("sent_id")
         sent_id = None if sent_id is None else str(sent_id)
         tokens = []
+        quick = fields is FIELDS
         for line_number, line in token_rows:
+            token = _quick_token(line) if quick else None
+            if token is not None:
+                tokens.append(token)
+                continue
             try:
                 tokens.append(parse_line(line, fields, _LINE_PARSERS))
             except ParseException as exc:
