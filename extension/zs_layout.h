@@ -106,6 +106,7 @@ static void zsr_build_tree(const int32_t* lab, const int32_t* lml, const int32_t
  * columns of the first (its homes and root column point there). On dependency trees that is
  * about one column in twelve of a 1,024-column batch, mostly leaves and small subtrees. */
 #define ZSR_HSLOTS (2 * ZSR_CAP)
+#define ZSR_LEAF_LABELS 64
 
 typedef struct {
     int32_t Wp, nlev, nb;
@@ -114,6 +115,10 @@ typedef struct {
     int32_t on[ZSR_CAP + 2 * ZSR_PAD], lab[ZSR_CAP + 2 * ZSR_PAD], off[ZSR_CAP + 2 * ZSR_PAD];
     int32_t pos_[ZSR_PAD + ZSR_CAP + 2 * ZSR_PAD]; /* pos = pos_ + ZSR_PAD: pos[-1] is readable */
     int32_t rootcol[ZSR_CAP];
+    /* leaf rows (zs_kernels.h): each column's subtree size and the labels in it, one bit per
+     * distinct label of the batch (blab, nlab of them; nlab < 0: more than ZSR_LEAF_LABELS) */
+    int32_t tsize[ZSR_CAP + 2 * ZSR_PAD], mlo[ZSR_CAP + 2 * ZSR_PAD], mhi[ZSR_CAP + 2 * ZSR_PAD];
+    int32_t blab[ZSR_LEAF_LABELS], nlab;
     int32_t cursor[ZSR_MAX_NODES + 2], nseg_lev[ZSR_MAX_NODES + 2];
     /* distinct segments: where they were first met (record columns q, lab), width, level,
      * order within the level, first batch column; and every record column's segment */
@@ -127,16 +132,24 @@ typedef struct {
 /* What the kernels read of a batch: a zsr_batch built for one row, or a block stored once
  * for all rows (zsr_build_blocks). The column arrays hold Wp + ZSR_PAD entries. */
 typedef struct {
-    int32_t Wp, nlev, nb;
-    const int32_t *lev, *gidx, *home, *qv, *on, *lab, *off, *pos, *rootcol;
+    int32_t Wp, nlev, nb, nlab;
+    const int32_t *lev, *gidx, *home, *qv, *on, *lab, *off, *pos, *rootcol, *tsize, *mlo, *mhi, *blab;
 } zsr_view;
 
 static zsr_view zsr_batch_view(const zsr_batch* B) {
     zsr_view v;
-    v.Wp = B->Wp; v.nlev = B->nlev; v.nb = B->nb;
+    v.Wp = B->Wp; v.nlev = B->nlev; v.nb = B->nb; v.nlab = B->nlab;
     v.lev = B->lev; v.gidx = B->gidx; v.home = B->home; v.qv = B->qv; v.on = B->on; v.lab = B->lab;
     v.off = B->off; v.pos = B->pos_ + ZSR_PAD; v.rootcol = B->rootcol;
+    v.tsize = B->tsize; v.mlo = B->mlo; v.mhi = B->mhi; v.blab = B->blab;
     return v;
+}
+
+/* The bit of label x among the batch's labels (blab), or -1 where the batch has none. */
+static int32_t zsr_label_bit(const zsr_view* B, int32_t x) {
+    int32_t b;
+    for (b = 0; b < B->nlab; b++) if (B->blab[b] == x) return b;
+    return -1;
 }
 
 /* Offsets of the prefix minimum: off[c] = c + ZSR_STEP * s(c), where s(c) numbers the segments
@@ -168,6 +181,33 @@ static int32_t zsr_segment(zsr_batch* B, const int32_t* q, const int32_t* lb, in
     B->sstart[s] = B->cursor[l];
     B->cursor[l] += w;
     return s;
+}
+
+/* The leaf-row columns of the distinct segments: the size of each column's subtree (its node's
+ * lml to the node: positions q + 1 .. p of its segment) and the labels in it as bits over the
+ * batch's labels; nlab = -1 (leaf rows computed as path rows) past ZSR_LEAF_LABELS labels. */
+static void zsr_leaf_columns(zsr_batch* B, int32_t nseg) {
+    int32_t s, p, k, b;
+    B->nlab = 0;
+    for (s = 0; s < nseg && B->nlab >= 0; s++) {
+        int32_t c1 = B->sstart[s];
+        for (p = 1; p <= B->sw[s]; p++, c1++) {
+            uint64_t m = 0;
+            int32_t q = B->sq[s][p - 1];
+            B->tsize[c1] = p - q;
+            for (k = q + 1; k <= p; k++) {
+                int32_t x = B->slab[s][k - 1];
+                for (b = 0; b < B->nlab && B->blab[b] != x; b++) {}
+                if (b == B->nlab) {
+                    if (b == ZSR_LEAF_LABELS) { B->nlab = -1; return; }
+                    B->blab[B->nlab++] = x;
+                }
+                m |= (uint64_t)1 << b;
+            }
+            B->mlo[c1] = (int32_t)(uint32_t)m;
+            B->mhi[c1] = (int32_t)(uint32_t)(m >> 32);
+        }
+    }
 }
 
 /* Lays the records recs[0..nb) side by side (total width of the records <= ZSR_CAP), each
@@ -220,6 +260,7 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
             pos[c1] = p;
         }
     }
+    zsr_leaf_columns(B, nseg);
     for (k = 0, base = 0; k < nb; base += recs[k][0], k++) {
         const int32_t* r = recs[k];
         int32_t tW = r[0], tn = r[1];
@@ -236,6 +277,7 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
     for (c = W; c < Wp + ZSR_PAD; c++) {
         B->gidx[c] = c; B->home[c] = Wp; B->qv[c] = 0; B->on[c] = 0; B->lab[c] = -1; pos[c] = 0;
         B->off[c] = c + ZSR_STEP * (c + 1);
+        B->tsize[c] = ZSR_BIG; B->mlo[c] = B->mhi[c] = 0; /* as a path row leaves them: td[x][Wp] */
     }
     pos[-1] = 0;
 }
@@ -247,37 +289,43 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
 /* ---------------------------------------------------------------- blocks
  * The trees of a forest cut once into blocks of consecutive eligible trees of at most
  * ZSR_TARGET columns (a wider tree alone), each block laid out as a batch and stored:
- * Wp, nlev, nb, 0, lev[nlev + 1], rootcol[nb], pos (ZSR_PAD + Wp + ZSR_PAD, pos[-1] = 0), then
- * gidx, home, qv, on, lab, off (Wp + ZSR_PAD each). A row meeting a whole block reads it as it
+ * Wp, nlev, nb, nlab, lev[nlev + 1], rootcol[nb], blab[ZSR_LEAF_LABELS], pos (ZSR_PAD + Wp +
+ * ZSR_PAD, pos[-1] = 0), then gidx, home, qv, on, lab, off, tsize, mlo, mhi (Wp + ZSR_PAD each). A row meeting a whole block reads it as it
  * is instead of laying its trees out again. */
 
 /* Batch width in columns: wide enough that a row is long, small enough for L1/L2. */
 #define ZSR_TARGET 1024
 
 static int64_t zsr_block_ints(int32_t Wp, int32_t nlev, int32_t nb) {
-    return 4 + nlev + 1 + nb + 2 * ZSR_PAD + Wp + 6 * ((int64_t)Wp + ZSR_PAD);
+    return 4 + nlev + 1 + nb + ZSR_LEAF_LABELS + 2 * ZSR_PAD + Wp + 9 * ((int64_t)Wp + ZSR_PAD);
 }
 
 static zsr_view zsr_block_view(const int32_t* m) {
     zsr_view v;
     int64_t cols;
-    v.Wp = m[0]; v.nlev = m[1]; v.nb = m[2];
+    v.Wp = m[0]; v.nlev = m[1]; v.nb = m[2]; v.nlab = m[3];
     cols = (int64_t)v.Wp + ZSR_PAD;
     v.lev = m + 4;
     v.rootcol = v.lev + v.nlev + 1;
-    v.pos = v.rootcol + v.nb + ZSR_PAD;
+    v.blab = v.rootcol + v.nb;
+    v.pos = v.blab + ZSR_LEAF_LABELS + ZSR_PAD;
     v.gidx = v.pos + cols;
     v.home = v.gidx + cols; v.qv = v.home + cols; v.on = v.qv + cols; v.lab = v.on + cols; v.off = v.lab + cols;
+    v.tsize = v.off + cols; v.mlo = v.tsize + cols; v.mhi = v.mlo + cols;
     return v;
 }
 
 static void zsr_block_store(const zsr_batch* B, int32_t* m) {
     zsr_view v;
     int64_t cols = (int64_t)B->Wp + ZSR_PAD;
-    m[0] = B->Wp; m[1] = B->nlev; m[2] = B->nb; m[3] = 0;
+    m[0] = B->Wp; m[1] = B->nlev; m[2] = B->nb; m[3] = B->nlab;
     v = zsr_block_view(m);
     memcpy((int32_t*)v.lev, B->lev, sizeof(int32_t) * (B->nlev + 1));
     memcpy((int32_t*)v.rootcol, B->rootcol, sizeof(int32_t) * B->nb);
+    if (B->nlab > 0) memcpy((int32_t*)v.blab, B->blab, sizeof(int32_t) * B->nlab);
+    memcpy((int32_t*)v.tsize, B->tsize, sizeof(int32_t) * cols);
+    memcpy((int32_t*)v.mlo, B->mlo, sizeof(int32_t) * cols);
+    memcpy((int32_t*)v.mhi, B->mhi, sizeof(int32_t) * cols);
     memcpy((int32_t*)v.pos - ZSR_PAD, B->pos_, sizeof(int32_t) * (ZSR_PAD + cols));
     memcpy((int32_t*)v.gidx, B->gidx, sizeof(int32_t) * cols);
     memcpy((int32_t*)v.home, B->home, sizeof(int32_t) * cols);

@@ -292,3 +292,25 @@ def test_copies_of_one_tree_take_one_trees_columns():
     assert layouts.n_blocks == 1
     assert layouts.n_tree_columns == 10 * width
     assert layouts.n_block_columns == -(-width // 16) * 16
+
+
+@pytest.mark.parametrize("n_labels", [3, 63, 64, 65, 200])
+def test_leaf_rows_give_the_reference_distances_below_and_above_the_label_limit(n_labels):
+    """A one-node keyroot of the row tree takes td[x][y] = |B(y)| - [x's label in B(y)] from
+    the batch's label bits (zs_kernels.h, leaf rows) while a batch has at most 64 labels, and
+    is computed as a path row past that: both give the slow reference's distances, with leaf
+    labels the batch has and has not, and trees of one node."""
+    rng = np.random.default_rng(n_labels)
+    names = [f"l{k}" for k in range(n_labels)]
+
+    def bush(n):
+        kids = tuple((names[int(rng.integers(n_labels))], ()) for _ in range(n))
+        return (names[int(rng.integers(n_labels))], kids + ((names[int(rng.integers(n_labels))], kids[:2]),))
+
+    trees = [bush(int(rng.integers(0, 7))) for _ in range(30)] + [("zz", ()), (names[0], ())]
+    _, forest, _ = ordered_forest(trees)
+    n = len(trees)
+    left, right = all_pairs(n)
+    expected = [ref_tree_edit_distance(trees[i], trees[j]) for i, j in zip(left, right)]
+    for kernel in KERNELS:
+        assert distances(kernel, forest, left, right).tolist() == expected, kernel
