@@ -19,14 +19,16 @@ typedef void (*zsr_path_row)(const zsr_view* B, const int32_t* up, int32_t* cur,
                              int32_t rm1);
 typedef void (*zsr_inner_row)(const zsr_view* B, const int32_t* up, const int32_t* prow, int32_t* cur,
                               const int32_t* tdx);
-/* leaf row (x a keyroot of A with no children, label bit b among the batch's labels, -1: none):
- * the forest distance from one node to m nodes is m - 1 when one of them has x's label, m
- * otherwise (map x to that node, insert the rest), so td[x][y] = |B(y)| - [label of x in B(y)]
- * with no table at all. Only td is written: no later row of a one-node table reads its fd row. */
-typedef void (*zsr_leaf_row)(const zsr_view* B, int32_t* tdx, int32_t b);
+/* first row (x = li, a leaf of A, the first row of every keyroot table; b: the bit of x's label
+ * among the batch's labels, -1: none): the forest distance from one node to m nodes is m - 1
+ * when one of them has x's label, m otherwise (map x to that node, insert the rest), so
+ * fd[1][c] = pos[c] - [label of x in the segment's forest up to c] and
+ * td[x][y] = |B(y)| - [label of x in B(y)], with no gather and no scan. cur NULL: a one-node
+ * table, whose fd row no later row reads. */
+typedef void (*zsr_first_row)(const zsr_view* B, int32_t* cur, int32_t* tdx, int32_t b);
 
 /* out[k] = TED(A, tree k of the batch). A: labels, leftmost leaves, keyroots (validated). */
-static void zsr_rows_with(zsr_path_row path_row, zsr_inner_row inner_row, zsr_leaf_row leaf_row, const int32_t* alab,
+static void zsr_rows_with(zsr_path_row path_row, zsr_inner_row inner_row, zsr_first_row first_row, const int32_t* alab,
                           const int32_t* alml, const int32_t* akr, int64_t an, int64_t ank,
                           const zsr_view* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
     const int64_t tw = B->Wp + 2 * ZSR_PAD;
@@ -35,12 +37,13 @@ static void zsr_rows_with(zsr_path_row path_row, zsr_inner_row inner_row, zsr_le
     int64_t ka, x, k;
     for (x = 0; x < an; x++) td[x * tw + B->Wp] = ZSR_BIG;
     for (ka = 0; ka < ank; ka++) {
-        int64_t i = akr[ka], li = alml[i], mi = i - li + 1, di;
-        if (mi == 1 && B->nlab >= 0) {
-            leaf_row(B, td + i * tw, zsr_label_bit(B, alab[i]));
-            continue;
+        int64_t i = akr[ka], li = alml[i], mi = i - li + 1, di = 1;
+        if (B->nlab >= 0) {
+            fd[-1] = 1;
+            first_row(B, mi == 1 ? NULL : fd, td + li * tw, zsr_label_bit(B, alab[li]));
+            di = 2;
         }
-        for (di = 1; di <= mi; di++) {
+        for (; di <= mi; di++) {
             const int32_t* up = di == 1 ? r0 : fd + (di - 2) * tw;
             int32_t* cur = fd + (di - 1) * tw;
             int64_t p;
@@ -84,29 +87,35 @@ static void zsr_inner_scalar(const zsr_view* B, const int32_t* up, const int32_t
     }
 }
 
-static void zsr_leaf_scalar(const zsr_view* B, int32_t* tdx, int32_t b) {
-    const int32_t* m = b >= 32 ? B->mhi : B->mlo;
+static void zsr_first_scalar(const zsr_view* B, int32_t* cur, int32_t* tdx, int32_t b) {
+    const int32_t *m = b >= 32 ? B->mhi : B->mlo, *pm = b >= 32 ? B->phi : B->plo;
+    const uint32_t s = (uint32_t)b & 31u, keep = b < 0 ? 0u : 1u;
     int64_t c, Wp = B->Wp;
-    if (b < 0)
-        for (c = 0; c < Wp; c++) tdx[c] = B->tsize[c];
-    else
-        for (c = 0; c < Wp; c++) tdx[c] = B->tsize[c] - (int32_t)(((uint32_t)m[c] >> (b & 31)) & 1u);
+    for (c = 0; c < Wp; c++) tdx[c] = B->tsize[c] - (int32_t)(((uint32_t)m[c] >> s) & keep);
+    if (cur != NULL)
+        for (c = 0; c < Wp; c++) cur[c] = B->pos[c] - (int32_t)(((uint32_t)pm[c] >> s) & keep);
 }
 
 #ifdef ZSR_X86
 #define ZSR_L8(p) _mm256_loadu_si256((const __m256i*)(p))
+#define ZSR_S8(p, v) _mm256_storeu_si256((__m256i*)(p), v)
 
-__attribute__((target("avx2"))) static void zsr_leaf_avx2(const zsr_view* B, int32_t* tdx, int32_t b) {
-    const int32_t *m = b >= 32 ? B->mhi : B->mlo, *tsize = B->tsize;
+__attribute__((target("avx2"))) static void zsr_first_avx2(const zsr_view* B, int32_t* cur, int32_t* tdx,
+                                                           int32_t b) {
+    const int32_t *m = b >= 32 ? B->mhi : B->mlo, *pm = b >= 32 ? B->phi : B->plo, *tsize = B->tsize, *pos = B->pos;
     const __m128i shift = _mm_cvtsi32_si128(b < 0 ? 32 : b & 31); /* a shift by 32 gives 0 */
     const __m256i one = _mm256_set1_epi32(1);
     int64_t c, Wp = B->Wp;
+    if (cur == NULL) {
+        for (c = 0; c < Wp; c += 8)
+            ZSR_S8(tdx + c, _mm256_sub_epi32(ZSR_L8(tsize + c), _mm256_and_si256(_mm256_srl_epi32(ZSR_L8(m + c), shift), one)));
+        return;
+    }
     for (c = 0; c < Wp; c += 8) {
-        __m256i bit = _mm256_and_si256(_mm256_srl_epi32(ZSR_L8(m + c), shift), one);
-        _mm256_storeu_si256((__m256i*)(tdx + c), _mm256_sub_epi32(ZSR_L8(tsize + c), bit));
+        ZSR_S8(tdx + c, _mm256_sub_epi32(ZSR_L8(tsize + c), _mm256_and_si256(_mm256_srl_epi32(ZSR_L8(m + c), shift), one)));
+        ZSR_S8(cur + c, _mm256_sub_epi32(ZSR_L8(pos + c), _mm256_and_si256(_mm256_srl_epi32(ZSR_L8(pm + c), shift), one)));
     }
 }
-#define ZSR_S8(p, v) _mm256_storeu_si256((__m256i*)(p), v)
 
 /* min(prefix minimum of T - off, carry) + off over 8 lanes; carry becomes its last lane. The
  * scan runs inside each 128-bit half (two byte-aligns), then the lower half's last lane is
@@ -280,13 +289,13 @@ static void zsr_rows(int variant, const int32_t* alab, const int32_t* alml, cons
                      int64_t ank, const zsr_view* B, int32_t* td, int32_t* fdbuf, int32_t* out) {
     zsr_path_row path_row = zsr_path_scalar;
     zsr_inner_row inner_row = zsr_inner_scalar;
-    zsr_leaf_row leaf_row = zsr_leaf_scalar;
+    zsr_first_row first_row = zsr_first_scalar;
 #ifdef ZSR_X86
-    if (variant == 2) { path_row = zsr_path_avx512; inner_row = zsr_inner_avx512; leaf_row = zsr_leaf_avx2; }
-    if (variant == 1) { path_row = zsr_path_avx2; inner_row = zsr_inner_avx2; leaf_row = zsr_leaf_avx2; }
+    if (variant == 2) { path_row = zsr_path_avx512; inner_row = zsr_inner_avx512; first_row = zsr_first_avx2; }
+    if (variant == 1) { path_row = zsr_path_avx2; inner_row = zsr_inner_avx2; first_row = zsr_first_avx2; }
 #endif
     (void)variant;
-    zsr_rows_with(path_row, inner_row, leaf_row, alab, alml, akr, an, ank, B, td, fdbuf, out);
+    zsr_rows_with(path_row, inner_row, first_row, alab, alml, akr, an, ank, B, td, fdbuf, out);
 }
 
 #endif

@@ -115,9 +115,11 @@ typedef struct {
     int32_t on[ZSR_CAP + 2 * ZSR_PAD], lab[ZSR_CAP + 2 * ZSR_PAD], off[ZSR_CAP + 2 * ZSR_PAD];
     int32_t pos_[ZSR_PAD + ZSR_CAP + 2 * ZSR_PAD]; /* pos = pos_ + ZSR_PAD: pos[-1] is readable */
     int32_t rootcol[ZSR_CAP];
-    /* leaf rows (zs_kernels.h): each column's subtree size and the labels in it, one bit per
-     * distinct label of the batch (blab, nlab of them; nlab < 0: more than ZSR_LEAF_LABELS) */
+    /* first rows (zs_kernels.h): each column's subtree size, the labels in that subtree and in
+     * the segment's forest up to the column (its prefix), one bit per distinct label of the
+     * batch (blab, nlab of them; nlab < 0: more than ZSR_LEAF_LABELS) in two halves */
     int32_t tsize[ZSR_CAP + 2 * ZSR_PAD], mlo[ZSR_CAP + 2 * ZSR_PAD], mhi[ZSR_CAP + 2 * ZSR_PAD];
+    int32_t plo[ZSR_CAP + 2 * ZSR_PAD], phi[ZSR_CAP + 2 * ZSR_PAD];
     int32_t blab[ZSR_LEAF_LABELS], nlab;
     int32_t cursor[ZSR_MAX_NODES + 2], nseg_lev[ZSR_MAX_NODES + 2];
     /* distinct segments: where they were first met (record columns q, lab), width, level,
@@ -133,7 +135,7 @@ typedef struct {
  * for all rows (zsr_build_blocks). The column arrays hold Wp + ZSR_PAD entries. */
 typedef struct {
     int32_t Wp, nlev, nb, nlab;
-    const int32_t *lev, *gidx, *home, *qv, *on, *lab, *off, *pos, *rootcol, *tsize, *mlo, *mhi, *blab;
+    const int32_t *lev, *gidx, *home, *qv, *on, *lab, *off, *pos, *rootcol, *tsize, *mlo, *mhi, *plo, *phi, *blab;
 } zsr_view;
 
 static zsr_view zsr_batch_view(const zsr_batch* B) {
@@ -141,7 +143,7 @@ static zsr_view zsr_batch_view(const zsr_batch* B) {
     v.Wp = B->Wp; v.nlev = B->nlev; v.nb = B->nb; v.nlab = B->nlab;
     v.lev = B->lev; v.gidx = B->gidx; v.home = B->home; v.qv = B->qv; v.on = B->on; v.lab = B->lab;
     v.off = B->off; v.pos = B->pos_ + ZSR_PAD; v.rootcol = B->rootcol;
-    v.tsize = B->tsize; v.mlo = B->mlo; v.mhi = B->mhi; v.blab = B->blab;
+    v.tsize = B->tsize; v.mlo = B->mlo; v.mhi = B->mhi; v.plo = B->plo; v.phi = B->phi; v.blab = B->blab;
     return v;
 }
 
@@ -183,29 +185,36 @@ static int32_t zsr_segment(zsr_batch* B, const int32_t* q, const int32_t* lb, in
     return s;
 }
 
-/* The leaf-row columns of the distinct segments: the size of each column's subtree (its node's
- * lml to the node: positions q + 1 .. p of its segment) and the labels in it as bits over the
- * batch's labels; nlab = -1 (leaf rows computed as path rows) past ZSR_LEAF_LABELS labels. */
+/* The first-row columns of the distinct segments: the size of each column's subtree (its
+ * node's lml to the node: positions q + 1 .. p of its segment), the labels in it and the labels
+ * of positions 1 .. p, as bits over the batch's labels; nlab = -1 (first rows computed as path
+ * rows) past ZSR_LEAF_LABELS labels. */
 static void zsr_leaf_columns(zsr_batch* B, int32_t nseg) {
     int32_t s, p, k, b;
+    uint64_t bits[ZSR_MAX_NODES + 1];
     B->nlab = 0;
-    for (s = 0; s < nseg && B->nlab >= 0; s++) {
+    for (s = 0; s < nseg; s++) {
         int32_t c1 = B->sstart[s];
+        uint64_t prefix = 0;
+        for (p = 1; p <= B->sw[s]; p++) {
+            int32_t x = B->slab[s][p - 1];
+            for (b = 0; b < B->nlab && B->blab[b] != x; b++) {}
+            if (b == B->nlab) {
+                if (b == ZSR_LEAF_LABELS) { B->nlab = -1; return; }
+                B->blab[B->nlab++] = x;
+            }
+            bits[p] = (uint64_t)1 << b;
+        }
         for (p = 1; p <= B->sw[s]; p++, c1++) {
             uint64_t m = 0;
             int32_t q = B->sq[s][p - 1];
+            for (k = q + 1; k <= p; k++) m |= bits[k];
+            prefix |= bits[p];
             B->tsize[c1] = p - q;
-            for (k = q + 1; k <= p; k++) {
-                int32_t x = B->slab[s][k - 1];
-                for (b = 0; b < B->nlab && B->blab[b] != x; b++) {}
-                if (b == B->nlab) {
-                    if (b == ZSR_LEAF_LABELS) { B->nlab = -1; return; }
-                    B->blab[B->nlab++] = x;
-                }
-                m |= (uint64_t)1 << b;
-            }
             B->mlo[c1] = (int32_t)(uint32_t)m;
             B->mhi[c1] = (int32_t)(uint32_t)(m >> 32);
+            B->plo[c1] = (int32_t)(uint32_t)prefix;
+            B->phi[c1] = (int32_t)(uint32_t)(prefix >> 32);
         }
     }
 }
@@ -277,7 +286,8 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
     for (c = W; c < Wp + ZSR_PAD; c++) {
         B->gidx[c] = c; B->home[c] = Wp; B->qv[c] = 0; B->on[c] = 0; B->lab[c] = -1; pos[c] = 0;
         B->off[c] = c + ZSR_STEP * (c + 1);
-        B->tsize[c] = ZSR_BIG; B->mlo[c] = B->mhi[c] = 0; /* as a path row leaves them: td[x][Wp] */
+        B->tsize[c] = ZSR_BIG; /* as a path row leaves them: td[x][Wp] */
+        B->mlo[c] = B->mhi[c] = B->plo[c] = B->phi[c] = 0;
     }
     pos[-1] = 0;
 }
@@ -290,14 +300,15 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
  * The trees of a forest cut once into blocks of consecutive eligible trees of at most
  * ZSR_TARGET columns (a wider tree alone), each block laid out as a batch and stored:
  * Wp, nlev, nb, nlab, lev[nlev + 1], rootcol[nb], blab[ZSR_LEAF_LABELS], pos (ZSR_PAD + Wp +
- * ZSR_PAD, pos[-1] = 0), then gidx, home, qv, on, lab, off, tsize, mlo, mhi (Wp + ZSR_PAD each). A row meeting a whole block reads it as it
+ * ZSR_PAD, pos[-1] = 0), then gidx, home, qv, on, lab, off, tsize, mlo, mhi, plo, phi (Wp + ZSR_PAD
+ * each). A row meeting a whole block reads it as it
  * is instead of laying its trees out again. */
 
 /* Batch width in columns: wide enough that a row is long, small enough for L1/L2. */
 #define ZSR_TARGET 1024
 
 static int64_t zsr_block_ints(int32_t Wp, int32_t nlev, int32_t nb) {
-    return 4 + nlev + 1 + nb + ZSR_LEAF_LABELS + 2 * ZSR_PAD + Wp + 9 * ((int64_t)Wp + ZSR_PAD);
+    return 4 + nlev + 1 + nb + ZSR_LEAF_LABELS + 2 * ZSR_PAD + Wp + 11 * ((int64_t)Wp + ZSR_PAD);
 }
 
 static zsr_view zsr_block_view(const int32_t* m) {
@@ -311,7 +322,7 @@ static zsr_view zsr_block_view(const int32_t* m) {
     v.pos = v.blab + ZSR_LEAF_LABELS + ZSR_PAD;
     v.gidx = v.pos + cols;
     v.home = v.gidx + cols; v.qv = v.home + cols; v.on = v.qv + cols; v.lab = v.on + cols; v.off = v.lab + cols;
-    v.tsize = v.off + cols; v.mlo = v.tsize + cols; v.mhi = v.mlo + cols;
+    v.tsize = v.off + cols; v.mlo = v.tsize + cols; v.mhi = v.mlo + cols; v.plo = v.mhi + cols; v.phi = v.plo + cols;
     return v;
 }
 
@@ -326,6 +337,8 @@ static void zsr_block_store(const zsr_batch* B, int32_t* m) {
     memcpy((int32_t*)v.tsize, B->tsize, sizeof(int32_t) * cols);
     memcpy((int32_t*)v.mlo, B->mlo, sizeof(int32_t) * cols);
     memcpy((int32_t*)v.mhi, B->mhi, sizeof(int32_t) * cols);
+    memcpy((int32_t*)v.plo, B->plo, sizeof(int32_t) * cols);
+    memcpy((int32_t*)v.phi, B->phi, sizeof(int32_t) * cols);
     memcpy((int32_t*)v.pos - ZSR_PAD, B->pos_, sizeof(int32_t) * (ZSR_PAD + cols));
     memcpy((int32_t*)v.gidx, B->gidx, sizeof(int32_t) * cols);
     memcpy((int32_t*)v.home, B->home, sizeof(int32_t) * cols);
