@@ -15,8 +15,9 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     each row's sums are kept apart and added in row order, so the result does not depend on
     the number of threads or their timing. ``per_row`` returns them unadded (one line per
     row): a caller adding all rows at once gets the same sums however it chunked them.
-    The first thread (the calling one) polls for signals after each of its rows: Ctrl-C stops
-    the sums within about a row's time (``KeyboardInterrupt`` raised once the running rows are
+    The first thread (the calling one) polls for signals after each of its groups of rows
+    (``ZSR_GROUP`` rows, which the row kernel runs together): Ctrl-C stops the sums within
+    about a group's time (``KeyboardInterrupt`` raised once the running rows are
     done), and ``progress``, if given, is called there with the number of pairs finished
     since its last call (all calls together add up to the pairs of the rows). One call over
     all rows therefore needs no chunks: the threads meet once, at the end.
@@ -33,7 +34,7 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     cost_arr = _check_costs(cost)
     validate_forest(labels, lml, offsets, keyroots, kr_offsets,
                     -1 if cost_arr is None else cost_arr.shape[0])
-    cdef Py_ssize_t n_trees = offsets.shape[0] - 1, i, j, nl = 0, m = _max_size(offsets), t
+    cdef Py_ssize_t n_trees = offsets.shape[0] - 1, nl = 0, m = _max_size(offsets)
     cdef const int32_t[::1] m_labels = labels
     cdef const int32_t[::1] m_lml = lml
     cdef const int32_t[::1] m_keyroots = keyroots
@@ -67,8 +68,7 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     cdef int[:, ::1] fdi = fdi_arr
     cdef double[:, ::1] acc = acc_arr
     cdef const double* cptr = _cost_ptr(cost_arr, &nl)
-    cdef double d, dk, w
-    cdef int tid, k
+    cdef int tid
     cdef int64_t pairs = _pairs_in_rows(n_trees, row_start, row_end)
     if labels.shape[0] == 0 or row_start == row_end:
         if progress is not None and pairs > 0:
@@ -103,32 +103,28 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
             f1p = &f1
     work = _RowWork(n_threads if rows else 0, max_rows)
     cdef zsr_work** works = (<_RowWork>work).works
-    dist_arr = np.full((n_threads, n_trees), -1, dtype=np.int32)
-    cdef int32_t[:, ::1] dist = dist_arr
+    # rows go to the threads in groups of ZSR_GROUP consecutive rows (zsr_group: one pass over
+    # the stored blocks for the group), the distances of a group's rows in dist[tid, k]
+    cdef Py_ssize_t n_groups = (row_end - row_start + ZSR_GROUP - 1) // ZSR_GROUP, g, i0
+    cdef int size, gk
+    dist_arr = np.full((n_threads, ZSR_GROUP, n_trees), -1, dtype=np.int32)
+    cdef int32_t[:, :, ::1] dist = dist_arr
     with nogil:
-        for i in prange(row_start, row_end, num_threads=n_threads, schedule="dynamic"):
+        for g in prange(n_groups, num_threads=n_threads, schedule="dynamic"):
             if stop[0]:
                 continue
             tid = threadid()
+            i0 = row_start + g * ZSR_GROUP
+            size = <int>(row_end - i0 if row_end - i0 < ZSR_GROUP else ZSR_GROUP)
             if rows:
-                zsr_row(variant, &f0, f1p, &cost_left[0], &cost_right[0], i, n_trees, works[tid], &dist[tid, 0])
-            for j in range(i + 1, n_trees):
-                if rows and dist[tid, j] >= 0:
-                    d = <double>dist[tid, j]
-                elif use_mirror and cost_right[i] * cost_right[j] < cost_left[i] * cost_left[j]:
-                    d = <double>_forest_pair_unit(&m_labels[0], &m_lml[0], &offsets[0], &m_keyroots[0],
-                                                  &m_kr_offsets[0], i, j, &tdi[tid, 0], &fdi[tid, 0])
-                elif cptr == NULL:
-                    d = <double>_forest_pair_unit(&labels[0], &lml[0], &offsets[0], &keyroots[0], &kr_offsets[0],
-                                                  i, j, &tdi[tid, 0], &fdi[tid, 0])
-                else:
-                    d = _forest_pair(&labels[0], &lml[0], &offsets[0], &keyroots[0], &kr_offsets[0],
-                                     i, j, cptr, nl, &td[tid, 0], &fd[tid, 0])
-                w = 2.0 * counts[i] * counts[j]
-                for k in range(N_KERNEL_DELTAS):
-                    dk = _delta(k, d, <double>sizes[i], <double>sizes[j])
-                    acc[i - row_start, k] += w * dk * dk
-            done[8 * tid] += n_trees - 1 - i
+                zsr_group(variant, &f0, f1p, &cost_left[0], &cost_right[0], i0, size, n_trees, works[tid],
+                          &dist[tid, 0, 0])
+            for gk in range(size):
+                _row_sums(i0 + gk, n_trees, rows, use_mirror, &dist[tid, gk, 0], &labels[0], &lml[0], &offsets[0],
+                          &keyroots[0], &kr_offsets[0], &m_labels[0], &m_lml[0], &m_keyroots[0], &m_kr_offsets[0],
+                          &cost_left[0], &cost_right[0], &sizes[0], &counts[0], cptr, nl, &td[tid, 0], &fd[tid, 0],
+                          &tdi[tid, 0], &fdi[tid, 0], &acc[i0 + gk - row_start, 0])
+                done[8 * tid] += n_trees - 1 - (i0 + gk)
             if tid == 0:
                 with gil:
                     reported[0] = _poll(progress, done_arr, reported[0], raised)
@@ -139,6 +135,33 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     if progress is not None and pairs > reported[0]:
         progress(pairs - reported[0])
     return acc_arr[:, :N_KERNEL_DELTAS] if per_row else acc_arr[:, :N_KERNEL_DELTAS].sum(axis=0)
+
+
+cdef void _row_sums(Py_ssize_t i, Py_ssize_t n_trees, bint rows, bint use_mirror, const int32_t* dist,
+                    const int32_t* labels, const int32_t* lml, const int64_t* offsets, const int32_t* keyroots,
+                    const int64_t* kr_offsets, const int32_t* m_labels, const int32_t* m_lml,
+                    const int32_t* m_keyroots, const int64_t* m_kr_offsets, const int64_t* cost_left,
+                    const int64_t* cost_right, const int64_t* sizes, const double* counts, const double* cptr,
+                    Py_ssize_t nl, double* td, double* fd, int* tdi, int* fdi, double* acc) noexcept nogil:
+    """Row i's share of expected_sums_rows: Σ over j > i of 2 c_i c_j δ²(i, j) for every δ into
+    acc, the distance from dist[j] where the row kernel gave one (>= 0), else computed here by
+    the classic kernel (mirrored where that is cheaper, with the costs cptr where given)."""
+    cdef Py_ssize_t j
+    cdef double d, dk, w
+    cdef int k
+    for j in range(i + 1, n_trees):
+        if rows and dist[j] >= 0:
+            d = <double>dist[j]
+        elif use_mirror and cost_right[i] * cost_right[j] < cost_left[i] * cost_left[j]:
+            d = <double>_forest_pair_unit(m_labels, m_lml, offsets, m_keyroots, m_kr_offsets, i, j, tdi, fdi)
+        elif cptr == NULL:
+            d = <double>_forest_pair_unit(labels, lml, offsets, keyroots, kr_offsets, i, j, tdi, fdi)
+        else:
+            d = _forest_pair(labels, lml, offsets, keyroots, kr_offsets, i, j, cptr, nl, td, fd)
+        w = 2.0 * counts[i] * counts[j]
+        for k in range(N_KERNEL_DELTAS):
+            dk = _delta(k, d, <double>sizes[i], <double>sizes[j])
+            acc[k] += w * dk * dk
 
 
 cdef int64_t _pairs_in_rows(Py_ssize_t n, Py_ssize_t start, Py_ssize_t end):

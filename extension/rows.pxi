@@ -5,6 +5,7 @@ from libc.stdlib cimport calloc, malloc, free
 
 cdef extern from "zs_rows.h" nogil:
     enum:
+        ZSR_GROUP
         ZSR_MAX_NODES
         ZSR_CAP
         ZSR_STRIDE
@@ -35,8 +36,8 @@ cdef extern from "zs_rows.h" nogil:
     int zsr_available()
     int zsr_variant()
     int zsr_forced
-    void zsr_row(int variant, const zsr_forest* F0, const zsr_forest* F1, const int64_t* cost_l,
-                 const int64_t* cost_r, int64_t i, int64_t n_trees, zsr_work* w, int32_t* dist)
+    void zsr_group(int variant, const zsr_forest* F0, const zsr_forest* F1, const int64_t* cost_l,
+                   const int64_t* cost_r, int64_t i0, int g, int64_t n_trees, zsr_work* w, int32_t* dist)
     int32_t zsr_one(int variant, const int32_t* alab, const int32_t* alml, const int32_t* akr, int64_t an,
                     int64_t ank, const int32_t* blab, const int32_t* blml, const int32_t* bkr, int64_t bn,
                     int64_t bnk, zsr_work* w)
@@ -47,6 +48,9 @@ cdef extern from "zs_rows.h" nogil:
 #: zhang_shasha.pxi (the reference); the others are the combined-row kernel of zs_rows.h in
 #: portable C, AVX2 and AVX-512. All give the same distances.
 ROW_KERNELS = ("classic", "scalar", "avx2", "avx512")
+#: Rows of the pair triangle the row kernel runs together (zsr_group): expected_sums_rows polls
+#: for Ctrl-C and reports progress after each such group.
+ROW_GROUP = ZSR_GROUP
 cdef bint _rows_on = True
 
 

@@ -50,6 +50,7 @@ def expected_sums_rows(
 ) -> _Float64: ...
 
 ROW_KERNELS: Tuple[str, ...]
+ROW_GROUP: int
 
 @disjoint_base
 class RowLayouts:
