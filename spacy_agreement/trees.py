@@ -199,7 +199,10 @@ class DependencyTree:
         def text(column: Optional[Sequence[Optional[str]]]) -> Tuple[str, ...]:
             if column is None:
                 return ("_",) * n
-            return tuple("_" if v is None else str(v) for v in column)
+            values = tuple(column)
+            if all(v.__class__ is str for v in values):  # as read from a file: kept as they are
+                return values
+            return tuple("_" if v is None else str(v) for v in values)
 
         spans = []
         for first, last, form, extra in multiword or ():

@@ -97,6 +97,8 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 def _raw_feats(value):
     # our reader keeps FEATS as text; a TokenList parsed by conllu's defaults has a dict
+    if value.__class__ is str:
+        return value
     if isinstance(value, dict):
         return "|".join(f"{k}={v}" if v else str(k) for k, v in value.items()) or None
     return value
@@ -154,6 +156,7 @@ def from_conllu(
     if lines:
         location = Location(location.source, location.sentence, location.token, start, location.sent_id,
                             location.token_line, tuple([line - start for line in word_lines]), tuple(extra_offsets))
+    get = dict.get  # conllu's Token.get only adds the upostag/xpostag aliases, asked for by t.get
     return DependencyTree.create(
         heads=[t["head"] for t in words],
         deprels=[t["deprel"] for t in words],
@@ -162,10 +165,10 @@ def from_conllu(
         ids=[t["id"] for t in words],
         location=location,
         single_root=single_root,
-        lemmas=[t.get("lemma") for t in words],
-        feats=[_raw_feats(t.get("feats")) for t in words],  # raw text, parsed where used (ud_metrics)
+        lemmas=[get(t, "lemma") for t in words],
+        feats=[_raw_feats(get(t, "feats")) for t in words],  # raw text, parsed where used (ud_metrics)
         xpos=[t.get("xpos") for t in words],
-        misc=[_raw_feats(t.get("misc")) for t in words],  # raw text, as FEATS
+        misc=[_raw_feats(get(t, "misc")) for t in words],  # raw text, as FEATS
         multiword=multiword,
         partial=True,
     )
