@@ -135,13 +135,14 @@ __attribute__((target("avx2"))) static inline __m256i zsr_scan8(__m256i T, __m25
 }
 
 /* The path row copies td[x][home[c]] into every column off the segment's left path; the home
- * column is on a lower level, so computed before in this row. Where every such lane of a vector
- * has its home among the 8 columns just before it (about two vectors in five on dependency
- * trees) one permute replaces the gather. */
+ * column is on a lower level, so computed before in this row. Homes are far apart (each
+ * distinct keyroot subtree laid out once, on its own level), so the lanes off the path are
+ * gathered (masked: about one vector in eight has none); a gather of 8 costs about 13 cycles
+ * on AMD Zen 3, more than the rest of the vector's work. */
 __attribute__((target("avx2"))) static void zsr_path_avx2(const zsr_view* B, const int32_t* up, int32_t* cur,
                                                           int32_t* tdx, int32_t label, int32_t rm1) {
     const __m256i one = _mm256_set1_epi32(1), two = _mm256_set1_epi32(-2), lx = _mm256_set1_epi32(label),
-                  diag0 = _mm256_set1_epi32(rm1), zero = _mm256_setzero_si256(), seven = _mm256_set1_epi32(7);
+                  diag0 = _mm256_set1_epi32(rm1), zero = _mm256_setzero_si256();
     /* the batch's arrays in locals, 64-bit column indices: with -fwrapv and no strict aliasing
      * (Python's flags) the compiler would otherwise reload them and sign-extend c at every vector */
     const int32_t *lev = B->lev, *on_ = B->on, *home_ = B->home, *qv = B->qv, *lab = B->lab, *off = B->off;
@@ -152,13 +153,10 @@ __attribute__((target("avx2"))) static void zsr_path_avx2(const zsr_view* B, con
         const int64_t end = lev[l + 1];
         for (c = lev[l]; c < end; c += 8) {
             __m256i U = _mm256_add_epi32(ZSR_L8(up + c), one);
-            __m256i on = ZSR_L8(on_ + c), home = ZSR_L8(home_ + c), Dg;
-            __m256i rel = _mm256_sub_epi32(home, _mm256_set1_epi32((int32_t)c - 8));
-            __m256i far = _mm256_and_si256(_mm256_cmpeq_epi32(on, zero),
-                                           _mm256_or_si256(_mm256_cmpgt_epi32(zero, rel), _mm256_cmpgt_epi32(rel, seven)));
-            /* c >= 8: tdx - 8 would be before the buffer (row 0 has no padding in front) */
-            if (c >= 8 && _mm256_testz_si256(far, far)) Dg = _mm256_permutevar8x32_epi32(ZSR_L8(tdx + c - 8), rel);
-            else Dg = _mm256_i32gather_epi32(tdx, home, 4);
+            __m256i on = ZSR_L8(on_ + c), Dg;
+            __m256i off_path = _mm256_cmpeq_epi32(on, zero);
+            if (_mm256_testz_si256(off_path, off_path)) Dg = zero; /* every lane on its segment's path */
+            else Dg = _mm256_mask_i32gather_epi32(zero, tdx, ZSR_L8(home_ + c), off_path, 4);
             __m256i Tn = _mm256_add_epi32(ZSR_L8(qv + c), Dg);
             __m256i eq = _mm256_cmpeq_epi32(ZSR_L8(lab + c), lx);
             __m256i dg = _mm256_blendv_epi8(ZSR_L8(up + c - 1), diag0, _mm256_cmpeq_epi32(on, two));
