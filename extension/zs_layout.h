@@ -129,6 +129,9 @@ typedef struct {
     /* open addressing over the distinct segments of the build numbered hgen (zero-initialised) */
     uint32_t hgen[ZSR_HSLOTS], hash[ZSR_HSLOTS], gen;
     int32_t hseg[ZSR_HSLOTS];
+    /* the bits of the batch's labels, by label (256 slots, numbered by gen as above) */
+    uint32_t lgen[256];
+    int32_t lkey[256], lbit[256];
 } zsr_batch;
 
 /* What the kernels read of a batch: a zsr_batch built for one row, or a block stored once
@@ -188,28 +191,33 @@ static int32_t zsr_segment(zsr_batch* B, const int32_t* q, const int32_t* lb, in
 /* The first-row columns of the distinct segments: the size of each column's subtree (its
  * node's lml to the node: positions q + 1 .. p of its segment), the labels in it and the labels
  * of positions 1 .. p, as bits over the batch's labels; nlab = -1 (first rows computed as path
- * rows) past ZSR_LEAF_LABELS labels. */
+ * rows) past ZSR_LEAF_LABELS labels. The subtree masks in one pass per segment: the subtrees
+ * ending before p inside p's own are its children's, merged already (a stack of them). */
 static void zsr_leaf_columns(zsr_batch* B, int32_t nseg) {
-    int32_t s, p, k, b;
-    uint64_t bits[ZSR_MAX_NODES + 1];
+    int32_t s, p, top;
+    int32_t st_start[ZSR_MAX_NODES + 1];
+    uint64_t st_mask[ZSR_MAX_NODES + 1];
     B->nlab = 0;
     for (s = 0; s < nseg; s++) {
         int32_t c1 = B->sstart[s];
         uint64_t prefix = 0;
-        for (p = 1; p <= B->sw[s]; p++) {
-            int32_t x = B->slab[s][p - 1];
-            for (b = 0; b < B->nlab && B->blab[b] != x; b++) {}
-            if (b == B->nlab) {
-                if (b == ZSR_LEAF_LABELS) { B->nlab = -1; return; }
+        for (p = 1, top = 0; p <= B->sw[s]; p++, c1++) {
+            int32_t x = B->slab[s][p - 1], q = B->sq[s][p - 1], b;
+            uint32_t slot = ((uint32_t)x * 2654435761u) >> 24; /* 256 slots */
+            uint64_t m;
+            while (B->lgen[slot] == B->gen && B->lkey[slot] != x) slot = (slot + 1) & 255u;
+            if (B->lgen[slot] == B->gen) {
+                b = B->lbit[slot];
+            } else {
+                if (B->nlab == ZSR_LEAF_LABELS) { B->nlab = -1; return; }
+                b = B->nlab;
                 B->blab[B->nlab++] = x;
+                B->lgen[slot] = B->gen; B->lkey[slot] = x; B->lbit[slot] = b;
             }
-            bits[p] = (uint64_t)1 << b;
-        }
-        for (p = 1; p <= B->sw[s]; p++, c1++) {
-            uint64_t m = 0;
-            int32_t q = B->sq[s][p - 1];
-            for (k = q + 1; k <= p; k++) m |= bits[k];
-            prefix |= bits[p];
+            m = (uint64_t)1 << b;
+            while (top > 0 && st_start[top - 1] > q) m |= st_mask[--top];
+            st_start[top] = q + 1; st_mask[top] = m; top++;
+            prefix |= (uint64_t)1 << b;
             B->tsize[c1] = p - q;
             B->mlo[c1] = (int32_t)(uint32_t)m;
             B->mhi[c1] = (int32_t)(uint32_t)(m >> 32);
@@ -226,6 +234,7 @@ static void zsr_batch_build(zsr_batch* B, const int32_t* const* recs, int32_t nb
     int32_t* pos = B->pos_ + ZSR_PAD;
     if (++B->gen == 0) { /* the numbering wrapped: forget every slot */
         memset(B->hgen, 0, sizeof(B->hgen));
+        memset(B->lgen, 0, sizeof(B->lgen));
         B->gen = 1;
     }
     for (k = 0; k < nb; k++) if (recs[k][1] > nlev) nlev = recs[k][1];
