@@ -16,7 +16,7 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
     the number of threads or their timing. ``per_row`` returns them unadded (one line per
     row): a caller adding all rows at once gets the same sums however it chunked them.
     The first thread (the calling one) polls for signals after each of its groups of rows
-    (``ZSR_GROUP`` rows, which the row kernel runs together): Ctrl-C stops the sums within
+    (:func:`row_group` rows, which the row kernel runs together): Ctrl-C stops the sums within
     about a group's time (``KeyboardInterrupt`` raised once the running rows are
     done), and ``progress``, if given, is called there with the number of pairs finished
     since its last call (all calls together add up to the pairs of the rows). One call over
@@ -103,10 +103,11 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
             f1p = &f1
     work = _RowWork(n_threads if rows else 0, max_rows)
     cdef zsr_work** works = (<_RowWork>work).works
-    # rows go to the threads in groups of ZSR_GROUP consecutive rows (zsr_group: one pass over
-    # the stored blocks for the group), the distances of a group's rows in dist[tid, k]
-    cdef Py_ssize_t n_groups = (row_end - row_start + ZSR_GROUP - 1) // ZSR_GROUP, g, i0
-    cdef int size, gk
+    # rows go to the threads in groups of consecutive rows (zsr_group: one pass over the stored
+    # blocks for the group; row_group: fewer rows per group in a very big forest), the distances
+    # of a group's rows in dist[tid, k]
+    cdef int group = _row_group(n_trees), size, gk
+    cdef Py_ssize_t n_groups = (row_end - row_start + group - 1) // group, g, i0
     dist_arr = np.full((n_threads, ZSR_GROUP, n_trees), -1, dtype=np.int32)
     cdef int32_t[:, :, ::1] dist = dist_arr
     with nogil:
@@ -114,8 +115,8 @@ def expected_sums_rows(const int32_t[::1] labels, const int32_t[::1] lml, const 
             if stop[0]:
                 continue
             tid = threadid()
-            i0 = row_start + g * ZSR_GROUP
-            size = <int>(row_end - i0 if row_end - i0 < ZSR_GROUP else ZSR_GROUP)
+            i0 = row_start + g * group
+            size = <int>(row_end - i0 if row_end - i0 < group else group)
             if rows:
                 zsr_group(variant, &f0, f1p, &cost_left[0], &cost_right[0], i0, size, n_trees, works[tid],
                           &dist[tid, 0, 0])

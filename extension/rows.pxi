@@ -51,6 +51,23 @@ ROW_KERNELS = ("classic", "scalar", "avx2", "avx512")
 #: Rows of the pair triangle the row kernel runs together (zsr_group): expected_sums_rows polls
 #: for Ctrl-C and reports progress after each such group.
 ROW_GROUP = ZSR_GROUP
+cdef Py_ssize_t _GROUP_TREES = 50000
+#: Forests of more trees than this run fewer rows per group (:func:`row_group`): a group's pairs
+#: stay under ``ROW_GROUP * ROW_GROUP_TREES`` (about half a second here), so Ctrl-C is still
+#: served within a second.
+ROW_GROUP_TREES = _GROUP_TREES
+
+
+def row_group(Py_ssize_t n_trees):
+    """Rows per group of :func:`expected_sums_rows` for a forest of ``n_trees`` trees:
+    ``ROW_GROUP`` up to ``ROW_GROUP_TREES`` trees, fewer above (at least one)."""
+    return _row_group(n_trees)
+
+
+cdef int _row_group(Py_ssize_t n_trees) noexcept nogil:
+    if n_trees <= _GROUP_TREES:
+        return ZSR_GROUP
+    return <int>max(1, ZSR_GROUP * _GROUP_TREES // n_trees)
 cdef bint _rows_on = True
 
 

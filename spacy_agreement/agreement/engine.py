@@ -208,7 +208,7 @@ def expected_sums(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cost: O
     With ``forest_trees`` (the trees of ``forest``) and unit costs, each pair is computed in
     whichever orientation (as given, or both trees mirrored) costs fewer DP cells. By default
     all rows go to the kernel in one call, which polls for Ctrl-C and feeds the progress bar
-    between groups of ``_core.ROW_GROUP`` rows (``progress`` shows a bar counting pairs).
+    between groups of ``_core.row_group(n)`` rows (``progress`` shows a bar counting pairs).
     ``chunks`` (at least that many calls of about equal estimated work) and ``chunk_cells`` (at
     most that many cells per thread in one call, :func:`work_chunks`) cut it into several
     calls: the same sums to the last bit, only the threads wait for each other at every call's

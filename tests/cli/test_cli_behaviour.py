@@ -206,7 +206,7 @@ def test_the_kernel_polls_between_groups_of_rows_and_stops_on_an_exception():
     assert sum(seen) == n * (n - 1) // 2 and all(k > 0 for k in seen)
     one = _core.expected_sums_rows(*forest.arrays(), sizes, counts, 0, n, 1, progress=alone.append)
     # one thread: reported after every group of rows the row kernel runs together
-    group = _core.ROW_GROUP
+    group = _core.row_group(n)
     per_group = [sum(n - 1 - i for i in range(a, min(a + group, n))) for a in range(0, n, group)]
     assert group > 1 and alone == [pairs for pairs in per_group if pairs]
     assert np.array_equal(whole, one)
@@ -220,6 +220,19 @@ def test_the_kernel_polls_between_groups_of_rows_and_stops_on_an_exception():
     with pytest.raises(KeyboardInterrupt):
         _core.expected_sums_rows(*forest.arrays(), sizes, counts, 0, n, 2, progress=interrupt)
     assert len(calls) == 1  # the other rows were skipped, the callback not called again
+
+
+def test_groups_of_rows_shrink_in_very_big_forests():
+    """Ctrl-C is served between groups of rows: past ROW_GROUP_TREES trees a group has fewer rows,
+    so that its pairs stay under ROW_GROUP * ROW_GROUP_TREES."""
+    from spacy_agreement import _core
+
+    group, limit = _core.ROW_GROUP, _core.ROW_GROUP_TREES
+    assert _core.row_group(2) == _core.row_group(limit) == group > 1
+    for n in (limit + 1, 2 * limit, 3 * limit, 10 * limit, 10**9):
+        rows = _core.row_group(n)
+        assert 1 <= rows < group and (rows == 1 or rows * n <= group * limit)
+    assert _core.row_group(2 * limit) == group // 2
 
 
 def test_chunks_are_sized_by_estimated_work():
