@@ -32,9 +32,11 @@ CONTENT_UPOS = frozenset({"ADJ", "NOUN", "PROPN", "VERB"})
 #: * ``conllx``: ``eval.pl`` of CoNLL-X (2006): labels as written, punctuation by form excluded.
 #: * ``plank2015``: Plank et al. (2015): ``eval.pl``'s punctuation and NED without the
 #:   grandparent case (benchmarks/plank2015_parity.md).
-#: * ``spacy``: spaCy's parser scorer as near as accuracies come: punctuation by label excluded,
-#:   the root relation case-insensitive (spaCy's ``ROOT``); spaCy's own F over arcs is
-#:   ``evaluate --model``'s ``spacy_las``.
+#: * ``spacy``: spaCy's parser scorer (``spacy evaluate --gold-preproc``, ``nlp.evaluate``): LAS
+#:   and UAS are its F over arcs (``attachment="spacy"``, :func:`spacy_arc_label`), punctuation
+#:   (labels ``p`` and ``punct``, lowercased) left out of the gold arcs by the gold label and
+#:   of the predicted arcs by the predicted label; the other metrics leave out the gold's
+#:   punctuation by label, the root relation case-insensitive (spaCy's ``ROOT``).
 #: * ``package``: this package's conventions before 0.3 (punctuation by UPOS or label, scored;
 #:   subtypes kept; the root case folded).
 CONVENTIONS = {
@@ -45,13 +47,17 @@ CONVENTIONS = {
                "fold_root_case": False},
     "plank2015": {"exclude_punct": True, "punct_rules": frozenset({"form"}), "ignore_subtypes": False,
                   "fold_root_case": False, "ned": "undirected"},
-    "spacy": {"exclude_punct": True, "punct_rules": frozenset({"label"}), "ignore_subtypes": False,
-              "fold_root_case": True},
+    "spacy": {"exclude_punct": True, "punct_rules": frozenset({"label"}), "punct_labels": frozenset({"p", "punct"}),
+              "ignore_subtypes": False, "fold_root_case": True, "attachment": "spacy"},
     "package": {"exclude_punct": False, "punct_rules": frozenset({"upos", "label"}), "ignore_subtypes": False,
                 "fold_root_case": True},
 }
 PUNCT_RULES = ("upos", "label", "form")
 NED_VARIANTS = ("schwartz", "undirected")
+#: What LAS and UAS are (:attr:`EvaluationOptions.attachment`): ``accuracy`` over the gold's
+#: scored tokens (Plank et al. 2015, §2; ``conll18_ud_eval.py``), or ``spacy``: spaCy's F over
+#: arcs (``spacy.scorer.Scorer.score_deps``; :func:`spacy_arc_label`).
+ATTACHMENTS = ("accuracy", "spacy")
 Weight = Union[str, Callable[[int], float]]
 
 
@@ -86,6 +92,9 @@ class EvaluationOptions(Settings):
     check_forms: bool = setting(True, key="forms", kind="bool",
                                 doc="tokens compared by form as well as by count")
     cycles: str = setting("drop", key="cycles", doc="head cycles in the input: drop (scored as they are) or raise")
+    attachment: str = setting("accuracy", key="att",
+                              doc="LAS and UAS: accuracy (over the gold's scored tokens) or spacy (spaCy's F "
+                                  "over arcs, each side's punctuation left out by its own label)")
     convention: str = setting("package", key="conv",
                               doc="the convention the options started from: conll18, conll07, conllx, plank2015, "
                                   "spacy or package (options given explicitly override it)")
@@ -115,6 +124,8 @@ class EvaluationOptions(Settings):
             raise BadOptionError(f"unknown punctuation rule(s) {sorted(unknown)}: choose from {', '.join(PUNCT_RULES)}")
         if self.ned not in NED_VARIANTS:
             raise BadOptionError(f"unknown NED variant {self.ned!r}: {' or '.join(NED_VARIANTS)}")
+        if self.attachment not in ATTACHMENTS:
+            raise BadOptionError(f"unknown attachment {self.attachment!r}: {' or '.join(ATTACHMENTS)}")
 
     def label(self, label: str, predicted: bool = False) -> str:
         """A label as it is compared: a predicted one through ``label_map``, then the root
@@ -132,6 +143,21 @@ class EvaluationOptions(Settings):
             return tree
         return replace(tree, deprels=tuple(labels))
 
+    def arc_label(self, label: str, predicted: bool = False) -> str:
+        """A label as spaCy's F over arcs compares it (``attachment="spacy"``,
+        :func:`spacy_arc_label`)."""
+        return spacy_arc_label(label, self.label_map if predicted else None, self.ignore_subtypes)
+
+    def arc_punct(self, form: str, upos: str, arc_label: str) -> bool:
+        """Whether a token of either side is punctuation for spaCy's F over arcs, by that side's
+        own columns (``arc_label``: its label through :meth:`arc_label`) and the
+        ``punct_rules``: the label (in ``punct_labels``, compared in lower case), the UPOS or
+        the form. Under the convention ``spacy`` (rule ``label``, ``p`` and ``punct``) this
+        is spaCy's ``ignore_labels=("p", "punct")``."""
+        rules = self.punct_rules
+        return (("label" in rules and arc_label in {x.lower() for x in self.punct_labels})
+                or ("upos" in rules and upos in self.punct_upos) or ("form" in rules and is_punct_form(form)))
+
     def is_punct(self, form: str, upos: str, label: str) -> bool:
         """Whether a gold token is punctuation by any of the ``punct_rules``."""
         rules = self.punct_rules
@@ -148,6 +174,24 @@ class EvaluationOptions(Settings):
         if self.root_weight == "uniform":
             return 1.0
         raise BadOptionError(f"unknown root weight {self.root_weight!r}: 'inverse-log', 'log', 'uniform' or a function")
+
+
+def spacy_arc_label(label: str, label_map: Optional[Mapping[str, str]] = None, ignore_subtypes: bool = False) -> str:
+    """A relation as spaCy's parser scorer compares it, for LAS and UAS under
+    ``attachment="spacy"`` (the convention ``spacy``): ``spacy.pipeline.dep_parser.parser_score``
+    reads every label, the reference's and the prediction's, through a getter that lowercases
+    it (``ROOT``, spaCy's root relation, is UD's ``root``; ``PUNCT`` is ``punct``), and
+    ``Scorer.score_deps`` compares the lowercased labels as they are: subtypes are kept
+    (``nmod:poss`` is not ``nmod``, and ``punct:x`` is not punctuation). A predicted label then
+    goes through ``label_map`` looked up in lower case and written in lower case, as
+    ``evaluate --model``'s ``spacy_las`` and the scorer ``spacy_agreement.syntax_scorer.v1``
+    apply it; with ``ignore_subtypes`` (an option given explicitly) the subtype is dropped
+    last. Punctuation is then a label (so lowercased) in ``punct_labels``: spaCy's
+    ``ignore_labels=("p", "punct")``."""
+    label = label.lower()
+    if label_map:
+        label = next((v.lower() for k, v in label_map.items() if k.lower() == label), label)
+    return label.split(":", 1)[0] if ignore_subtypes else label
 
 
 def is_punct_form(form: str) -> bool:

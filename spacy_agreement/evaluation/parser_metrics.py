@@ -97,7 +97,7 @@ from .metric_options import (CONTENT_UPOS, NED_VARIANTS, PUNCT_RULES, Evaluation
                              contract, gold_depths, is_punct_form, punct_mask)
 from .ud_metrics import UDScores, ud_counts
 from .column_evaluation import evaluate_batches, tree_batches
-from .token_metrics import FAST_METRICS
+from .token_metrics import FAST_METRICS, spacy_attachment_counts
 
 class SentenceContext:
     """What the metrics of one sentence share, computed once: built by :func:`sentence_counts`
@@ -110,6 +110,7 @@ class SentenceContext:
         #: the trees with their labels as compared (:meth:`EvaluationOptions.normalise`;
         #: ``compared`` when the caller has them already)
         self.gold, self.pred = compared or (options.normalise(gold), options.normalise(pred, predicted=True))
+        self._given = (gold, pred)  # the labels as written (spaCy's F over arcs reads them its own way)
         self.options = options
         self.n = len(gold)
         #: gold punctuation by the options' rules (whether or not it is excluded)
@@ -140,6 +141,32 @@ class SentenceContext:
     def attached(self, k: int) -> bool:
         """Token ``k`` (0-based) has the right head and label (LAS)."""
         return self.head_ok[k] and self.label_ok[k]
+
+    @cached_property
+    def spacy_attachment(self) -> Dict[str, Tuple[float, float]]:
+        """LAS and UAS of the sentence as spaCy's F over arcs (``attachment="spacy"``):
+        :func:`~.token_metrics.spacy_attachment_counts` over this sentence, each side's
+        punctuation by its own columns (:meth:`~.metric_options.EvaluationOptions.arc_punct`).
+        A token either side has not annotated (HEAD ``_``) is in neither set: spaCy leaves out a
+        reference token whose relation is missing and the predicted token aligned with it (a
+        parsed doc has no unannotated token; the fast path sees no partial tree)."""
+        o = self.options
+        sides = []
+        for tree, predicted in zip(self._given, (False, True)):
+            label = {x: o.arc_label(x, predicted) for x in set(tree.deprels)}
+            arc = [label[x] for x in tree.deprels]
+            kept = np.ones(self.n, dtype=bool)
+            if o.exclude_punct:
+                kept = ~np.fromiter((o.arc_punct(f, u, a) for f, u, a in zip(tree.forms, tree.upos, arc)),
+                                    dtype=bool, count=self.n)
+            sides.append((arc, kept))
+        annotated = self._given[0].annotated_mask() & self._given[1].annotated_mask()
+        (g_arc, g_kept), (p_arc, p_kept) = sides
+        las, uas = spacy_attachment_counts(
+            np.zeros(self.n, dtype=np.int64), 1, np.arange(1, self.n + 1), np.asarray(self.gold_heads, dtype=np.int64),
+            np.asarray(self.pred_heads, dtype=np.int64), np.asarray([a == b for a, b in zip(g_arc, p_arc)], dtype=bool),
+            g_kept & annotated, p_kept & annotated)
+        return {"las": (float(las[0][0]), float(las[1][0])), "uas": (float(uas[0][0]), float(uas[1][0]))}
 
     @cached_property
     def depths(self) -> np.ndarray:
@@ -210,6 +237,18 @@ class Metric:
 def _over_tokens(ok: Callable[[SentenceContext, int], float]) -> Count:
     def count(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tuple[float, float]:
         return float(sum(ok(ctx, k) for k in ctx.tokens)), float(len(ctx.tokens))
+    return count
+
+
+def _attachment(labelled: bool) -> Count:
+    """LAS (``labelled``) or UAS: the accuracy over the scored tokens, or with
+    ``attachment="spacy"`` spaCy's F over arcs (:attr:`SentenceContext.spacy_attachment`)."""
+    accuracy = _over_tokens(SentenceContext.attached if labelled else lambda ctx, k: ctx.head_ok[k])
+
+    def count(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tuple[float, float]:
+        if ctx.options.attachment == "spacy":
+            return ctx.spacy_attachment["las" if labelled else "uas"]
+        return accuracy(gold, pred, ctx)
     return count
 
 
@@ -335,10 +374,11 @@ _RESERVED = frozenset({"tokens", "verbs", "sentences", "sentences_skipped", "ted
                        "words", "upos", "xpos", "ufeats", "alltags", "lemmas"})
 
 for _name, _display, _count, _score, _description, _undefined in (
-    ("las", "LAS", _over_tokens(SentenceContext.attached), None,
-     "labelled attachment score: tokens with the right head and label (Plank et al. 2015, §2)", None),
-    ("uas", "UAS", _over_tokens(lambda ctx, k: ctx.head_ok[k]), None,
-     "unlabelled attachment score: tokens with the right head", None),
+    ("las", "LAS", _attachment(True), None,
+     "labelled attachment score: tokens with the right head and label (Plank et al. 2015, §2); with "
+     "attachment='spacy', spaCy's F over labelled arcs", None),
+    ("uas", "UAS", _attachment(False), None,
+     "unlabelled attachment score: tokens with the right head; with attachment='spacy', spaCy's F over arcs", None),
     ("la", "LA", _over_tokens(lambda ctx, k: ctx.label_ok[k]), None,
      "label accuracy: tokens with the right label", None),
     ("ned", "NED", _over_tokens(_ned_ok), None,

@@ -9,7 +9,9 @@ numbers, exact) or left to right (:func:`~spacy_agreement._conllu.segment_sums`,
 root-weighted LAS, whose weights are fractions), so that every figure is the one the
 per-sentence definitions of :mod:`.parser_metrics` give, bit for bit:
 
-* LAS, UAS, LA: the scored tokens with head and label, head, label right.
+* LAS, UAS, LA: the scored tokens with head and label, head, label right. With
+  ``attachment="spacy"`` (the convention ``spacy``), LAS and UAS are spaCy's F over arcs
+  instead (:func:`spacy_attachment_counts`, which the per-sentence path calls too).
 * NED (Schwartz et al. 2011): the predicted head is the gold head, or the gold dependent
   of the token (edge reversed), or (``ned="schwartz"``) the gold grandparent.
 * UCP/LCP (Plank et al. 2015, §2): a scored gold verb with a non-punctuation dependent is
@@ -89,6 +91,7 @@ class CodeProperties:
     def __init__(self, table: "_conllu.StringTable", options: EvaluationOptions):
         self.table, self.options = table, options
         self.size = 0
+        self._arcs: Dict[bool, Dict[int, Tuple[int, bool]]] = {}
         self.arrays: Dict[str, np.ndarray] = {name: np.zeros(0, dtype=np.int32 if name in _CODES else bool)
                                               for name in _PROPERTIES}
 
@@ -125,6 +128,24 @@ class CodeProperties:
 
     def __getitem__(self, name: str) -> np.ndarray:
         return self.arrays[name]
+
+    def arcs(self, labels: np.ndarray, predicted: bool) -> Tuple[np.ndarray, np.ndarray]:
+        """For each label code, the code of the label as spaCy's F over arcs compares it
+        (:meth:`~.metric_options.EvaluationOptions.arc_label`: lowercased, through the label
+        map on the predicted side) and whether it marks punctuation by the label rule;
+        computed once per distinct label (forms and other columns never: their lowercased
+        strings would only grow the table)."""
+        o, table, strings = self.options, self.table, self.table.strings
+        cache = self._arcs.setdefault(predicted, {})
+        codes, inverse = np.unique(labels, return_inverse=True)
+        for c in codes.tolist():
+            if c not in cache:
+                label = o.arc_label(strings[c], predicted)
+                cache[c] = (table.code(label), "label" in o.punct_rules and o.arc_punct("", "", label))
+        pairs = [cache[c] for c in codes.tolist()]
+        arc = np.asarray([a for a, _ in pairs], dtype=np.int32).reshape(-1)
+        punct = np.asarray([b for _, b in pairs], dtype=bool).reshape(-1)
+        return arc[inverse.reshape(-1)], punct[inverse.reshape(-1)]
 
 
 class BatchCounts:
@@ -192,8 +213,22 @@ def batch_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties,
     attached = head_ok & label_ok
     n_scored = per(scored)
     out.tokens = int(np.count_nonzero(scored))
-    out.set("las", per(scored & attached), n_scored)
-    out.set("uas", per(scored & head_ok), n_scored)
+    if o.attachment == "spacy":  # spaCy's F over arcs, each side's punctuation by its own columns
+        g_arc, g_punct = props.arcs(gold.deprel, predicted=False)
+        p_arc, p_punct = props.arcs(pred.deprel, predicted=True)
+        if "upos" in rules:
+            g_punct, p_punct = g_punct | props["punct_upos"][gold.upos], p_punct | props["punct_upos"][pred.upos]
+        if "form" in rules:
+            g_punct, p_punct = g_punct | props["punct_form"][gold.form], p_punct | props["punct_form"][pred.form]
+        every = np.ones(len(sid), dtype=bool)
+        las, uas = spacy_attachment_counts(sid, ns, position, gh, ph, g_arc == p_arc,
+                                           ~g_punct if o.exclude_punct else every,
+                                           ~p_punct if o.exclude_punct else every)
+        out.set("las", *las)
+        out.set("uas", *uas)
+    else:
+        out.set("las", per(scored & attached), n_scored)
+        out.set("uas", per(scored & head_ok), n_scored)
     out.set("la", per(scored & label_ok), n_scored)
 
     def at(heads: np.ndarray) -> np.ndarray:
@@ -262,6 +297,47 @@ def batch_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties,
     out.label_codes = (gl[scored], pl[scored], attached[scored])
     out.check_codes = (gl, pl)
     return out
+
+
+def spacy_attachment_counts(sid: np.ndarray, ns: int, position: np.ndarray, gold_heads: np.ndarray,
+                            pred_heads: np.ndarray, same_label: np.ndarray, gold_kept: np.ndarray,
+                            pred_kept: np.ndarray) -> Tuple[Tuple[np.ndarray, np.ndarray],
+                                                             Tuple[np.ndarray, np.ndarray]]:
+    """LAS and UAS as spaCy's F over arcs, per sentence: ``((2·matched labelled, |gold| +
+    |pred|), (2·matched unlabelled, |gold| + |pred|))``, so that the corpus figure, the summed
+    numerators over the summed denominators, is the F of arcs summed over the corpus.
+
+    What ``spacy.scorer.Scorer.score_deps`` computes (spaCy 3.8, called by the parser's
+    ``parser_score`` with ``ignore_labels=("p", "punct")`` and a getter that lowercases every
+    label): the gold arcs are the (token, head, label) of the reference's tokens whose label
+    is not punctuation, the predicted arcs those of the predicted tokens whose *own*
+    (predicted) label is not punctuation, and the unlabelled sets the same pairs without
+    the label. Its ``PRFScore`` sums over the corpus tp (arcs in both sets), fp (predicted
+    only) and fn (gold only); F = 2PR / (P + R) with P = tp / (tp + fp) = tp / |pred| and
+    R = tp / |gold|, which is 2·tp / (|gold| + |pred|), the form kept here (summable per
+    sentence, as CLAS's F1: the value is spaCy's, up to the rounding of the last bit of a
+    double). A token is in both sets when neither side calls it punctuation; it matches
+    (unlabelled) when the heads agree, (labelled) when the labels agree too: a word the
+    prediction labels ``punct`` and the gold does not is a gold arc with no predicted arc
+    (recall lost), punctuation the prediction labels otherwise a predicted arc with no gold
+    arc (precision lost). spaCy's root is its own head (label ``ROOT``, ``root`` lowercased):
+    here the root is head 0, and a token that is its own head is read as a root, as spaCy
+    would read it.
+
+    ``sid`` (each token's sentence, ``ns`` sentences), ``position`` (1-based in its sentence),
+    the heads (1-based, 0 the root), ``same_label`` (the labels as compared,
+    :meth:`~.metric_options.EvaluationOptions.arc_label`, equal) and the tokens kept on each
+    side (not punctuation by that side's own label, when punctuation is left out) are flat
+    arrays over the tokens of all sentences."""
+    gh = np.where(gold_heads == position, 0, gold_heads)
+    ph = np.where(pred_heads == position, 0, pred_heads)
+    matched = gold_kept & pred_kept & (gh == ph)
+
+    def per(mask: np.ndarray) -> np.ndarray:
+        return np.bincount(sid, weights=mask, minlength=ns) if len(sid) else np.zeros(ns)
+
+    arcs = per(gold_kept) + per(pred_kept)
+    return (2 * per(matched & same_label), arcs), (2 * per(matched), arcs)
 
 
 def _ted_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties, scored: np.ndarray,

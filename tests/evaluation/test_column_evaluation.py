@@ -48,6 +48,9 @@ OPTIONS = [
                       root_weight="log"),
     EvaluationOptions(exclude_punct=True, punct_rules=frozenset({"form"}), ted_norm="gold", root_weight="uniform",
                       label_map={"obj": "nmod"}),
+    EvaluationOptions.for_convention("spacy"),  # LAS, UAS: spaCy's F over arcs
+    EvaluationOptions.for_convention("spacy", punct_rules=frozenset({"upos", "label", "form"}),
+                                     label_map={"OBJ": "Punct", "aux": "case"}, ignore_subtypes=True),
 ]
 
 
