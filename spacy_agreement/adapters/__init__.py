@@ -1,8 +1,9 @@
 """Adapters: they only convert outside formats into the compact trees of
 :mod:`spacy_agreement.trees`; no metric knows where a tree came from. The input formats of
 files are a registry (:data:`~spacy_agreement.adapters.files.READERS`): ``conll`` and
-``bracket`` are registered by :mod:`.files`, ``spacy`` by :mod:`.docbin`, imported here so
-that every built-in reader is registered whichever adapter is imported first.
+``bracket`` are registered by :mod:`.files`, ``spacy`` by :mod:`.docbin`, ``perseus`` (Perseus /
+Arethusa treebank XML) by :mod:`.perseus_xml`, imported here so that every built-in reader is
+registered whichever adapter is imported first.
 :func:`~.annotations.load_annotations` reads every annotator input the tools write (parallel
 files, annotator folders, project exports as folders or ZIPs, Prodigy JSONL, multi-user
 CoNLL-U, DocBins)."""
@@ -11,6 +12,7 @@ from .conll import ReadStats, from_conllu, iter_conll, parse_conll, read_conll, 
 from .files import (READERS, Reader, guess_format, load_annotator_dirs, load_parallel_files, read_trees, reader_names,
                     register_reader, unregister_reader)
 from .docbin import load_docbin  # registers the "spacy" reader
+from .perseus_xml import read_perseus  # registers the "perseus" reader
 from .documents import DOCUMENT_READERS, read_document, register_document_reader
 from .nltk_graph import from_dependency_graph, to_dependency_graph
 from .multi_user import load_multi_user
@@ -45,6 +47,7 @@ __all__ = [
     "read_brackets",
     "read_document",
     "read_conll",
+    "read_perseus",
     "read_trees",
     "reader_names",
     "register_document_reader",

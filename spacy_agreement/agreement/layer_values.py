@@ -7,22 +7,33 @@ Layers (:data:`LAYERS`, names as every output writes them):
 * ``feats``: the FEATS column as a whole (``_``, no features, is a value: ``(none)``);
   ``feats.NAME`` for each feature name: over the tokens where some annotator set it, its value
   or ``(none)`` where an annotator did not set it.
-* ``head``: the head's position (0 for the root), a category: attachment agreement.
+* ``head``: the head word's id as written (its position in CoNLL files; 0 for the root), a
+  category: attachment agreement.
 * ``deprel``: the relation over every token; ``deprel_same_head``: over the tokens whose
   annotations all have the same head (labelling agreement given attachment).
+* ``head_deprel``: head and relation together, one category (labelled attachment agreement:
+  for two annotators its observed agreement is LAS over the tokens both annotated).
 * ``misc.KEY`` for each MISC key asked for (``KEY=VALUE`` in MISC; ``(none)`` where absent),
   over the tokens where some annotator wrote it.
 
 A token not annotated yet (HEAD ``_``, :attr:`~spacy_agreement.trees.DependencyTree.unannotated`)
-has no ``head``, ``deprel`` or ``deprel_same_head`` value; an annotator lacking the item has no
-value at all. Tokens can only be compared where the annotations of an item have the same
-tokens: items whose annotations differ in their tokens (count or a known form) are set aside,
-counted and listed, as the accuracies do (:func:`~spacy_agreement.agreement.accuracy.token_mismatch`).
+has no ``head``, ``deprel``, ``head_deprel`` or ``deprel_same_head`` value (with
+``unannotated="value"`` it has the value ``_``, which disagrees with any annotation, as the AGDT
+inter-coder agreement reports count an empty relation); an annotator lacking the item has no
+value at all. Where a reader kept what it could not put in the tree, it is compared as written:
+a head that is no word of the sentence, or the head of a word without a relation, in MISC
+``head=ID`` (:data:`WRITTEN_HEAD`; the Perseus XML reader), and the relation of such a word.
+
+Tokens can only be compared where the annotations of an item have the same tokens: items whose
+annotations differ in their tokens (count or a known form) are set aside, counted and listed, as
+the accuracies do (:func:`~spacy_agreement.agreement.accuracy.token_mismatch`); with
+``same_forms=False`` only a different count sets an item aside, and tokens are compared position
+by position whatever their forms (an annotator who corrected a typo or a capital).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -33,6 +44,12 @@ from .accuracy import token_mismatch
 
 #: The layers computed by default, in output order.
 LAYERS = ("upos", "xpos", "feats", "lemma", "head", "deprel", "deprel_same_head")
+#: Layers computed when asked for.
+EXTRA_LAYERS = ("head_deprel",)
+#: ``unannotated`` values: a token not annotated yet has no head and relation, or the value ``_``.
+UNANNOTATED_POLICIES = ("none", "value")
+#: The MISC key in which a reader keeps a head it could not make an edge of the tree.
+WRITTEN_HEAD = "head"
 #: The value of a feature (or MISC key) an annotator did not set where another did, and of an empty FEATS.
 NONE = "(none)"
 
@@ -72,33 +89,57 @@ def _pairs(text: str) -> Dict[str, str]:
     return out
 
 
-def _column(tree: DependencyTree, layer: str) -> List[Optional[str]]:
+def _heads(tree: DependencyTree, unannotated: str) -> List[Optional[str]]:
+    """Each token's head as written: the head word's id (``0`` the root); for a token not
+    annotated, the head the reader kept in MISC (:data:`WRITTEN_HEAD`), else no value (``_``
+    with ``unannotated="value"``)."""
+    ids, missing = tree.ids, set(k - 1 for k in tree.unannotated)
+    out: List[Optional[str]] = []
+    for k, h in enumerate(tree.heads.tolist()):
+        if k not in missing:
+            out.append("0" if h == 0 else ids[h - 1])
+            continue
+        written = _pairs(tree.misc[k]).get(WRITTEN_HEAD) if tree.misc else None
+        out.append(written if written else ("_" if unannotated == "value" else None))
+    return out
+
+
+def _column(tree: DependencyTree, layer: str, unannotated: str = "none") -> List[Optional[str]]:
     """One annotator's values of a sentence on a basic layer (``None``: no value)."""
     n = len(tree)
-    unannotated = set(k - 1 for k in tree.unannotated)
     if layer in ("upos", "xpos", "lemma"):
         column = {"upos": tree.upos, "xpos": tree.xpos, "lemma": tree.lemmas}[layer] or ("_",) * n
         return [None if v == "_" else v for v in column]
     if layer == "feats":
         return [NONE if v in ("", "_") else "|".join(sorted(v.split("|"))) for v in (tree.feats or ("_",) * n)]
     if layer == "head":
-        return [None if k in unannotated else str(int(h)) for k, h in enumerate(tree.heads)]
-    if layer == "deprel":
-        return [None if k in unannotated or d == "_" else d for k, d in enumerate(tree.deprels)]
-    raise BadOptionError(f"unknown layer {layer!r}: {', '.join(LAYERS)}, feats.NAME or misc.KEY", option="layers")
+        return _heads(tree, unannotated)
+    empty = "_" if unannotated == "value" else None
+    if layer == "deprel":  # a token not annotated has "_" unless its reader kept its relation
+        return [empty if d == "_" else d for d in tree.deprels]
+    if layer == "head_deprel":
+        return [None if h is None or d is None else f"{h} {d}"
+                for h, d in zip(_heads(tree, unannotated), _column(tree, "deprel", unannotated))]
+    raise BadOptionError(f"unknown layer {layer!r}: {', '.join(LAYERS + EXTRA_LAYERS)}, feats.NAME or misc.KEY",
+                         option="layers")
 
 
 def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequence[str] = (),
-               per_feature: bool = True) -> LayerData:
+               per_feature: bool = True, same_forms: bool = True, unannotated: str = "none") -> LayerData:
     """The reliability matrices of ``layers`` (plus ``feats.NAME`` per feature name with
     ``per_feature``, and ``misc.KEY`` for each of ``misc_keys``) over the tokens of the items
-    with two or more annotations that share their tokens (module docstring)."""
+    with two or more annotations that share their tokens, or with ``same_forms=False`` as many
+    tokens; ``unannotated`` (``"none"`` or ``"value"``): the head and relation of a token not
+    annotated yet (module docstring)."""
+    if unannotated not in UNANNOTATED_POLICIES:
+        raise BadOptionError(f"unannotated must be {' or '.join(map(repr, UNANNOTATED_POLICIES))}, not "
+                             f"{unannotated!r}", option="unannotated")
     if corpus.family != "dependency":
         raise BadOptionError("per-layer agreement needs dependency annotations (CoNLL-U, .spacy, Prodigy ...), "
                              "not phrase-structure trees", option="layers")
     for name in layers:
-        if name not in LAYERS and not name.startswith(("feats.", "misc.")):
-            raise BadOptionError(f"unknown layer {name!r}: {', '.join(LAYERS)}, feats.NAME or misc.KEY",
+        if name not in LAYERS + EXTRA_LAYERS and not name.startswith(("feats.", "misc.")):
+            raise BadOptionError(f"unknown layer {name!r}: {', '.join(LAYERS + EXTRA_LAYERS)}, feats.NAME or misc.KEY",
                                  option="layers")
     names = corpus.annotators
     data = LayerData(names, [], [])
@@ -107,7 +148,8 @@ def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequen
         if len(trees) < 2:
             data.unpairable += 1
             continue
-        problem = next((p for t in trees[1:] if (p := token_mismatch(trees[0], t))), None)
+        problem = next((p for t in trees[1:] if (p := (token_mismatch(trees[0], t) if same_forms else
+                                                       _count_mismatch(trees[0], t)))), None)
         if problem is not None:
             data.mismatched.append(f"{item_name}: {problem}")
             continue
@@ -115,11 +157,11 @@ def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequen
         data.item_names.append(item_name)
     units = [(i, k) for i, item in enumerate(data.items) for k in range(len(next(iter(item.values()))))]
     values: Dict[str, List[List[Optional[str]]]] = {}
-    basic = [n for n in layers if n in LAYERS and n != "deprel_same_head"]
+    basic = [n for n in layers if n in LAYERS + EXTRA_LAYERS and n != "deprel_same_head"]
     for layer in basic + (["head", "deprel"] if "deprel_same_head" in layers else []):
         if layer in values:
             continue
-        values[layer] = [[v for item in data.items for v in (_column(item[a], layer) if a in item
+        values[layer] = [[v for item in data.items for v in (_column(item[a], layer, unannotated) if a in item
                                                             else [None] * len(next(iter(item.values()))))]
                          for a in names]
     if "deprel_same_head" in layers:
@@ -149,6 +191,11 @@ def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequen
     return data
 
 
+def _count_mismatch(a: Any, b: Any) -> Optional[str]:
+    """Why two annotations cannot be compared token by token whatever their forms (``None``: they can)."""
+    return None if len(a) == len(b) else f"{len(a)} tokens against {len(b)}"
+
+
 def _keys(data: LayerData, column: str) -> List[str]:
     """The feature names (or MISC keys) written in the items, sorted."""
     found = set()
@@ -166,4 +213,4 @@ def _coded(name: str, rows: List[List[Optional[str]]], units: List[Tuple[int, in
     return Layer(name, codes.reshape(len(rows), len(units)), labels, units)
 
 
-__all__ = ["LAYERS", "Layer", "LayerData", "NONE", "layer_data"]
+__all__ = ["EXTRA_LAYERS", "LAYERS", "Layer", "LayerData", "NONE", "UNANNOTATED_POLICIES", "WRITTEN_HEAD", "layer_data"]

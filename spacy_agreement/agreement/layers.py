@@ -47,11 +47,17 @@ class LayerSettings(Settings):
 
     layers: Tuple[str, ...] = setting(LAYERS, key="l", kind="list",
                                       doc="the layers: upos, xpos, feats, lemma, head, deprel, deprel_same_head, "
-                                          "feats.NAME, misc.KEY")
+                                          "head_deprel, feats.NAME, misc.KEY")
     misc: Tuple[str, ...] = setting((), key="misc", kind="list", doc="MISC keys compared as layers (misc.KEY)")
     per_feature: bool = setting(True, key="perfeat", kind="bool", doc="each feature name of FEATS as a layer")
     reference: str = setting("", key="ref", doc="the annotator precision and recall take as reference (none: "
                                                 "the first of each pair)")
+    same_forms: bool = setting(True, key="forms", kind="bool", when=lambda s: not s.same_forms,
+                               doc="items whose annotations differ in a form set aside (yes) or compared token by "
+                                   "token when they have as many tokens (no)")
+    unannotated: str = setting("none", key="unann", when=lambda s: s.unannotated != "none",
+                               doc="a token not annotated yet (HEAD _, DEPREL _): no head and relation (none) or the "
+                                   "value _ (value, a disagreement, as the AGDT reports count an empty relation)")
 
     def __post_init__(self) -> None:
         for name in ("layers", "misc"):
@@ -220,14 +226,16 @@ def layer_agreement(layer: Layer, annotators: Sequence[str], reference: str = ""
 def agreement_by_layer(data: Any, settings: Optional[LayerSettings] = None, **options: Any) -> LayersResult:
     """Every layer's agreement (module docstring) for a :class:`~spacy_agreement.corpus.Corpus`
     (or the items :meth:`Corpus.from_items` takes); ``options`` are fields of
-    :class:`LayerSettings` (``layers``, ``misc``, ``per_feature``, ``reference``)."""
+    :class:`LayerSettings` (``layers``, ``misc``, ``per_feature``, ``reference``, ``same_forms``,
+    ``unannotated``)."""
     settings = settings or LayerSettings()
     if options:
         from dataclasses import replace
 
         settings = replace(settings, **options)
     corpus = data if isinstance(data, Corpus) else Corpus.from_items(data)
-    values = layer_data(corpus, settings.layers, settings.misc, settings.per_feature)
+    values = layer_data(corpus, settings.layers, settings.misc, settings.per_feature, settings.same_forms,
+                        settings.unannotated)
     if len(corpus.annotators) < 2:
         raise BadOptionError("per-layer agreement needs two or more annotators")
     layers: Dict[str, LayerAgreement] = {}

@@ -10,7 +10,7 @@ import typer
 from ..agreement.layers import LayerSettings, agreement_by_layer, disagreements
 from ..report.disagreement_export import export_disagreements, export_format
 from ..report.layers_text import layers_text
-from ..agreement.layer_values import LAYERS
+from ..agreement.layer_values import EXTRA_LAYERS, LAYERS
 from . import alpha
 from .handling import handled_errors
 from .options import format_option, json_option, output_option, quiet_option, strict_option, tsv_option
@@ -28,10 +28,12 @@ def layers_command(
     include: Optional[List[str]] = alpha.input_options()[0],
     annotator_key: Optional[str] = alpha.input_options()[1],
     fmt: Optional[str] = format_option(),
-    layer: Optional[List[str]] = typer.Option(None, "--layer", help=f"A layer to compare (repeat): {', '.join(LAYERS)}, feats.NAME or misc.KEY (default: every basic layer, and each feature name)."),
+    layer: Optional[List[str]] = typer.Option(None, "--layer", help=f"A layer to compare (repeat): {', '.join(LAYERS + EXTRA_LAYERS)}, feats.NAME or misc.KEY (default: every basic layer, and each feature name)."),
     misc: Optional[List[str]] = typer.Option(None, "--misc", help="A MISC key to compare as a layer, misc.KEY (repeat)."),
     no_per_feature: bool = typer.Option(False, "--no-per-feature", help="Compare FEATS as a whole only, not each feature name."),
     reference: Optional[str] = typer.Option(None, "--reference", help="The annotator that per-label precision and recall take as reference (default: the first of each pair)."),
+    any_forms: bool = typer.Option(False, "--any-forms", help="Compare the tokens of an item position by position whenever its annotations have as many tokens, even where a form differs (a corrected typo); default: such items are set aside."),
+    unannotated: str = typer.Option("none", "--unannotated", help="A token not annotated yet (HEAD _, DEPREL _, an empty relation): none (no head and relation value) or value (the value _, a disagreement with any annotation, as the AGDT inter-coder reports count it)."),
     export: Optional[Path] = typer.Option(None, "--export", help="Write every (token, layer) where annotators differ to this file: .tsv, .csv or .jsonl."),
     details: int = typer.Option(10, "--details", help="Labels shown per layer with disagreements in the text (lowest specific agreement first)."),
     as_json: bool = json_option("Print one JSON object: one object per layer under 'layers', with per-label rows, confusions and per-annotator figures."),
@@ -47,7 +49,7 @@ def layers_command(
         if export is not None:
             export_format(export)  # a bad suffix is one line before anything is read
         settings = LayerSettings(layers=tuple(layer or LAYERS), misc=tuple(misc or ()), per_feature=not no_per_feature,
-                                 reference=reference or "")
+                                 reference=reference or "", same_forms=not any_forms, unannotated=unannotated)
         settings = apply_signature(settings, signature)
         corpus = alpha.load_corpus(paths, dirs, fmt, strict, allow_duplicates=allow_duplicates, user_key=user_key,
                                    include=include, annotator_key=annotator_key)
