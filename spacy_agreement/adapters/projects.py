@@ -306,7 +306,7 @@ def _documents_corpus(where: str, files: Dict[str, Dict[str, Tuple[_Export, str]
 
     items, item_names, how = match_documents((document(d) for d in sorted(files, key=_natural)), names, stats, notes)
     return Corpus(tuple(names), items, item_names, "dependency", stats,
-                  matched_by=ProjectMatch(how.rule, how.missing, how.notes, layout))
+                  matched_by=ProjectMatch(how.rule, how.missing, how.notes, how.resegmented, layout=layout))
 
 
 __all__ = ["LAYOUTS", "PSEUDO_USERS", "ProjectMatch", "detect_layout", "load_annotator_folders", "load_project"]

@@ -104,6 +104,7 @@ def summary(corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyRes
     if corpus.matched_by is not None:  # how the annotations were paired into items, what some lack
         out.update(corpus.matched_by.to_dict())
         out["items_missing"] = list(corpus.matched_by.missing)
+        out["resegmented"] = list(corpus.matched_by.resegmented)
         out["input_notes"] = list(corpus.matched_by.notes)
     return out
 
@@ -147,10 +148,14 @@ def text_report(corpus: Corpus, result: Optional[AlphaResult], accuracy: Accurac
     match = corpus.matched_by
     if match is not None:
         skipped.append(f"{len(match.missing)} item(s) some annotators lack (missing annotations)")
+        if match.resegmented:
+            skipped.append(f"{len(match.resegmented)} item(s) paired by position whose annotators segmented the "
+                           "text otherwise: in alpha as they are")
     lines.append("skipped:")
     lines.extend(f"  {what}" for what in skipped)
     if match is not None:
         lines.extend(listed([f"missing: {where}" for where in match.missing], worst))
+        lines.extend(listed([f"segmented otherwise: {where}" for where in match.resegmented], worst))
         lines.extend(f"  input: {note}" for note in match.notes)
     if result is not None:
         lines.extend(listed([f"cycle: {where}" for where in result.cycle_trees], worst))

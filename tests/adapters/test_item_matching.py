@@ -132,20 +132,20 @@ def test_one_multi_user_file_gives_the_alpha_of_one_file_per_annotator(tmp_path)
     assert result.exit_code == 1 and "no '# user_id = ...' comment" in result.output
 
 
-def test_a_changed_sentence_under_position_matching_is_a_one_line_error(tmp_path):
+def test_another_sentence_under_position_matching_is_a_one_line_error(tmp_path):
     """Parallel files without sent_ids are paired by position only while each position holds one
-    sentence: another text at a position is an error naming it, never a silent α; another
+    text: another sentence at a position is an error naming it, never a silent α; another
     tokenisation of the same text is read (and counted by the accuracies)."""
     gold, other = annotators(seed=7, items=6)
     a = write(tmp_path / "a.conllu", gold, ids=False)
     changed = [list(s) for s in other]
-    changed[3][0] = ("something_else",) + tuple(changed[3][0][1:])
+    changed[3] = [(f"something_else_{j}",) + tuple(row[1:]) for j, row in enumerate(changed[3])]
     b = write(tmp_path / "b.conllu", changed, ids=False)
     result = runner.invoke(app, ["alpha", a, b])
     assert result.exit_code == 1
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "sentence 4, paired by position, is another sentence" in lines[0]
-    assert "add # sent_id" in lines[0]
+    assert "something_else_0" in lines[0] and "w3_0" in lines[0] and "add # sent_id" in lines[0]
     split = [list(s) for s in other]
     form, head, rel = split[2][0]
     split[2][0:1] = [(form[:2], head, rel), (form[2:], 1, "dep")]  # re-tokenised: the same characters
