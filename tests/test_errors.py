@@ -26,7 +26,8 @@ def write(tmp_path, name, text):
         ("1\tA\t_\tX\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":4: sentence 2, token 1: ", "4 columns, expected 10"),
         ("1\tA\t_\tX\t_\t_\t2\tsubj\t_\t_\n2\tB\t_\tX\t_\t_\t0\troot\t_\t_\tx\n\n", ":5: sentence 2, token 2: ", "11 columns"),
         ("1\tA\t_\tX\t_\t_\t2\tsubj\t_\t_\n3\tB\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":5: sentence 2, token 3: ", "ids must run"),
-        ("# text = nothing\n\n", ":4: sentence 2: ", "empty sentence"),
+        # comments without words between two sentences (after the last one they are read: no sentence)
+        ("# text = nothing\n\n1\tA\t_\tX\t_\t_\t0\troot\t_\t_\n\n", ":4: sentence 2: ", "empty sentence"),
     ],
 )
 def test_bad_conll_names_file_sentence_token(tmp_path, bad, where, what):

@@ -16,9 +16,12 @@ reader serves both. What is read:
   tokens of the sentence have relations) is not annotated yet, as INCEpTION's CoNLL-U writer
   and Arborator-Grew's samples write it: it is read, listed in
   :attr:`DependencyTree.unannotated` and counted (``ReadStats.partial_trees``), never an error.
-* Comment lines are metadata; sentences are separated by blank lines.
+* Comment lines are metadata; sentences are separated by blank lines. Comments after the last
+  sentence are no sentence (``conll18_ud_eval.py`` reads them too); a block of comments between
+  two sentences is an empty sentence, an error.
 
-Errors (a head out of range, a line with the wrong number of columns, an empty sentence,
+Errors (a head out of range, a line with the wrong number of columns, an empty sentence, a
+byte-order mark at the start of the file (named),
 and with ``cycles="raise"`` a token that is its own head, a sentence without a root or
 another head cycle) name the file, the line of the token (or of the sentence's first
 line), the 1-based sentence number with its ``sent_id`` and the token id:
@@ -212,6 +215,14 @@ def sentence_text(tree: DependencyTree) -> str:
     return "".join(form + (" " if spaces[last - 1] else "") for form, _, last in surface_tokens(tree)).rstrip(" ")
 
 
+def _bom(number: int, line: str) -> Optional[str]:
+    """The message for line 1 starting with a byte-order mark (else ``None``)."""
+    if number == 1 and line.startswith("\ufeff"):
+        return ("the file starts with a byte-order mark (U+FEFF, the bytes EF BB BF), read as a character of line 1: "
+                "save the file as UTF-8 without it")
+    return None
+
+
 def _blocks(handle: Iterable[str]) -> Iterator[List[Tuple[int, str]]]:
     """The sentences of a CoNLL file as lists of (1-based line number, stripped line); blank
     (or white-space only) lines separate sentences, as in ``conllu.parse_incr``."""
@@ -254,7 +265,10 @@ def iter_conll(
         return
     name = str(name or getattr(source, "name", "<input>"))
     fields: Sequence[str] = FIELDS
+    comments_only: Optional[Location] = None  # a block of comments after a sentence: an error unless it ends the file
     for number, block in enumerate(_blocks(source), start=1):
+        if comments_only is not None:
+            raise InvalidTreeError("empty sentence (no tokens)", comments_only)
         # comments first, then the tokens, as conllu.parse_incr does
         metadata = conllu.Metadata()
         token_rows: List[Tuple[int, str]] = []
@@ -268,6 +282,9 @@ def iter_conll(
                 metadata[key] = value
         sent_id = metadata.get("sent_id")
         sent_id = None if sent_id is None else str(sent_id)
+        if not token_rows and number > 1:  # comments after the last sentence are none (conll18_ud_eval.py reads them)
+            comments_only = Location(name, number, None, block[0][0], sent_id)
+            continue
         tokens = []
         quick = fields is FIELDS
         for line_number, line in token_rows:
@@ -280,10 +297,10 @@ def iter_conll(
             except ParseException as exc:
                 columns = _COLUMN_SPLIT.split(line)
                 token = columns[0] if len(columns) > 1 else None
-                raise InvalidTreeError(f"malformed line: {exc}",
+                raise InvalidTreeError(_bom(line_number, line) or f"malformed line: {exc}",
                                        Location(name, number, token, block[0][0], sent_id, line_number)) from None
             except _ColumnCountError as exc:
-                raise InvalidTreeError(f"line has {exc.count} columns, expected {len(FIELDS)}",
+                raise InvalidTreeError(_bom(line_number, line) or f"line has {exc.count} columns, expected {len(FIELDS)}",
                                        Location(name, number, exc.token, block[0][0], sent_id, line_number)) from None
         if stats is not None:
             stats.sentences += 1

@@ -2,15 +2,18 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
+import numpy as np
 import typer
 
 from ..adapters.files import guess_format
 from ..adapters.conll import surface_tokens
-from ..errors import AgreementError, BadOptionError, MismatchedCorpusError
-from ..evaluation.aligned import AlignedScores, evaluate_aligned, format_conll18_table
+from ..errors import AgreementError, BadOptionError, InvalidTreeError, MismatchedCorpusError
+from ..evaluation.aligned import AlignedScores, format_conll18_table
+from ..evaluation.aligned_refusals import RECURSION, ScriptRefusal, ScriptRefusalError, pair_refusal
 from ..evaluation.label_sets import read_label_map
 from ..evaluation.metric_options import CONVENTIONS, NED_VARIANTS
 from ..evaluation.parser_metrics import EvaluationResult, display_name, evaluate, token_problem
@@ -130,7 +133,9 @@ def aligned_scores(gold: Path, pred: Path, fmt: Optional[str], options: Any) -> 
                              "CoNLL-U files (or skip those sentences with --skip-mismatched)")
     check_conll18_options(pred, options)
     layers = (read_conllu_layers(gold), read_conllu_layers(pred))
-    return evaluate_aligned_layers(*layers), layers
+    scores = evaluate_aligned_layers(*layers)
+    refuse_deep_heads(gold, pred, fmt, options, layers)
+    return scores, layers
 
 
 def conll18_changes(options: Any) -> List[str]:
@@ -153,21 +158,79 @@ def conll18_beside(gold: Path, pred: Path, fmt: Optional[str], options: Any, out
                    scans: Optional[Tuple[Any, Any]] = None) -> Optional[AlignedScores]:
     """On identical tokens under --convention conll18, the thirteen scores of conll18_ud_eval.py
     beside the package's (the same LAS, UAS, CLAS, MLAS, BLEX); none for other conventions or
-    formats, and none, with a note saying why, for files that the script would refuse.
-    ``scans``: the two files as the Cython scanner read them (not read again)."""
-    if options.convention != "conll18" or (fmt or guess_format(gold)) != "conll" or conll18_changes(options):
+    formats. A pair that the script refuses is refused (:func:`refuse_as_conll18`); where the
+    script reads the files and the table still cannot be computed, one line on stderr says why,
+    ``--quiet`` or not. ``scans``: the two files as the Cython scanner read them (not read again)."""
+    if not conll18_table(gold, pred, fmt, options):
         return None
-    try:
-        if scans is not None:
-            from ..adapters.conllu_words import read_conllu_layers
-            from ..evaluation.aligned import evaluate_aligned_layers
+    from ..adapters.conllu_words import read_conllu_layers
+    from ..evaluation.aligned import evaluate_aligned_layers
 
-            return evaluate_aligned_layers(read_conllu_layers(gold, scanned=scans[0]),
-                                           read_conllu_layers(pred, scanned=scans[1]))
-        return evaluate_aligned(gold, pred)
+    try:
+        layers = (read_conllu_layers(gold, scanned=scans[0] if scans else None),
+                  read_conllu_layers(pred, scanned=scans[1] if scans else None))
+        scores = evaluate_aligned_layers(*layers)
+        refuse_deep_heads(gold, pred, fmt, options, layers)
+        return scores
+    except ScriptRefusalError:
+        raise
     except AgreementError as exc:
-        out.note(f"the thirteen scores of conll18_ud_eval.py are not computed: {exc}")
+        refusal = conll18_refusal(gold, pred, fmt, options)
+        if refusal is not None and not (refusal.text and (options.skip_mismatched or not options.check_forms)):
+            raise refusal.error() from None
+        # the script reads the files (or refuses only their texts, which --skip-mismatched or
+        # --ignore-forms let the package score): why its table is missing, --quiet or not
+        why = f" (conll18_ud_eval.py refuses the pair: {' '.join(refusal.reason.split(chr(10)))})" if refusal else ""
+        typer.echo(f"the thirteen scores of conll18_ud_eval.py are not computed: {exc}{why}", err=True)
         return None
+
+
+def conll18_table(gold: Path, pred: Optional[Path], fmt: Optional[str], options: Any) -> bool:
+    """Whether the output holds conll18_ud_eval.py's table: under --convention conll18 with no
+    option that changes its conventions, for CoNLL files."""
+    return (options.convention == "conll18" and not conll18_changes(options)
+            and (fmt or guess_format(gold)) == "conll" and (pred is None or (fmt or guess_format(pred)) == "conll"))
+
+
+def conll18_refusal(gold: Path, pred: Optional[Path], fmt: Optional[str], options: Any) -> Optional[ScriptRefusal]:
+    """Why conll18_ud_eval.py would refuse the files (the gold alone without ``pred``), where
+    its table is part of the output (:func:`conll18_table`); ``None`` when it reads them or
+    there is no table (:func:`~spacy_agreement.evaluation.aligned_refusals.pair_refusal`)."""
+    if not conll18_table(gold, pred, fmt, options):
+        return None
+    return pair_refusal(gold, pred)
+
+
+def refuse_deep_heads(gold: Path, pred: Optional[Path], fmt: Optional[str], options: Any, layers: Tuple[Any, ...]) -> None:
+    """The one refusal that the readers of the table do not see: a sentence longer than the
+    script's recursion can follow (:data:`~spacy_agreement.evaluation.aligned_refusals.RECURSION`
+    words) whose chain of heads is that deep. Checked only where such a sentence is read."""
+    if any(len(found) and int(np.diff(found.sentence_words).max()) > RECURSION for found in layers):
+        refusal = conll18_refusal(gold, pred, fmt, options)
+        if refusal is not None:
+            raise refusal.error()
+
+
+@contextmanager
+def refuse_as_conll18(gold: Path, pred: Optional[Path], fmt: Optional[str], options: Any) -> Iterator[None]:
+    """Under --convention conll18 a file that conll18_ud_eval.py refuses is refused: an input
+    error on the way (a reader's, whichever path read the files) becomes the script's refusal,
+    one line with its message, the place and ``--convention package`` to score the files anyway
+    (or, where the package's own reader refused them, its reason). A difference of text stays
+    the package's error (the package refuses it too), the script's reason added."""
+    try:
+        yield
+    except (InvalidTreeError, MismatchedCorpusError) as exc:
+        if isinstance(exc, ScriptRefusalError):
+            raise
+        refusal = conll18_refusal(gold, pred, fmt, options)
+        if refusal is None:
+            raise
+        if refusal.text and isinstance(exc, MismatchedCorpusError):  # the package's line, the script's reason after it
+            reason = " ".join(refusal.reason.split("\n"))
+            raise MismatchedCorpusError(f"{exc.message} (conll18_ud_eval.py refuses the pair too: {reason})",
+                                        exc.location) from None
+        raise refusal.error(str(exc) if getattr(exc, "read_by_package", False) else None) from None
 
 
 def aligned_keys(aligned: AlignedScores) -> Dict[str, Any]:
@@ -202,7 +265,9 @@ def from_raw_text(model: str, gold: Path, gold_trees: List[Any], fmt: Optional[s
         save_parses.write_text(text, encoding="utf-8")
         out.note(f"wrote the pipeline's {text.count(chr(10) + chr(10))} sentences to {save_parses}")
     layers = (read_conllu_layers(gold), parse_conllu_layers(text, name))
-    return evaluate_aligned_layers(*layers), layers
+    scores = evaluate_aligned_layers(*layers)
+    refuse_deep_heads(gold, None, fmt, options, layers[:1])
+    return scores, layers
 
 
 def aligned_intervals(layers: Optional[Tuple[Any, Any]], settings: Any) -> Tuple[str, Dict[str, Any]]:
@@ -229,7 +294,11 @@ def format_aligned(aligned: AlignedScores, gold_sentences: int, pred_sentences: 
 def dependency_trees(path: Path, fmt: Optional[str], strict: bool) -> List[Any]:
     """The dependency trees of a file in any registered format that has them (CoNLL-U/X, a
     ``.spacy`` DocBin, ...; from the content unless ``--format``)."""
-    trees = read_trees(path, fmt, cycles(strict), missing=False)
+    try:
+        trees = read_trees(path, fmt, cycles(strict), missing=False)
+    except AgreementError as exc:
+        exc.read_by_package = True  # type: ignore[attr-defined]  # refuse_as_conll18: the package refuses it too
+        raise
     if any(not isinstance(t, DependencyTree) for t in trees):
         raise BadOptionError(f"{path}: evaluate scores dependency trees; this file holds phrase-structure trees "
                              "(use leaf-ancestor or evalb)")
@@ -383,57 +452,58 @@ def evaluate_command(
         options = apply_signature(options, signature, default=type(options).for_convention(convention))
         strict = options.cycles == "raise"
         ci_settings = interval_settings(resamples, seed, confidence, interval) if ci else None
-        by = attributes(breakdown)
-        system_name = pred.name if pred is not None else str(model)
-        if model is None and not by and not strict:
-            if evaluate_streamed(gold, pred, fmt, options, ci_settings, ci, worst, out):
-                return
-        gold_trees = dependency_trees(gold, fmt, strict)
-        spacy_scores: Dict[str, float] = {}
-        if model is not None and from_text:
-            aligned, layers = from_raw_text(model, gold, gold_trees, fmt, options, save_parses, out)
-            ci_text, ci_json = aligned_intervals(layers, ci_settings)
-            b_text, b_json = breakdown_output({system_name: breakdowns_from_layers(*layers, by=by)}) if by else ("", {})
-            out.write(lambda: signature_footer(format_aligned(aligned, len(gold_trees), None) + ci_text + b_text,
-                                               options.signature()),
-                      lambda: {**aligned_json(aligned, options), **ci_json, **b_json})
-            return
-        if model is not None:
-            pred_trees, nlp, docs = parse_with_model(model, gold_trees, out)
-            spacy_scores = spacy_convention_scores(nlp, docs, gold_trees, options)
-            if save_parses is not None:
-                rerooted: List[str] = []  # sentences the pipeline split: one root in the file
-                save_parses.write_text(write_parses(pred_trees, gold_trees, rerooted), encoding="utf-8")
-                out.note(f"wrote {len(pred_trees)} parses to {save_parses}" + (
-                    f" ({len(rerooted)} with several roots written with one: the later attached to the first as "
-                    f"parataxis, e.g. sent_id {rerooted[0]})" if rerooted else ""))
-        else:
-            pred_trees = dependency_trees(pred, fmt, strict)
-            if tokens_differ(gold_trees, pred_trees, options.check_forms) and not options.skip_mismatched:
-                # other tokens or sentences: conll18_ud_eval.py's character alignment, its thirteen scores
-                difference = text_difference(gold_trees, pred_trees, gold, pred)
-                if difference is not None:
-                    raise MismatchedCorpusError(difference)
-                aligned, layers = aligned_scores(gold, pred, fmt, options)
+        with refuse_as_conll18(gold, pred, fmt, options):
+            by = attributes(breakdown)
+            system_name = pred.name if pred is not None else str(model)
+            if model is None and not by and not strict:
+                if evaluate_streamed(gold, pred, fmt, options, ci_settings, ci, worst, out):
+                    return
+            gold_trees = dependency_trees(gold, fmt, strict)
+            spacy_scores: Dict[str, float] = {}
+            if model is not None and from_text:
+                aligned, layers = from_raw_text(model, gold, gold_trees, fmt, options, save_parses, out)
                 ci_text, ci_json = aligned_intervals(layers, ci_settings)
                 b_text, b_json = breakdown_output({system_name: breakdowns_from_layers(*layers, by=by)}) if by else ("", {})
-                out.write(lambda: signature_footer(format_aligned(aligned, len(gold_trees), len(pred_trees)) + ci_text
-                                                   + b_text, options.signature()),
+                out.write(lambda: signature_footer(format_aligned(aligned, len(gold_trees), None) + ci_text + b_text,
+                                                   options.signature()),
                           lambda: {**aligned_json(aligned, options), **ci_json, **b_json})
                 return
-        result = evaluate(gold_trees, pred_trees, options, keep_counts=ci)
-        ci_text, ci_json = "", {}
-        if ci_settings is not None:
-            counts = result.unit_counts
-            defined = [m for m, v in result.scores.items() if v == v]  # nan: undefined on the corpus
-            ci_text, ci_json = intervals(counts.select(counts.units, defined), ci_settings,
-                                         {m: display_name(m) for m in counts.metrics}, result.scores)
-            ci_text = "\n\n" + ci_text
-        b_text, b_json = (breakdown_output({system_name: breakdowns_from_trees(list(zip(gold_trees, pred_trees)), by=by, options=options)})
-                          if by else ("", {}))
-        aligned = conll18_beside(gold, pred, fmt, options, out) if model is None else None
-        out.write(lambda: signature_footer(format_result(result, worst, spacy_scores) + ci_text + b_text
-                                           + (f"\n\n{format_conll18_table(aligned)}" if aligned else ""),
-                                           result.signature),
-                  lambda: {**result.to_json(), **spacy_scores, "alignment": "identical",
-                           **(aligned_keys(aligned) if aligned else {}), **ci_json, **b_json})
+            if model is not None:
+                pred_trees, nlp, docs = parse_with_model(model, gold_trees, out)
+                spacy_scores = spacy_convention_scores(nlp, docs, gold_trees, options)
+                if save_parses is not None:
+                    rerooted: List[str] = []  # sentences the pipeline split: one root in the file
+                    save_parses.write_text(write_parses(pred_trees, gold_trees, rerooted), encoding="utf-8")
+                    out.note(f"wrote {len(pred_trees)} parses to {save_parses}" + (
+                        f" ({len(rerooted)} with several roots written with one: the later attached to the first as "
+                        f"parataxis, e.g. sent_id {rerooted[0]})" if rerooted else ""))
+            else:
+                pred_trees = dependency_trees(pred, fmt, strict)
+                if tokens_differ(gold_trees, pred_trees, options.check_forms) and not options.skip_mismatched:
+                    # other tokens or sentences: conll18_ud_eval.py's character alignment, its thirteen scores
+                    difference = text_difference(gold_trees, pred_trees, gold, pred)
+                    if difference is not None:
+                        raise MismatchedCorpusError(difference)
+                    aligned, layers = aligned_scores(gold, pred, fmt, options)
+                    ci_text, ci_json = aligned_intervals(layers, ci_settings)
+                    b_text, b_json = breakdown_output({system_name: breakdowns_from_layers(*layers, by=by)}) if by else ("", {})
+                    out.write(lambda: signature_footer(format_aligned(aligned, len(gold_trees), len(pred_trees)) + ci_text
+                                                       + b_text, options.signature()),
+                              lambda: {**aligned_json(aligned, options), **ci_json, **b_json})
+                    return
+            result = evaluate(gold_trees, pred_trees, options, keep_counts=ci)
+            ci_text, ci_json = "", {}
+            if ci_settings is not None:
+                counts = result.unit_counts
+                defined = [m for m, v in result.scores.items() if v == v]  # nan: undefined on the corpus
+                ci_text, ci_json = intervals(counts.select(counts.units, defined), ci_settings,
+                                             {m: display_name(m) for m in counts.metrics}, result.scores)
+                ci_text = "\n\n" + ci_text
+            b_text, b_json = (breakdown_output({system_name: breakdowns_from_trees(list(zip(gold_trees, pred_trees)), by=by, options=options)})
+                              if by else ("", {}))
+            aligned = conll18_beside(gold, pred, fmt, options, out) if model is None else None
+            out.write(lambda: signature_footer(format_result(result, worst, spacy_scores) + ci_text + b_text
+                                               + (f"\n\n{format_conll18_table(aligned)}" if aligned else ""),
+                                               result.signature),
+                      lambda: {**result.to_json(), **spacy_scores, "alignment": "identical",
+                               **(aligned_keys(aligned) if aligned else {}), **ci_json, **b_json})

@@ -32,7 +32,9 @@ never meet at such a point are held whole, then scored at once: the whole-file m
 
 A piece that the layers reader refuses, or whose texts differ, raises
 :class:`~.streaming.Unscannable`: the caller reads the files whole, with the readers and the
-checks that name the file, sentence and token of the problem.
+checks that name the file, sentence and token of the problem. So does a sentence of more than
+:data:`~.aligned_refusals.RECURSION` lines, whose chain of heads may be too deep for the script
+(the caller checks it whole).
 """
 from __future__ import annotations
 
@@ -44,6 +46,7 @@ from .. import _conllu
 from ..adapters.conllu_words import PathLike, Scanned, layers_from_scan
 from ..adapters.string_arrays import StringArrays
 from .aligned import METRICS, AlignedMetric, AlignedScores, evaluate_aligned_layers
+from .aligned_refusals import RECURSION
 from .streaming import BLOCK, Block, ScanStream, Unscannable, join_scanned, split_scanned
 
 
@@ -136,6 +139,8 @@ class AlignedStream:
         self._cut()
 
     def _add(self, side: int, block: Block) -> None:
+        if len(block) and int(np.diff(block.scanned.sentences["rows"]).max()) > RECURSION:
+            raise Unscannable(self.sources[side])  # a sentence whose heads the script may not follow: read whole
         ends, last = sentence_ends(block.scanned, self.arrays.update().lengths)
         if not len(ends):
             return

@@ -104,8 +104,8 @@ def test_cli_alpha_counts_by_default_and_strict_fails_with_one_line(tmp_path):
 
 @pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # no UPOS: UCP etc. undefined
 @pytest.mark.parametrize("command", [
-    ["evaluate"], ["leaf-ancestor"], ["report", "--html", "REPORT"],
-])
+    ["evaluate", "--convention", "package"], ["leaf-ancestor"], ["report", "--html", "REPORT"],
+])  # evaluate's default, conll18, refuses what conll18_ud_eval.py refuses (tests/evaluation/test_conll18_edges.py)
 def test_every_command_reads_malformed_heads_and_strict_refuses_them(tmp_path, command):
     a = write(tmp_path, "gold.conll", GOOD + GOOD + GOOD)
     b = write(tmp_path, "pred.conll", GOOD + SELF + ROOTLESS)

@@ -118,8 +118,8 @@ def test_score_dependency_graphs_equals_evaluate_on_the_conllu_files(tmp_path):
     from spacy_agreement.cli import app
 
     gold, parsed = tmp_path / "gold.conllu", tmp_path / "parsed.conllu"
-    gold.write_text(GOLD_CONLLU, encoding="utf-8")
-    parsed.write_text(PARSED_CONLLU, encoding="utf-8")
+    gold.write_text(GOLD_CONLLU + "\n", encoding="utf-8")  # a blank line after the last sentence, as
+    parsed.write_text(PARSED_CONLLU + "\n", encoding="utf-8")  # conll18_ud_eval.py (evaluate's default) requires
     result = CliRunner().invoke(app, ["evaluate", str(gold), str(parsed), "--json", "--quiet"])
     assert result.exit_code == 0, result.output
     cli = json.loads(result.output)

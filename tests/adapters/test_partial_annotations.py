@@ -170,5 +170,7 @@ def test_cli_alpha_and_evaluate_run_on_partial_files(tmp_path):
     assert evaluated.exit_code == 0, evaluated.output
     assert "2 sentence(s) partly annotated" in evaluated.stdout and "66.67% coverage" in evaluated.stdout
     with pytest.warns(UndefinedMetricWarning):
-        as_json = runner.invoke(app, ["evaluate", str(a), str(c), "--json"])
+        as_json = runner.invoke(app, ["evaluate", str(a), str(c), "--json", "--convention", "package"])
     assert np.isfinite(json.loads(as_json.stdout)["las"])
+    refused = runner.invoke(app, ["evaluate", str(a), str(c), "--json"])  # conll18_ud_eval.py refuses HEAD _
+    assert refused.exit_code == 1 and "Cannot parse HEAD '_'" in refused.stderr and refused.stdout == ""

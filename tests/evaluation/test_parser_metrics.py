@@ -173,15 +173,19 @@ def test_cli_evaluate_on_cdt_gives_table2_las(iaa):
     from spacy_agreement.cli import app
 
     gold, pred = iaa / "cdt/da-lotte.conll", iaa / "cdt/da-morten.conll"
-    result = CliRunner().invoke(app, ["evaluate", str(gold), str(pred), "--json"])
+    refused = CliRunner().invoke(app, ["evaluate", str(gold), str(pred), "--json"])  # CDT has several roots
+    assert refused.exit_code == 1 and "There are 2 roots in a sentence at line 99" in refused.stderr
+    # conll18's options, the package's rules (several roots read)
+    result = CliRunner().invoke(app, ["evaluate", str(gold), str(pred), "--json", "--convention", "package",
+                                      "--with-punct", "--ignore-subtypes", "--case-sensitive-root"])
     assert result.exit_code == 0, result.output
-    out = json.loads(result.stdout)  # stderr: conll18's table is not computed (CDT has several roots)
-    assert "not computed" in result.stderr
+    out = json.loads(result.stdout)
     assert round(100 * out["las"], 1) == 90.4  # Skjærholt (2014), Table 2, CDT (da)
     assert out["las"] <= out["uas"] and out["las"] <= out["la"] and out["uas"] <= out["ned"]
     for key in ("las", "uas", "la", "ned", "ted", "ucp", "lcp", "las_content", "las_function", "tokens_scored"):
         assert key in out
-    wrong = CliRunner().invoke(app, ["evaluate", str(gold), str(iaa / "ndt/odin-danish.conll")])
+    wrong = CliRunner().invoke(app, ["evaluate", str(gold), str(iaa / "ndt/odin-danish.conll"), "--convention",
+                                     "package"])
     assert wrong.exit_code == 1 and "the gold (162 sentences)" in wrong.output and "not the same text" in wrong.output
 
 
