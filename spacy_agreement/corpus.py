@@ -23,8 +23,8 @@ Tree = Union[DependencyTree, ConstituencyTree]
 class ReadStats:
     """What a reader saw besides the trees: multi-word token ranges and empty nodes (CoNLL-U),
     failed parses (bracketed files: a blank line or a tree without words where others have a
-    tree; read as a missing annotation), partial trees (tokens not annotated yet: HEAD ``_``)
-    and their unannotated tokens."""
+    tree; read as a missing annotation), partial trees (heads or relations not annotated yet:
+    HEAD ``_``, DEPREL ``_``) with their tokens without a head and relations not annotated."""
 
     sentences: int = 0
     multiword_ranges: int = 0
@@ -32,6 +32,15 @@ class ReadStats:
     failed_parses: int = 0
     partial_trees: int = 0
     unannotated_tokens: int = 0
+    unlabelled_tokens: int = 0
+
+    def count_partial(self, tree: Any) -> None:
+        """Count ``tree`` if it is partial (:attr:`~spacy_agreement.trees.DependencyTree.partial`):
+        every reader of annotations calls this, so that one rule counts what was left out."""
+        if getattr(tree, "partial", False):
+            self.partial_trees += 1
+            self.unannotated_tokens += len(tree.unannotated)
+            self.unlabelled_tokens += len(tree.unlabelled)
 
 
 @dataclass

@@ -123,6 +123,7 @@ class DependencyTree:
     misc: Tuple[str, ...] = ()
     multiword: Tuple[Tuple[int, int, str, str], ...] = ()
     unannotated: Tuple[int, ...] = ()
+    unlabelled: Tuple[int, ...] = ()
 
     @classmethod
     def create(
@@ -156,11 +157,16 @@ class DependencyTree:
         With ``single_root=True`` exactly one token may attach to the root (the UD rule);
         otherwise several may (CoNLL-X treebanks do this).
 
-        With ``partial=True`` a head ``None`` (HEAD ``_``) is a token not annotated yet, and
-        so is a relation ``None`` or ``"_"`` in a sentence where some token has a relation
-        (a sentence without any relation is an unlabelled analysis, complete): such tokens
-        are listed in :attr:`unannotated`, attached to the root with the relation ``"_"``,
-        and do not count against ``single_root``. Without it a head ``None`` is an error.
+        With ``partial=True`` (how every annotation reader builds trees) the one rule for
+        what an annotator left out: a head ``None`` (HEAD ``_``) is a token not annotated
+        yet (:attr:`unannotated`: attached to the root with the relation ``"_"``, not
+        counting against ``single_root``), and a relation ``None`` or ``"_"`` of a token
+        with a head is a relation not annotated yet (:attr:`unlabelled`), however many
+        tokens of the sentence have one: an unlabelled analysis (heads only) is not an
+        analysis whose every relation is ``_``. Attachment scores compare heads where both
+        annotations have them and relations where both have them; α takes a tree with
+        either as a partial tree (:func:`~spacy_agreement.agreement.pairable.pairable_trees`).
+        Without ``partial`` a head ``None`` is an error and ``_`` is a relation like any other.
         """
         location = location or Location()
         n = len(heads)
@@ -174,12 +180,12 @@ class DependencyTree:
                 raise InvalidTreeError(f"{len(column)} values in column {name} for {n} heads", location)
         heads_arr = np.empty(n, dtype=np.int32)
         missing: List[int] = []
+        unlabelled: List[int] = []
         if partial:
-            labelled = deprels is not None and any(d is not None and d != "_" for d in deprels)
-            missing = [k for k, head in enumerate(heads)
-                       if head is None or (labelled and deprels is not None and deprels[k] in (None, "_"))]
+            missing = [k for k, head in enumerate(heads) if head is None]
+            unset = set(missing)
+            unlabelled = [k for k in range(n) if k not in unset and (deprels is None or deprels[k] in (None, "_"))]
             if missing:
-                unset = set(missing)
                 heads = [0 if k in unset else h for k, h in enumerate(heads)]
                 deprels = ["_" if k in unset else d for k, d in enumerate(deprels or ["_"] * n)]
         for k, head in enumerate(heads):
@@ -212,33 +218,44 @@ class DependencyTree:
             spans.append((first, last, str(form), "_" if extra is None else str(extra)))
         heads_arr.flags.writeable = False
         return cls(text(forms), heads_arr, text(deprels), text(upos), ids_t, location, text(lemmas), text(feats),
-                   text(xpos), text(misc), tuple(spans), tuple(k + 1 for k in missing))
+                   text(xpos), text(misc), tuple(spans), tuple(k + 1 for k in missing),
+                   tuple(k + 1 for k in unlabelled))
 
     def __len__(self) -> int:
         return len(self.forms)
 
     @property
     def partial(self) -> bool:
-        """Whether some token is not annotated yet (:attr:`unannotated`)."""
-        return bool(self.unannotated)
+        """Whether some head or relation is not annotated yet (:attr:`unannotated`,
+        :attr:`unlabelled`)."""
+        return bool(self.unannotated or self.unlabelled)
 
     def annotated_mask(self) -> np.ndarray:
-        """``True`` for each token that is annotated (not in :attr:`unannotated`)."""
+        """``True`` for each token whose head is annotated (not in :attr:`unannotated`)."""
         mask = np.ones(len(self), dtype=bool)
         if self.unannotated:
             mask[np.asarray(self.unannotated) - 1] = False
         return mask
 
+    def labelled_mask(self) -> np.ndarray:
+        """``True`` for each token whose head and relation are annotated (in neither
+        :attr:`unannotated` nor :attr:`unlabelled`)."""
+        mask = self.annotated_mask()
+        if self.unlabelled:
+            mask[np.asarray(self.unlabelled) - 1] = False
+        return mask
+
     def attached(self, label: str = UNANNOTATED) -> "DependencyTree":
         """The tree made complete: every unannotated token attached to the root with the
-        relation ``label`` (so that comparing it with an annotated tree counts it as a
-        disagreement); the tree itself when it is complete."""
-        if not self.unannotated:
+        relation ``label``, and every relation not annotated (:attr:`unlabelled`) ``label``
+        on the head the annotator gave (so that comparing it with an annotated tree counts
+        each as a disagreement); the tree itself when it is complete."""
+        if not self.partial:
             return self
         deprels = list(self.deprels)
-        for k in self.unannotated:
+        for k in self.unannotated + self.unlabelled:
             deprels[k - 1] = label
-        return replace(self, deprels=tuple(deprels), unannotated=())
+        return replace(self, deprels=tuple(deprels), unannotated=(), unlabelled=())
 
     @property
     def annotation_size(self) -> int:

@@ -307,9 +307,8 @@ def iter_conll(
         sentence = conllu.TokenList(tokens, metadata, default_fields=fields)
         tree = from_conllu(sentence, Location(name, number, None, block[0][0], sent_id), single_root, stats,
                            [line_number for line_number, _ in token_rows])
-        if stats is not None and tree.unannotated:
-            stats.partial_trees += 1
-            stats.unannotated_tokens += len(tree.unannotated)
+        if stats is not None:
+            stats.count_partial(tree)
         if cycles == "raise" and tree.unreachable_tokens().size:
             raise tree.cycle_error()
         yield tree

@@ -31,17 +31,17 @@ the standard library's ``xml.etree.ElementTree.iterparse``, one sentence at a ti
   Two annotators who inserted different elliptic words have different tokens: their sentence is
   compared by α (tree edit distance copes) and set aside, counted, by the per-token figures.
 * **Unannotated words.** A ``relation`` that is absent, empty, ``nil`` (Arethusa's empty label)
-  or ``_`` is DEPREL ``_``, a ``head`` absent or empty is HEAD ``_``: the CoNLL rule for partial
-  annotations (:mod:`~spacy_agreement.adapters.conll`) then applies, the word is not annotated
-  yet, counted in :class:`~spacy_agreement.corpus.ReadStats`.
+  or ``_`` is DEPREL ``_``, a relation not annotated yet (the head stays), a ``head`` absent or
+  empty is HEAD ``_``, a word not annotated yet: the one rule for partial annotations
+  (:meth:`DependencyTree.create <spacy_agreement.trees.DependencyTree.create>` with
+  ``partial=True``), counted in :class:`~spacy_agreement.corpus.ReadStats`.
 * **A head that is no word of the sentence** (a number that no word has, as when punctuation or
   elliptic words were removed from an annotator's copy) cannot be an edge of the tree: the word is
   *not annotated* in the tree (:attr:`DependencyTree.unannotated`), so α takes the tree by the
   partial-tree rule (``--partial missing``: a missing annotation, counted and listed under
   ``trees_partial``; ``attach``: the word on the root, a disagreement); but its relation is kept
-  and its head is kept as written in MISC, ``head=19`` (so is the head of a word whose relation is
-  empty), and the per-word comparison (``layers``: ``head``, ``deprel``) compares them as
-  written (:mod:`~spacy_agreement.agreement.layer_values`).
+  and its head is kept as written in MISC, ``head=19``, and the per-word comparison (``layers``:
+  ``head``, ``deprel``) compares them as written (:mod:`~spacy_agreement.agreement.layer_values`).
 
 Errors name the file, the sentence (its number and id) and the word id
 (:class:`~spacy_agreement.errors.InvalidTreeError`): a file that is not well-formed XML (with the
@@ -178,10 +178,8 @@ def _sentence_tree(words: List[Dict[str, str]], where: Location, single_root: bo
             raise InvalidTreeError(f"head {text!r} is not a word id (a number)", where.at_token(ids[k]))
         heads.append(None if number is None else 0 if number == 0 else position.get(number))
         written.append(None if number is None else str(number))
-    labelled = any(d != "_" for d in deprels)
-    # kept as written: a head that is no word of the sentence, and (in a labelled sentence) the
-    # head of a word without a relation, which is not annotated
-    keep = [w is not None and (h is None or (labelled and d == "_")) for h, d, w in zip(heads, deprels, written)]
+    # kept as written: a head that is no word of the sentence (no edge of the tree)
+    keep = [w is not None and h is None for h, w in zip(heads, written)]
     miscs = [_misc(word, w if kept else None) for word, w, kept in zip(words, written, keep)]
     outside = {k: d for k, (h, d, w) in enumerate(zip(heads, deprels, written)) if h is None and w and d != "_"}
     tree = DependencyTree.create(
@@ -240,9 +238,7 @@ def iter_perseus(path: PathLike, single_root: bool = False, stats: Optional[Read
                 tree = _sentence_tree(words, Location(source, number, None, None, sent_id), single_root)
                 if stats is not None:
                     stats.sentences += 1
-                    if tree.unannotated:
-                        stats.partial_trees += 1
-                        stats.unannotated_tokens += len(tree.unannotated)
+                    stats.count_partial(tree)
                 if cycles == "raise" and tree.unreachable_tokens().size:
                     raise tree.cycle_error()
                 yield tree

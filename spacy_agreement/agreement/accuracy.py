@@ -25,12 +25,16 @@ listed: the paper excluded sentences from LAS only (Table 2 has no exclusion not
 ``exclude_mismatched=True`` leaves them out of Jaccard too (the behaviour of the released
 ``syn-agreement.py``).
 
-Partial annotations (tokens not annotated yet, HEAD ``_``:
-:attr:`~spacy_agreement.trees.DependencyTree.unannotated`) are compared on the tokens both
-annotations of a pair annotated. An item's pairs then give Σ counts / Σ compared tokens,
-weighted by the mean number of compared tokens (which is eq. (3) again when every token is
-annotated, and the micro-average over compared tokens for two annotators); ``coverage`` is
-the share of the token comparisons that could be made.
+Partial annotations (heads not annotated yet, HEAD ``_``:
+:attr:`~spacy_agreement.trees.DependencyTree.unannotated`; relations not annotated yet,
+DEPREL ``_``: :attr:`~spacy_agreement.trees.DependencyTree.unlabelled`) are compared on what
+both annotations of a pair annotated: UAS on the tokens both gave a head, LAS and LA on the
+tokens both gave a head and a relation (an unlabelled analysis scores UAS alone; its
+relations are not disagreements). An item's pairs then give Σ counts / Σ compared tokens,
+weighted by the mean number of compared tokens, per score (which is eq. (3) again when
+every token is annotated, and the micro-average over compared tokens for two annotators);
+``coverage`` is the share of the token comparisons whose heads could be compared,
+``label_coverage`` that of relations.
 
 With ``strict=True`` annotations with different tokens raise
 :class:`~spacy_agreement.errors.MismatchedCorpusError` for either score. Items with fewer
@@ -68,8 +72,9 @@ class AccuracyResult(ScoresByName):
     in ``mismatched``); ``mismatched_scored`` says whether they are in the scores (Jaccard
     by default) or left out (attachment scores). ``coverage`` is the share of token
     comparisons made (below 1 where annotations are partial: unannotated tokens are not
-    compared); ``tokens_unannotated`` counts the tokens of the scored annotations not
-    annotated yet.
+    compared), ``label_coverage`` the share whose relations were compared (LAS, LA);
+    ``tokens_unannotated`` counts the tokens of the scored annotations without a head,
+    ``tokens_unlabelled`` those with a head but no relation (DEPREL ``_``).
     """
 
     scores: Dict[str, float]
@@ -81,6 +86,8 @@ class AccuracyResult(ScoresByName):
     mismatched_scored: bool = False
     coverage: float = 1.0
     tokens_unannotated: int = 0
+    label_coverage: float = 1.0
+    tokens_unlabelled: int = 0
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -91,6 +98,8 @@ class AccuracyResult(ScoresByName):
             "items_mismatched_scored": self.mismatched_scored,
             "accuracy_coverage": self.coverage,
             "tokens_unannotated": self.tokens_unannotated,
+            "accuracy_label_coverage": self.label_coverage,
+            "tokens_unlabelled": self.tokens_unlabelled,
         }
 
 
@@ -104,25 +113,29 @@ def attachment_counts(a: DependencyTree, b: DependencyTree,
                       label: Optional[Callable[[str], str]] = None) -> Tuple[int, int, int]:
     """Tokens with the same head and label, the same head, the same label (same tokens
     assumed), labels compared through ``label`` (default :func:`fold_root_case`, as
-    ``evaluate``'s default; ``str`` compares them as written). Tokens that either tree has
-    not annotated (:attr:`~spacy_agreement.trees.DependencyTree.unannotated`) are not
-    compared: :func:`compared_tokens` counts those that are."""
+    ``evaluate``'s default; ``str`` compares them as written). Heads are compared where
+    both trees have one, relations where both have head and relation
+    (:attr:`~spacy_agreement.trees.DependencyTree.unannotated`,
+    :attr:`~spacy_agreement.trees.DependencyTree.unlabelled`): :func:`compared_tokens`
+    counts those."""
     label = label or fold_root_case
     same_head = a.heads == b.heads
     same_label = np.fromiter((label(x) == label(y) for x, y in zip(a.deprels, b.deprels)), dtype=bool, count=len(a))
-    if a.unannotated or b.unannotated:
-        both = a.annotated_mask() & b.annotated_mask()
-        same_head, same_label = same_head & both, same_label & both
+    if a.partial or b.partial:
+        same_head = same_head & a.annotated_mask() & b.annotated_mask()
+        same_label = same_label & a.labelled_mask() & b.labelled_mask()
     return int(np.count_nonzero(same_head & same_label)), int(np.count_nonzero(same_head)), int(
         np.count_nonzero(same_label)
     )
 
 
-def compared_tokens(a: DependencyTree, b: DependencyTree) -> int:
-    """The tokens both trees annotated (all of them unless one is partial)."""
-    if not (a.unannotated or b.unannotated):
-        return len(a)
-    return int(np.count_nonzero(a.annotated_mask() & b.annotated_mask()))
+def compared_tokens(a: DependencyTree, b: DependencyTree) -> Tuple[int, int]:
+    """The tokens whose relations and whose heads both trees annotated (all of them unless
+    one is partial)."""
+    if not (a.partial or b.partial):
+        return len(a), len(a)
+    return (int(np.count_nonzero(a.labelled_mask() & b.labelled_mask())),
+            int(np.count_nonzero(a.annotated_mask() & b.annotated_mask())))
 
 
 def bracket_jaccard(a: ConstituencyTree, b: ConstituencyTree) -> float:
@@ -156,10 +169,15 @@ def _pairwise(
     size: Callable[[Any], int],
     strict: bool,
     exclude_mismatched: bool = True,
+    compared_of: Optional[Callable[[Any, Any], Sequence[int]]] = None,
 ) -> AccuracyResult:
+    """The scores of eq. (3). ``compared_of(x, y)``, for partial annotations, gives per key
+    the tokens the pair's score is over (:func:`compared_tokens` expanded to ``keys``);
+    ``score_pair`` gives the pair's counts divided by the item's size."""
     totals = np.zeros(len(keys))
-    tokens = items = unpairable = unannotated = 0
-    compared = comparisons = weights = 0.0
+    weights = np.zeros(len(keys))
+    tokens = items = unpairable = unannotated = unlabelled = 0
+    compared = labels_compared = comparisons = 0.0
     mismatched: List[str] = []
     for name, item in zip(corpus.names, corpus.items):
         trees = [item[a] for a in corpus.annotators if a in item]
@@ -175,33 +193,36 @@ def _pairwise(
                 continue
         length = size(trees[0])
         pairs = list(combinations(trees, 2))
-        partial = [t for t in trees if getattr(t, "unannotated", ())]
+        partial = [t for t in trees if getattr(t, "partial", False)]
         comparisons += length * len(pairs)
-        if partial:  # counts over the tokens both annotated, weighted by those (module docstring)
+        if partial and compared_of is not None:  # counts over what both annotated (module docstring)
             unannotated += sum(len(t.unannotated) for t in partial)
-            made = np.array([compared_tokens(x, y) for x, y in pairs], dtype=np.float64)
-            compared += made.sum()
+            unlabelled += sum(len(t.unlabelled) for t in partial)
+            made = np.array([compared_of(x, y) for x, y in pairs], dtype=np.float64)
+            compared += made[:, keys.index("uas")].sum()
+            labels_compared += made[:, keys.index("las")].sum()
             if not made.any():
                 continue
             counts = np.array([score_pair(x, y) for x, y in pairs], dtype=np.float64) * length
             totals += counts.sum(axis=0) / len(pairs)
             tokens += length
-            weights += made.sum() / len(pairs)
+            weights += made.sum(axis=0) / len(pairs)
             items += 1
             continue
         pair_scores = np.array([score_pair(x, y) for x, y in pairs], dtype=np.float64)
         compared += length * len(pairs)
+        labels_compared += length * len(pairs)
         totals += length * pair_scores.mean(axis=0)
         tokens += length
         weights += length
         items += 1
-    if weights == 0:
-        scores = {k: undefined(k, "no comparable tokens", stacklevel=3) for k in keys}
-    else:
-        scores = {k: float(v / weights) for k, v in zip(keys, totals)}
+    scores = {k: float(v / w) if w else undefined(k, "no comparable tokens", stacklevel=3)
+              for k, v, w in zip(keys, totals, weights)}
     return AccuracyResult(scores, tokens, items, len(mismatched), unpairable, mismatched,
                           mismatched_scored=not exclude_mismatched,
-                          coverage=float(compared / comparisons) if comparisons else 1.0, tokens_unannotated=unannotated)
+                          coverage=float(compared / comparisons) if comparisons else 1.0, tokens_unannotated=unannotated,
+                          label_coverage=float(labels_compared / comparisons) if comparisons else 1.0,
+                          tokens_unlabelled=unlabelled)
 
 
 def pairwise_attachment(corpus: Corpus, strict: bool = False,
@@ -215,7 +236,11 @@ def pairwise_attachment(corpus: Corpus, strict: bool = False,
         n = len(a)
         return las / n, uas / n, la / n
 
-    return _pairwise(corpus, score, ("las", "uas", "la"), len, strict)
+    def compared(a: DependencyTree, b: DependencyTree) -> Tuple[int, int, int]:
+        labels, heads = compared_tokens(a, b)
+        return labels, heads, labels
+
+    return _pairwise(corpus, score, ("las", "uas", "la"), len, strict, compared_of=compared)
 
 
 def pairwise_jaccard(corpus: Corpus, strict: bool = False, exclude_mismatched: bool = False) -> AccuracyResult:

@@ -201,7 +201,13 @@ def alpha(data: Data, settings: Optional[AlphaSettings] = None, **options: Any) 
                                     seed=settings.seed)
     resolved = replace(settings, method="exact" if plan.method == "exact" or len(trees.trees) < 2 else "sampled",
                        deltas=tuple(d.name for d in deltas))
-    return replace(result, cells=plan.cells, budget=plan.budget, seconds=plan.seconds, settings=resolved)
+    missing: Dict[str, float] = {}
+    if settings.partial == "attach" and trees.attached_tokens and not isinstance(data, PairableTrees):
+        # how far attaching moved α from the default reading (partial trees as missing annotations)
+        other = alpha(data, replace(settings, partial="missing", bootstrap=0, progress=False))
+        missing = dict(other.alphas)
+    return replace(result, cells=plan.cells, budget=plan.budget, seconds=plan.seconds, settings=resolved,
+                   alphas_missing=missing)
 
 
 def _exact(trees: PairableTrees, deltas: List[Delta], settings: AlphaSettings) -> AlphaResult:

@@ -60,6 +60,7 @@ class PairableTrees:
     cycle_tokens: int = 0
     cycle_trees: List[str] = field(default_factory=list)
     partial_trees: List[str] = field(default_factory=list)  # trees set aside as missing (partial="missing")
+    attached_tokens: int = 0  # heads and relations made "unannotated" (partial="attach")
     locations: List[Any] = field(default_factory=list, repr=False)  # where each tree came from
 
     # ------------------------------------------------------------------ views, each computed once
@@ -107,7 +108,8 @@ class PairableTrees:
         return AlphaResult(alphas, observed, expected, items=len(self.counts), annotations=n,
                            items_unpairable=self.unpairable_items,
                            annotations_unpairable=self.unpairable_annotations, cycle_tokens=self.cycle_tokens,
-                           cycle_trees=self.cycle_trees, partial_trees=self.partial_trees, item_names=self.names, item_disagreement=per_pair,
+                           cycle_trees=self.cycle_trees, partial_trees=self.partial_trees,
+                           attached_tokens=self.attached_tokens, item_names=self.names, item_disagreement=per_pair,
                            item_counts=list(self.counts))
 
 
@@ -116,11 +118,13 @@ def pairable_trees(data: Union[Corpus, Sequence[Any]], label_cost: Optional[Labe
     """Items with at least two annotations as ordered trees in one label vocabulary: the
     container every α of the corpus is computed from (module docstring).
 
-    A dependency tree with tokens not annotated yet (:attr:`~spacy_agreement.trees.DependencyTree.unannotated`)
-    is, with ``partial="missing"``, a missing annotation of its item (listed in
-    ``partial_trees``); with ``partial="attach"`` it is compared as
-    :meth:`~spacy_agreement.trees.DependencyTree.attached` (its unannotated tokens on the
-    root, labelled ``unannotated``: each counts as a disagreement)."""
+    A dependency tree with heads or relations not annotated yet
+    (:attr:`~spacy_agreement.trees.DependencyTree.partial`: HEAD ``_`` or DEPREL ``_``, one
+    rule for both) is, with ``partial="missing"``, a missing annotation of its item (listed
+    in ``partial_trees``): TED compares whole analyses, and one with holes is not one; with
+    ``partial="attach"`` it is compared as :meth:`~spacy_agreement.trees.DependencyTree.attached`
+    (its tokens without a head on the root and every relation not annotated labelled
+    ``unannotated``: each counts as a disagreement; ``attached_tokens`` counts them)."""
     if size not in ("annotation", "tree"):
         raise BadOptionError(f"size must be 'annotation' or 'tree', not {size!r}")
     if partial not in PARTIAL_POLICIES:
@@ -134,11 +138,11 @@ def pairable_trees(data: Union[Corpus, Sequence[Any]], label_cost: Optional[Labe
             tree = item.get(annotator)
             if tree is None:
                 continue
-            if getattr(tree, "unannotated", ()):
+            if getattr(tree, "partial", False):
                 if partial == "missing":
-                    out.partial_trees.append(f"{name} ({annotator}): {len(tree.unannotated)} of {len(tree)} "
-                                             "token(s) not annotated")
+                    out.partial_trees.append(f"{name} ({annotator}): {_holes(tree)}")
                     continue
+                out.attached_tokens += len(tree.unannotated) + len(tree.unlabelled)
                 tree = tree.attached()
             present.append((annotator, tree))
         if len(present) < 2:
@@ -158,6 +162,16 @@ def pairable_trees(data: Union[Corpus, Sequence[Any]], label_cost: Optional[Labe
         out.names.append(name)
     out.cost = vocab.cost_matrix(label_cost)
     return out
+
+
+def _holes(tree: Any) -> str:
+    """What a partial tree lacks, for the list of trees taken as missing annotations."""
+    parts = []
+    if tree.unannotated:
+        parts.append(f"{len(tree.unannotated)} of {len(tree)} token(s) not annotated")
+    if tree.unlabelled:
+        parts.append(f"{len(tree.unlabelled)} of {len(tree)} relation(s) not annotated (DEPREL _)")
+    return ", ".join(parts)
 
 
 __all__ = ["DistinctTrees", "PairableTrees", "as_corpus", "pairable_trees"]

@@ -15,7 +15,7 @@ from .settings import AlphaSettings
 #: Keys an :class:`AlphaResult` (with the accuracies beside it) writes whatever its δ: a δ
 #: whose keys (``alpha_<name>``, ...) would be one of them cannot be registered.
 RESULT_KEYS = frozenset({"alpha_method", "items", "annotations", "items_unpairable", "annotations_unpairable",
-                         "cycle_tokens", "trees_partial", "confidence", "samples", "alpha_cells", "alpha_budget", "alpha_seconds",
+                         "cycle_tokens", "trees_partial", "tokens_attached", "confidence", "samples", "alpha_cells", "alpha_budget", "alpha_seconds",
                          "signature"})
 
 
@@ -40,6 +40,10 @@ class AlphaResult:
     cycle_tokens: int = 0
     cycle_trees: List[str] = field(default_factory=list)
     partial_trees: List[str] = field(default_factory=list)  # partial trees taken as missing annotations
+    attached_tokens: int = 0  # heads and relations not annotated, compared as "unannotated" (partial="attach")
+    #: α of each δ had the partial trees been missing annotations (the default reading), beside
+    #: an α with ``partial="attach"`` that attached some tokens: how far the choice moved α
+    alphas_missing: Dict[str, float] = field(default_factory=dict)
     item_names: List[str] = field(default_factory=list, repr=False)
     item_disagreement: Optional[np.ndarray] = field(default=None, repr=False)
     item_counts: List[int] = field(default_factory=list, repr=False)
@@ -89,6 +93,9 @@ class AlphaResult:
             "cycle_tokens": self.cycle_tokens,
             "trees_partial": len(self.partial_trees),
         })
+        if self.settings.partial == "attach":
+            out["tokens_attached"] = self.attached_tokens
+            out.update({f"alpha_{k}_partial_missing": v for k, v in self.alphas_missing.items()})
         for kind in self.alphas:
             out[f"observed_{kind}"] = self.observed.get(kind, math.nan)
             out[f"expected_{kind}"] = self.expected.get(kind, math.nan)

@@ -137,11 +137,19 @@ def text_report(corpus: Corpus, result: Optional[AlphaResult], accuracy: Accurac
         + ("scored (Jaccard is defined for them)" if accuracy.mismatched_scored else "left out of the accuracies"),
     ]
     if result is not None and result.partial_trees:
-        skipped.append(f"{len(result.partial_trees)} partial tree(s) (tokens not annotated: HEAD _) taken as "
-                       "missing annotations of alpha (--partial attach compares them)")
+        skipped.append(f"{len(result.partial_trees)} partial tree(s) (heads or relations not annotated: HEAD _ or "
+                       "DEPREL _) taken as missing annotations of alpha (--partial attach compares them)")
+    if result is not None and result.attached_tokens:
+        moved = ", ".join(f"alpha {k} {percent(v).strip()} against {percent(result.alphas_missing[k]).strip()}"
+                          for k, v in result.alphas.items() if k in result.alphas_missing)
+        skipped.append(f"{result.attached_tokens} head(s) or relation(s) not annotated compared as 'unannotated' "
+                       f"(--partial attach)" + (f": {moved} with partial trees as missing annotations" if moved else ""))
     if accuracy.tokens_unannotated:
         skipped.append(f"{accuracy.tokens_unannotated} token(s) not annotated: the accuracies compare "
                        f"{_percent(accuracy.coverage, sign=True)} of token pairs")
+    if getattr(accuracy, "tokens_unlabelled", 0):
+        skipped.append(f"{accuracy.tokens_unlabelled} relation(s) not annotated (DEPREL _): LAS and LA compare "
+                       f"{_percent(accuracy.label_coverage, sign=True)} of token pairs, UAS their heads")
     failed = sum(s.failed_parses for s in corpus.read_stats.values())
     if failed:
         skipped.append(f"{failed} failed parse(s) (blank lines or trees without words) read as missing annotations")

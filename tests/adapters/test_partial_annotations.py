@@ -64,11 +64,20 @@ def test_head_underscore_is_read_as_unannotated():
     assert attached.heads.tolist() == [2, 0, 0, 0]
 
 
-def test_relation_underscore_in_a_labelled_sentence_is_unannotated_but_an_unlabelled_sentence_is_complete():
+def test_relation_underscore_is_an_unannotated_relation_however_many_tokens_have_it():
+    """One rule for DEPREL _ (issue 38): the relation is not annotated, the head is kept, in a
+    labelled sentence and in an unlabelled one alike."""
     labelled_gap = parse_conll(sentence([(2, "nsubj"), (0, "root"), (2, "_")]))[0]
-    assert labelled_gap.unannotated == (3,)
+    assert labelled_gap.unannotated == () and labelled_gap.unlabelled == (3,)
+    assert labelled_gap.heads.tolist() == [2, 0, 2] and labelled_gap.partial
+    assert labelled_gap.annotated_mask().tolist() == [True, True, True]
+    assert labelled_gap.labelled_mask().tolist() == [True, True, False]
     unlabelled = parse_conll(sentence([(2, "_"), (0, "_"), (2, "_")]))[0]
-    assert unlabelled.unannotated == () and unlabelled.heads.tolist() == [2, 0, 2]
+    assert unlabelled.unannotated == () and unlabelled.unlabelled == (1, 2, 3)
+    assert unlabelled.heads.tolist() == [2, 0, 2]
+    attached = unlabelled.attached()
+    assert attached.deprels == ("unannotated",) * 3 and attached.heads.tolist() == [2, 0, 2]
+    assert not attached.partial
 
 
 def test_unannotated_tokens_are_not_roots_for_single_root():

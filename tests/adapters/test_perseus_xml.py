@@ -57,13 +57,14 @@ def test_unannotated_words_and_heads_to_words_left_out():
     stats = ReadStats()
     tree = read_perseus(DATA / "reading.xml", stats=stats)[1]
     assert tree.location.sent_id == "8"  # no cite, document_id or subdoc
-    # relation "nil" (with head 2), head "" and head 9 (no word 9): not annotated in the tree
-    assert tree.unannotated == (1, 3, 4)
-    assert tree.heads.tolist() == [0, 0, 0, 0]
-    # the relation of the word whose head is left out stays; heads as written in MISC; "|" written "¦"
+    # relation "nil" (with head 2): a relation not annotated, the head kept; head "" and head 9
+    # (no word 9): no head in the tree
+    assert tree.unlabelled == (1,) and tree.unannotated == (3, 4)
+    assert tree.heads.tolist() == [2, 0, 0, 0]
+    # the relation of the word whose head is left out stays; a head that is no word in MISC; "|" written "¦"
     assert tree.deprels == ("_", "PRED", "_", "ATR")
-    assert tree.misc == ("head=2", "_", "_", "head=9|gloss=a¦b")
-    assert (stats.sentences, stats.partial_trees, stats.unannotated_tokens) == (2, 1, 3)
+    assert tree.misc == ("_", "_", "_", "head=9|gloss=a¦b")
+    assert (stats.sentences, stats.partial_trees, stats.unannotated_tokens, stats.unlabelled_tokens) == (2, 1, 2, 1)
 
 
 # --------------------------------------------------------------------------- the format
@@ -156,12 +157,15 @@ def test_alpha_on_two_annotators_by_hand():
     # the partial-tree rule: both trees of sentence 2 are missing annotations, listed
     assert len(default.partial_trees) == 2 and default.items == 1 and default.items_unpairable == 1
     assert default.alpha_plain == pytest.approx(0.0)  # one item: Do = De = 3²
-    # attached: A2 root(COORD(SBJ_CO, PRED_CO(PNOM)), unannotated), B2 root(COORD(SBJ_CO(ATR), PRED_CO),
-    # unannotated); δ(A2, B2) = 2; across items δ(A1, A2) = 5, δ(A1, B2) = 4, δ(B1, A2) = 6, δ(B1, B2) = 4
+    # attached: A2 root(COORD(SBJ_CO(unannotated), PRED_CO(PNOM))) (A's word 3 has head 2 and no
+    # relation: its head stays), B2 root(COORD(SBJ_CO(ATR), PRED_CO), unannotated) (B's word 5 has
+    # head 4, no word: on the root); δ(A2, B2) = 3 (relabel, delete PNOM, insert the root's child);
+    # across items δ(A1, A2) = 6, δ(A1, B2) = 4, δ(B1, A2) = 5, δ(B1, B2) = 4
     attached = sa.alpha(corpus, deltas=("plain",), partial="attach")
-    observed = Fraction(2 * 3 ** 2 + 2 * 2 ** 2, 4)
-    expected = Fraction(2 * (3 ** 2 + 2 ** 2 + 5 ** 2 + 4 ** 2 + 6 ** 2 + 4 ** 2), 4 * 3)
-    assert attached.alpha_plain == pytest.approx(float(1 - observed / expected))  # 67/106
+    observed = Fraction(2 * 3 ** 2 + 2 * 3 ** 2, 4)
+    expected = Fraction(2 * (3 ** 2 + 3 ** 2 + 6 ** 2 + 4 ** 2 + 5 ** 2 + 4 ** 2), 4 * 3)
+    assert attached.alpha_plain == pytest.approx(float(1 - observed / expected))  # 19/37
+    assert attached.attached_tokens == 2 and attached.alphas_missing == {"plain": default.alpha_plain}
 
 
 def test_layers_command_on_the_files():
