@@ -5,8 +5,8 @@ files are a registry (:data:`~spacy_agreement.adapters.files.READERS`): ``conll`
 Arethusa treebank XML) by :mod:`.perseus_xml`, imported here so that every built-in reader is
 registered whichever adapter is imported first.
 :func:`~.annotations.load_annotations` reads every annotator input the tools write (parallel
-files, annotator folders, project exports as folders or ZIPs, Prodigy JSONL, multi-user
-CoNLL-U, DocBins)."""
+files, annotator folders, project exports as folders or ZIPs, flat folders of per-annotator
+files of several texts, Prodigy JSONL, multi-user CoNLL-U, DocBins)."""
 from .brackets import from_nltk, from_nltk_trees, parse_brackets, read_brackets, to_nltk
 from .conll import ReadStats, from_conllu, iter_conll, parse_conll, read_conll, write_conll
 from .files import (READERS, Reader, guess_format, load_annotator_dirs, load_parallel_files, read_trees, reader_names,

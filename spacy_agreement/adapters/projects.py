@@ -26,6 +26,12 @@ browser that unpacks a download and a re-zip of that folder make it):
   (grew-nlp/arboratorgrew_server) keeps all users' trees of a sample in one file, each marked
   ``# user_id = NAME`` (read by :mod:`~spacy_agreement.adapters.multi_user`); its own
   ``exportProject`` writes only the most recent tree of each sentence, which is no input here.
+* ``"flat"``: a flat folder of two or more CoNLL files, one per annotator and text, the annotator
+  and the text both in the file name (``NAME-TEXT.conll`` as in the NDT data released with
+  Skjærholt (2014), Arborator-Grew's older export ``SAMPLE.USER.conllu``), told apart by which
+  files hold the same sentences (:mod:`~spacy_agreement.adapters.flat_folder`, whose
+  ``annotator_part`` and ``name_pattern`` settle a folder the rule cannot read). Each text is a
+  document. Looked for last: a folder that is an INCEpTION or Arborator-Grew export stays one.
 
 Annotators are sorted by name; documents come in natural order of their names (``doc2``
 before ``doc10``), and the items of a document in the order of
@@ -40,7 +46,7 @@ import errno
 import io
 import os
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from ..corpus import Corpus, ReadStats, Tree
@@ -48,11 +54,12 @@ from ..errors import BadOptionError, InvalidTreeError, Location, MismatchedCorpu
 from ..trees import DependencyTree
 from .conll import iter_conll
 from .files import CONLL_SUFFIXES
-from .matching import ItemMatch, _natural, match_documents
+from .flat_folder import place_files
+from .matching import ItemMatch, _natural, _text, match_documents
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-LAYOUTS = ("inception", "arborator")
+LAYOUTS = ("inception", "arborator", "flat")
 _ALIASES = {"annotator-folders": "arborator"}
 #: Users of each layout that are not annotators unless named in ``include``, and what they are.
 PSEUDO_USERS: Dict[str, Dict[str, str]] = {
@@ -63,8 +70,9 @@ PSEUDO_USERS: Dict[str, Dict[str, str]] = {
 }
 _INCLUDE_NAMES = {"curation": "CURATION_USER"}
 _LOOKED_FOR = ("looked for INCEpTION's annotation/DOCUMENT/USER.conllu (a project export with the secondary "
-               "format CoNLL-U) and Arborator-Grew's USER/SAMPLE.conllu (one folder per annotator, as its "
-               "sample export writes), each possibly under one top folder")
+               "format CoNLL-U), Arborator-Grew's USER/SAMPLE.conllu (one folder per annotator, as its "
+               "sample export writes) and a flat folder of two or more CoNLL files, one per annotator and text "
+               "(NAME-TEXT.conll, SAMPLE.USER.conllu), each possibly under one top folder")
 
 
 @dataclass(frozen=True)
@@ -142,14 +150,20 @@ def _is_conll(name: str) -> bool:
 
 def _guess(files: Sequence[str], layouts: Sequence[str]) -> Optional[str]:
     """The first of ``layouts`` the files fit: INCEpTION's folders (or its project file), else
-    CoNLL files one folder down."""
+    CoNLL files one folder down (in two folders or more, or with no file beside the one folder:
+    a single folder is rather the top folder of a flat one), else two CoNLL files or more at the top."""
     parts = [f.split("/") for f in files]
     for layout in layouts:
         if layout == "inception" and (
                 any(len(p) == 3 and p[0] in ("annotation", "annotation_ser", "curation", "curation_ser") for p in parts)
                 or any(len(p) == 1 and p[0].startswith("exportedproject") and p[0].endswith(".json") for p in parts)):
             return layout
-        if layout == "arborator" and any(len(p) == 2 and _is_conll(p[1]) for p in parts):
+        folders = {p[0] for p in parts if len(p) == 2 and _is_conll(p[1])}
+        if layout == "arborator" and folders and (
+                len(folders) > 1 or "flat" not in layouts or any(len(p) != 2 for p in parts)
+                or _guess(["/".join(p[1:]) for p in parts], ("flat",)) is None):
+            return layout
+        if layout == "flat" and sum(len(p) == 1 and _is_conll(p[0]) for p in parts) >= 2:
             return layout
     return None
 
@@ -213,8 +227,8 @@ def _files(export: _Export, layout: str, keep: set, notes: List[str]) -> Dict[st
                                         f"{os.path.splitext(rel)[1] or 'a file without extension'}, not CoNLL-U: "
                                         "export the project again with the secondary format CoNLL-U")
     for user, count in sorted(left.items()):
-        notes.append(f"left out {user} ({pseudo[user]}; {count} file(s)): name it in include= to count it "
-                     "as an annotator")
+        notes.append(f"left out {user} ({pseudo[user]}; {count} file(s)): name it with --include (include= in "
+                     "Python) to count it as an annotator")
     if ignored:
         shown = ", ".join(ignored[:3]) + (", ..." if len(ignored) > 3 else "")
         notes.append(f"{len(ignored)} file(s) not read (not CoNLL, or not where annotations are): {shown}")
@@ -236,11 +250,15 @@ def load_project(
     include: Sequence[str] = (),
     single_root: bool = False,
     cycles: str = "drop",
+    annotator_part: Optional[str] = None,
+    name_pattern: Optional[str] = None,
 ) -> Corpus:
     """The corpus of a project export, a folder or a ``.zip`` file (module docstring): its
-    ``layout`` detected unless given (``"inception"``, ``"arborator"`` or
+    ``layout`` detected unless given (``"inception"``, ``"arborator"``, ``"flat"`` or
     ``"annotator-folders"``); ``include`` names pseudo-users to count as annotators
-    (``"INITIAL_CAS"``, ``"curation"``; ``"last"``, ``"validated"``, ``"base_tree"``).
+    (``"INITIAL_CAS"``, ``"curation"``; ``"last"``, ``"validated"``, ``"base_tree"``);
+    ``annotator_part`` (``"first"``, ``"last"``) and ``name_pattern`` say how the file names of
+    a flat folder read (:mod:`~spacy_agreement.adapters.flat_folder`).
     ``single_root`` and ``cycles`` as in :func:`~spacy_agreement.adapters.conll.iter_conll`.
     Fewer than two annotators is a :class:`MismatchedCorpusError` naming those found.
     """
@@ -251,6 +269,12 @@ def load_project(
     try:
         layout = _layout_of(export, (_ALIASES.get(layout, layout),) if layout else LAYOUTS)
         notes: List[str] = []
+        if layout == "flat":
+            return _flat_corpus(export, notes, single_root, cycles, annotator_part, name_pattern)
+        if annotator_part is not None or name_pattern is not None:
+            raise BadOptionError(f"{export.path}: annotator_part and name_pattern read the file names of a flat folder "
+                                 f"of per-annotator files; this is a project export of layout {layout!r}",
+                                 option=("annotator_part", "name_pattern"))
         files = {doc: {user: (export, rel) for user, rel in users.items()}
                  for doc, users in _files(export, layout, keep, notes).items()}
         return _documents_corpus(export.path, files, layout, notes, single_root, cycles)
@@ -286,6 +310,65 @@ def load_annotator_folders(directories: Sequence[PathLike], single_root: bool = 
     finally:
         for export in exports:
             export.close()
+
+
+class _ReadOnce:
+    """The files of an export read once, before it is known whose they are (a flat folder):
+    ``trees`` gives a file's trees and adds what reading it saw to the annotator's stats."""
+
+    def __init__(self, export: _Export, read: Dict[str, Tuple[List[DependencyTree], ReadStats]]):
+        self.export, self.read = export, read
+
+    def trees(self, rel: str, single_root: bool, stats: ReadStats, cycles: str) -> List[DependencyTree]:
+        found, seen = self.read[rel]
+        for f in fields(ReadStats):
+            setattr(stats, f.name, getattr(stats, f.name) + getattr(seen, f.name))
+        return found
+
+    def name(self, rel: str) -> str:
+        return self.export.name(rel)
+
+
+def _sentence_key(tree: DependencyTree) -> Optional[str]:
+    text = _text(tree)
+    if text is not None:
+        return text
+    sent_id = getattr(tree.location, "sent_id", None)
+    return None if sent_id is None else f"\0{sent_id}"
+
+
+def _flat_corpus(export: _Export, notes: List[str], single_root: bool, cycles: str,
+                 annotator_part: Optional[str], name_pattern: Optional[str]) -> Corpus:
+    """The corpus of a flat folder (module docstring): every CoNLL file at its top read once,
+    placed by :func:`~spacy_agreement.adapters.flat_folder.place_files`, each text a document."""
+    rels = [rel for rel in export.files if "/" not in rel and _is_conll(rel)]
+    read = {}
+    for rel in rels:
+        stats = ReadStats()
+        read[rel] = (export.trees(rel, single_root, stats, cycles), stats)
+    keys = {rel: {k for t in trees if (k := _sentence_key(t)) is not None} for rel, (trees, _) in read.items()}
+    stems = {rel: os.path.splitext(rel)[0] for rel in rels}
+    where = export.path + (f":{export.top}" if export.zip is not None and export.top else "")
+    folder = os.path.basename(os.path.normpath(export.top or export.path))
+    if export.zip is not None and not export.top:
+        folder = os.path.splitext(folder)[0]
+    placed, how = place_files(stems, keys, where, folder, annotator_part, name_pattern)
+    once = _ReadOnce(export, read)
+    files: Dict[str, Dict[str, Tuple[_ReadOnce, str]]] = {}
+    for rel in rels:
+        text, annotator = placed[rel]
+        if annotator in files.setdefault(text, {}):
+            raise MismatchedCorpusError(f"{export.name(files[text][annotator][1])} and {export.name(rel)}: two files "
+                                        f"of annotator {annotator!r} for text {text!r}")
+        files[text][annotator] = (once, rel)
+    annotators = sorted({a for users in files.values() for a in users})
+    notes.append(f"flat folder: {len(rels)} file(s) read as {len(files)} text(s) ({', '.join(sorted(files, key=_natural))}) "
+                 f"by {len(annotators)} annotator(s) ({', '.join(annotators)}); {how}")
+    ignored = [f for f in export.files if f not in read]
+    if ignored:
+        shown = ", ".join(ignored[:3]) + (", ..." if len(ignored) > 3 else "")
+        notes.append(f"{len(ignored)} file(s) not read (not CoNLL, or in a subfolder): {shown}")
+    return _documents_corpus(where, files, "flat", notes, single_root, cycles)  # type: ignore[arg-type]
 
 
 def _documents_corpus(where: str, files: Dict[str, Dict[str, Tuple[_Export, str]]], layout: str,

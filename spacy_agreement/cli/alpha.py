@@ -29,7 +29,8 @@ from .settings_options import apply_signature, signature_footer, signature_optio
 
 PATHS_HELP = ("Two or more files, one annotator each (CoNLL, bracketed or .spacy), or one path holding every "
               "annotator: a project export as a folder or a .zip (INCEpTION's annotation/DOCUMENT/USER.conllu, "
-              "Arborator-Grew's USER/SAMPLE.conllu), a Prodigy JSONL file (db-out), a CoNLL-U file whose trees are "
+              "Arborator-Grew's USER/SAMPLE.conllu), a flat folder of files NAME-TEXT.conll or TEXT.NAME.conllu "
+              "(one per annotator and text), a Prodigy JSONL file (db-out), a CoNLL-U file whose trees are "
               "marked '# user_id = NAME', or a .spacy DocBin with analyses stored by analysis_snapshot; annotator "
               "folders with --dirs.")
 DIRS_HELP = ("PATHS are annotator folders, one each: files PREFIX-NAME.conll/.tree (Skjaerholt's convention), or "
@@ -127,13 +128,32 @@ class SizeConvention(str, Enum):
 
 def load_corpus(paths: List[Path], dirs: bool, fmt: Optional[InputFormat], strict: bool,
                 single_root: bool = False, allow_duplicates: bool = False, user_key: str = USER_KEY,
-                include: Optional[List[str]] = None, annotator_key: Optional[str] = None) -> Corpus:
-    """The corpus of the annotator inputs of ``alpha`` and ``report``, whatever wrote them
-    (:func:`~spacy_agreement.adapters.annotations.load_annotations`: parallel files, annotator
-    folders, project exports as folders or ZIPs, Prodigy JSONL, multi-user CoNLL-U, DocBins)."""
+                include: Optional[List[str]] = None, annotator_key: Optional[str] = None,
+                annotator_part: Optional["AnnotatorPart"] = None, name_pattern: Optional[str] = None) -> Corpus:
+    """The corpus of the annotator inputs of ``alpha``, ``report`` and ``layers``, whatever wrote
+    them (:func:`~spacy_agreement.adapters.annotations.load_annotations`: parallel files, annotator
+    folders, project exports as folders or ZIPs, flat folders, Prodigy JSONL, multi-user CoNLL-U,
+    DocBins)."""
     return load_annotations(paths, dirs, fmt or None, single_root=single_root, cycles=cycles(strict),
                             allow_duplicates=allow_duplicates, user_key=user_key, include=include or (),
-                            annotator_key=annotator_key)
+                            annotator_key=annotator_key, name_pattern=name_pattern,
+                            annotator_part=annotator_part.value if annotator_part is not None else None)
+
+
+class AnnotatorPart(str, Enum):
+    first = "first"
+    last = "last"
+
+
+def flat_folder_options() -> Tuple[Any, Any]:
+    """``--annotator-part`` and ``--name-pattern``: how the file names of a flat folder read
+    (:mod:`~spacy_agreement.adapters.flat_folder`)."""
+    return (typer.Option(None, "--annotator-part", help="With a flat folder of files NAME-TEXT.conll: the annotator "
+                         "is the first part of each file name (NAME-TEXT) or the last (TEXT-NAME, TEXT.NAME) "
+                         "(default: the part shared by the files holding the same sentences is the text)."),
+            typer.Option(None, "--name-pattern", metavar="REGEX", help="With a flat folder: a regular expression "
+                         "with the groups (?P<annotator>...) and (?P<text>...) that every file name without its "
+                         "extension matches, e.g. '(?P<annotator>[^-]+)-(?P<text>.+)'."))
 
 
 def input_options() -> Tuple[Any, Any]:
@@ -190,6 +210,8 @@ def alpha_command(
     partial: PartialPolicy = partial_option(),
     include: Optional[List[str]] = input_options()[0],
     annotator_key: Optional[str] = input_options()[1],
+    annotator_part: Optional[AnnotatorPart] = flat_folder_options()[0],
+    name_pattern: Optional[str] = flat_folder_options()[1],
     fmt: Optional[InputFormat] = format_option("Input format (default: from the content: bracket when a file starts with '(')."),
     as_json: bool = json_option("Print one flat JSON object."),
     tsv: bool = tsv_option("Print key and value, tab-separated."),
@@ -235,6 +257,6 @@ def alpha_command(
             scheduler=scheduler, progress=out.progress,
             **({"sample_pairs": sample_pairs} if sample_pairs else {}))
         corpus = load_corpus(paths, dirs, fmt, settings.cycles == "raise", single_root, allow_duplicates, user_key,
-                             include, annotator_key)
+                             include, annotator_key, annotator_part, name_pattern)
         result, accuracy = agreement(corpus, settings)
         write(out, corpus, result, accuracy, worst, settings)

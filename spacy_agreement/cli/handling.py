@@ -43,6 +43,8 @@ FLAGS: Dict[str, str] = {
     "single_root": "--single-root",
     "memory_limit": "--max-memory",
     "label_map": "--label-map",
+    "annotator_part": "--annotator-part",
+    "name_pattern": "--name-pattern",
 }
 
 

@@ -27,6 +27,8 @@ def layers_command(
     user_key: str = alpha.user_key_option(),
     include: Optional[List[str]] = alpha.input_options()[0],
     annotator_key: Optional[str] = alpha.input_options()[1],
+    annotator_part: Optional[alpha.AnnotatorPart] = alpha.flat_folder_options()[0],
+    name_pattern: Optional[str] = alpha.flat_folder_options()[1],
     fmt: Optional[str] = format_option(),
     layer: Optional[List[str]] = typer.Option(None, "--layer", help=f"A layer to compare (repeat): {', '.join(LAYERS + EXTRA_LAYERS)}, feats.NAME or misc.KEY (default: every basic layer, and each feature name)."),
     misc: Optional[List[str]] = typer.Option(None, "--misc", help="A MISC key to compare as a layer, misc.KEY (repeat)."),
@@ -52,7 +54,8 @@ def layers_command(
                                  reference=reference or "", same_forms=not any_forms, unannotated=unannotated)
         settings = apply_signature(settings, signature)
         corpus = alpha.load_corpus(paths, dirs, fmt, strict, allow_duplicates=allow_duplicates, user_key=user_key,
-                                   include=include, annotator_key=annotator_key)
+                                   include=include, annotator_key=annotator_key, annotator_part=annotator_part,
+                                   name_pattern=name_pattern)
         result = agreement_by_layer(corpus, settings)
         if export is not None:
             written = export_disagreements(disagreements(result), result.annotators, export)

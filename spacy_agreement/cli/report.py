@@ -29,6 +29,8 @@ def report_command(
     partial: alpha.PartialPolicy = alpha.partial_option(),
     include: Optional[List[str]] = alpha.input_options()[0],
     annotator_key: Optional[str] = alpha.input_options()[1],
+    annotator_part: Optional[alpha.AnnotatorPart] = alpha.flat_folder_options()[0],
+    name_pattern: Optional[str] = alpha.flat_folder_options()[1],
     fmt: Optional[InputFormat] = format_option(),
     items: int = typer.Option(50, "--items", help="How many of the most disagreeing items to draw (the page's filters work on these)."),
     rank_by: str = typer.Option("norm", "--rank-by", help="The delta whose mean squared value over an item's annotations ranks the items: norm (default: long sentences do not come first for their length alone), plain, diff or a registered one."),
@@ -68,7 +70,8 @@ def report_command(
                                                      **({"sample_pairs": sample_pairs} if sample_pairs else {}),
                                                      fold_root_case=not case_sensitive_root, progress=out.progress)
         corpus = alpha.load_corpus(paths, dirs, fmt, settings.cycles == "raise", allow_duplicates=allow_duplicates,
-                                   user_key=user_key, include=include, annotator_key=annotator_key)
+                                   user_key=user_key, include=include, annotator_key=annotator_key,
+                                   annotator_part=annotator_part, name_pattern=name_pattern)
         computed = agreement(corpus, settings)  # α once, for the page and the output
         page = build_report(corpus, items=items, title=title, computed=computed, rank_by=rank_by,
                             settings=settings, gold=gold)  # type: ignore[arg-type]
