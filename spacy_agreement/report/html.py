@@ -359,9 +359,18 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
         (accuracy.items_mismatched, "item(s) whose annotations differ in tokens: "
          + ("scored by Jaccard" if accuracy.mismatched_scored else "left out of the accuracies")),
         (sum(s.failed_parses for s in read), "failed parse(s): missing annotations"),
-        (len(result.partial_trees), "partial tree(s) (tokens not annotated, HEAD _): missing annotations of α"),
+        (len(result.partial_trees), "partial tree(s) (heads or relations not annotated, HEAD _ or DEPREL _): "
+         "missing annotations of α"),
+        (result.attached_tokens, "head(s) or relation(s) not annotated compared as 'unannotated' (--partial attach): "
+         + ", ".join(f"α {esc(k)} {_percent(v)} against {_percent(result.alphas_missing[k])}"
+                     for k, v in result.alphas.items() if k in result.alphas_missing)
+         + " with partial trees as missing annotations"),
         (accuracy.tokens_unannotated, f"token(s) not annotated: the accuracies compare "
          f"{_percent(accuracy.coverage, sign=True)} of token pairs"),
+        (accuracy.tokens_unlabelled, f"relation(s) not annotated (DEPREL _): LAS and LA compare "
+         f"{_percent(accuracy.label_coverage, sign=True)} of token pairs, UAS their heads"),
+        (len(corpus.matched_by.resegmented) if corpus.matched_by is not None else 0,
+         "item(s) paired by position whose annotators segmented the text otherwise: in α as they are"),
         (sum(s.multiword_ranges for s in read), "multi-word token range(s): not part of the tree"),
         (sum(s.empty_nodes for s in read), "empty node(s): not part of the basic tree"),
     ]
@@ -369,6 +378,8 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
     out.extend(f"<tr><td>{n}</td><td class='why'>{why}</td></tr>" for n, why in skipped)
     notes = corpus.matched_by.notes if corpus.matched_by is not None else ()
     out.extend(f"<tr><td>input</td><td class='why'>{esc(note)}</td></tr>" for note in notes)
+    resegmented = corpus.matched_by.resegmented if corpus.matched_by is not None else ()
+    out.extend(f"<tr><td>segmented otherwise</td><td class='why'>{esc(entry)}</td></tr>" for entry in resegmented)
     out.append("</table></section>")
     # ---------------------------------------------------------------- items
     column = kinds.index(rank_by)
