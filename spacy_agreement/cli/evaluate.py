@@ -37,7 +37,8 @@ from .intervals import (ci_option, confidence_option, interval_option, interval_
 CONVENTION_HELP = ("The field's convention the options start from (any option given overrides it): conll18 "
                    "(conll18_ud_eval.py: every word, subtypes stripped, root as written), conll07 (eval07.pl: labels "
                    "as written, punctuation scored), conllx (eval.pl: punctuation by form excluded), plank2015, spacy "
-                   "(punctuation by label excluded, ROOT = root) or package (0.2's defaults).")
+                   "(spacy evaluate's UAS and LAS: F over arcs, each side's punct/p arcs left out by its own label, "
+                   "labels lowercased) or package (0.2's defaults).")
 
 def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optional[Dict[str, float]] = None) -> str:
     """The readable table: counts, one line per metric (percent, ``n/a`` if undefined),
