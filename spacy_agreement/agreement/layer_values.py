@@ -6,7 +6,10 @@ Layers (:data:`LAYERS`, names as every output writes them):
 * ``upos``, ``xpos``, ``lemma``: the column as written; ``_`` is no value (missing).
 * ``feats``: the FEATS column as a whole (``_``, no features, is a value: ``(none)``);
   ``feats.NAME`` for each feature name: over the tokens where some annotator set it, its value
-  or ``(none)`` where an annotator did not set it.
+  or ``(none)`` where an annotator did not set it. Features are ``Name=Value`` pairs (UD); FEATS
+  written otherwise (the NDT's bare ``<adj>``, ``3``, ``sg|nom``) has no names: where any value of
+  the compared items has a part without ``=``, the corpus' FEATS is compared as whole values only
+  (no ``feats.NAME`` layers but those asked for by name), and :attr:`LayerData.notes` says so.
 * ``head``: the head word's id as written (its position in CoNLL files; 0 for the root), a
   category: attachment agreement.
 * ``deprel``: the relation over every token; ``deprel_same_head``: over the tokens whose
@@ -76,6 +79,8 @@ class LayerData:
     layers: Dict[str, Layer] = field(default_factory=dict)
     mismatched: List[str] = field(default_factory=list)
     unpairable: int = 0
+    #: What was decided about the data (FEATS that are no ``Name=Value`` pairs, compared whole).
+    notes: List[str] = field(default_factory=list)
 
 
 def _pairs(text: str) -> Dict[str, str]:
@@ -170,7 +175,16 @@ def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequen
                 and sum(row[u] is not None for row in heads) >= 2 for u in range(len(units))]
         values["deprel_same_head"] = [[v if same[u] else None for u, v in enumerate(row)]
                                       for row in values["deprel"]]
-    keyed = [("feats", k) for k in _keys(data, "feats")] if per_feature and "feats" in layers else []
+    keyed = []
+    if per_feature and "feats" in layers:
+        bare = _bare_values(data, "feats")
+        if bare:
+            shown = ", ".join(repr(v) for v in bare[:3]) + (", ..." if len(bare) > 3 else "")
+            data.notes.append(f"FEATS: {len(bare)} distinct value(s) are not Name=Value features ({shown}): FEATS is "
+                              "compared as whole values only, no feats.NAME layers (ask for one with --layer "
+                              "feats.NAME, layers= in Python)")
+        else:
+            keyed = [("feats", k) for k in _keys(data, "feats")]
     keyed += [("misc", k) for k in misc_keys]
     keyed += [tuple(n.split(".", 1)) for n in layers if n.startswith(("feats.", "misc."))
               and tuple(n.split(".", 1)) not in keyed]  # type: ignore[misc]
@@ -194,6 +208,18 @@ def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequen
 def _count_mismatch(a: Any, b: Any) -> Optional[str]:
     """Why two annotations cannot be compared token by token whatever their forms (``None``: they can)."""
     return None if len(a) == len(b) else f"{len(a)} tokens against {len(b)}"
+
+
+def _bare_values(data: LayerData, column: str) -> List[str]:
+    """The distinct values of a column of the compared items with a part that is no
+    ``Name=Value`` pair (sorted), none where every value is ``_`` or such pairs."""
+    found = set()
+    for item in data.items:
+        for tree in item.values():
+            for text in getattr(tree, column) or ():
+                if text not in ("", "_") and any("=" not in part[1:] for part in text.split("|")):
+                    found.add(text)
+    return sorted(found)
 
 
 def _keys(data: LayerData, column: str) -> List[str]:

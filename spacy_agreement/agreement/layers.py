@@ -1,7 +1,7 @@
 """Agreement on every annotation layer, per label and per token: what a team adjudicates from.
 
 For each layer of :mod:`~spacy_agreement.agreement.layer_values` (UPOS, XPOS, FEATS as a whole
-and per feature, LEMMA, HEAD, DEPREL over all tokens and over tokens whose head agrees, MISC
+and per feature where its values are ``Name=Value`` pairs, else as a whole only, with a note, LEMMA, HEAD, DEPREL over all tokens and over tokens whose head agrees, MISC
 keys asked for), over the tokens of the items whose annotations share their tokens, any
 number of annotators, missing values allowed (:mod:`~spacy_agreement.agreement.nominal`):
 
@@ -139,6 +139,12 @@ class LayersResult:
     def signature(self) -> str:
         return self.settings.signature()
 
+    @property
+    def notes(self) -> List[str]:
+        """What was decided about the data (:attr:`~.layer_values.LayerData.notes`: FEATS that
+        are no ``Name=Value`` pairs compared as whole values only)."""
+        return list(self.data.notes) if self.data is not None else []
+
     def __getitem__(self, layer: str) -> LayerAgreement:
         return self.layers[layer]
 
@@ -147,7 +153,7 @@ class LayersResult:
         return {"annotators": list(self.annotators), "items": self.items,
                 "items_mismatched": len(self.items_mismatched), "items_unpairable": self.items_unpairable,
                 "layers": {name: layer.to_dict(details) for name, layer in self.layers.items()},
-                "signature": self.signature}
+                "notes": self.notes, "signature": self.signature}
 
 
 def _pairs(annotators: Sequence[str], reference: str) -> List[Tuple[int, int]]:

@@ -140,6 +140,7 @@ def layers_section(result: LayersResult, rows: int = 500, labels: int = 50, conf
                   else "the first annotator of each pair as reference")
                + ", averaged over the pairs; specific agreement is the share of the label's values another "
                "annotator matched.</p>")
+    out.extend(f"<p class='muted'>{esc(note)}</p>" for note in result.notes)
     out.extend(_summary(result))
     out.extend(line for layer in result.layers.values() for line in _details(layer, annotators, labels, confusions))
     out.extend(_disagreement_table(result, annotators, max(0, rows)))

@@ -59,6 +59,8 @@ def layers_text(result: LayersResult, details: int = 10) -> str:
         set_aside.append(f"{result.items_unpairable} item(s) with fewer than two annotations left out")
     if set_aside:
         lines += ["", "skipped:"] + [f"  {line}" for line in set_aside]
+    if result.notes:
+        lines += [""] + [f"note: {note}" for note in result.notes]
     for layer in result.layers.values():
         if layer.disagreeing:
             lines += [""] + layer_details(layer, details)
