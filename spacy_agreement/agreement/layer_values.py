@@ -181,8 +181,7 @@ def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequen
         if bare:
             shown = ", ".join(repr(v) for v in bare[:3]) + (", ..." if len(bare) > 3 else "")
             data.notes.append(f"FEATS: {len(bare)} distinct value(s) are not Name=Value features ({shown}): FEATS is "
-                              "compared as whole values only, no feats.NAME layers (ask for one with --layer "
-                              "feats.NAME, layers= in Python)")
+                              "compared as whole values only, no feats.NAME layers")
         else:
             keyed = [("feats", k) for k in _keys(data, "feats")]
     keyed += [("misc", k) for k in misc_keys]

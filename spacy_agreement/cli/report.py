@@ -33,6 +33,7 @@ def report_command(
     name_pattern: Optional[str] = alpha.flat_folder_options()[1],
     fmt: Optional[InputFormat] = format_option(),
     items: int = typer.Option(50, "--items", help="How many of the most disagreeing items to draw (the page's filters work on these)."),
+    worst: int = typer.Option(0, "--worst", help="How many entries of each list the text summary shows (missing annotations, partial trees, the most disagreeing items ...); default none: the page has them."),
     rank_by: str = typer.Option("norm", "--rank-by", help="The delta whose mean squared value over an item's annotations ranks the items: norm (default: long sentences do not come first for their length alone), plain, diff or a registered one."),
     title: str = typer.Option("Syntactic annotation agreement", "--title", help="Title of the page."),
     gold: Optional[str] = typer.Option(None, "--gold", metavar="ANNOTATOR", help="The annotator (a file's name without its extension, e.g. gold for gold.conllu) whose trees are the reference: adds breakdowns of the others' attachment against it (arc length, direction, depth, sentence length, UPOS, relation)."),
@@ -79,4 +80,4 @@ def report_command(
         out.note(f"wrote {html_path}: {page.items_shown} items drawn (of {page.items_disagreeing} with any "
                  f"disagreement), {size_text(page.size)}")
         if computed is not None:
-            alpha.write(out, corpus, *computed, 0, settings)
+            alpha.write(out, corpus, *computed, worst, settings)
