@@ -36,12 +36,12 @@ import warnings
 from collections import Counter
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..adapters.brackets import from_nltk, to_nltk
-from ..agreement.accuracy import AccuracyResult, attachment_counts, bracket_jaccard, pairwise_accuracy, token_mismatch
+from ..agreement.accuracy import AccuracyResult, pairwise_accuracy, token_mismatch
 from ..agreement.alpha import AlphaResult
 from ..agreement.layers import LayersResult
 from ..agreement.deltas import delta_from_ted, get_delta, tree_edit_distance
@@ -105,23 +105,27 @@ def _with_words(tree: ConstituencyTree) -> ConstituencyTree:
     return from_nltk(_nltk_with_words(tree), leaves="categories", location=tree.location)
 
 
-def pairwise_matrix(corpus: Corpus) -> Tuple[List[str], np.ndarray]:
-    """Token-weighted LAS (dependency) or Jaccard (phrase) between every two annotators."""
+def pairwise_matrix(corpus: Corpus, label: Optional[Callable[[str], str]] = None,
+                    exclude_mismatched: bool = False) -> Tuple[List[str], np.ndarray]:
+    """LAS (dependency) or Jaccard (phrase) between every two annotators, over the items both
+    annotated, computed as the summary computes it (:func:`pairwise_accuracy`, with ``label``
+    and ``exclude_mismatched``): LAS over the tokens both annotated, so that a token not
+    annotated yet (a partial tree) is no disagreement, and with two annotators the pair's
+    figure is the summary's (``nan`` where the pair has no token to compare)."""
     names = list(corpus.annotators)
+    key = "las" if corpus.family == "dependency" else "jaccard"
     matrix = np.full((len(names), len(names)), np.nan)
     for i, j in combinations(range(len(names)), 2):
-        num = den = 0.0
-        for item in corpus.items:
-            a, b = item.get(names[i]), item.get(names[j])
-            if a is None or b is None or token_mismatch(a, b) is not None:
-                continue
-            if isinstance(a, DependencyTree):
-                num += attachment_counts(a, b)[0]
-                den += len(a)
-            else:
-                num += bracket_jaccard(a, b) * a.n_leaves
-                den += a.n_leaves
-        matrix[i, j] = matrix[j, i] = num / den if den else np.nan
+        pair = (names[i], names[j])
+        both = [(name, {n: item[n] for n in pair}) for name, item in zip(corpus.names, corpus.items)
+                if pair[0] in item and pair[1] in item]
+        if not both:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)  # nan: no comparable token
+            scores = pairwise_accuracy(Corpus(pair, [it for _, it in both], [n for n, _ in both], corpus.family),
+                                       exclude_mismatched=exclude_mismatched, label=label).scores
+        matrix[i, j] = matrix[j, i] = scores[key]
     np.fill_diagonal(matrix, 1.0)
     return names, matrix
 
@@ -326,7 +330,7 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
     kinds = list(result.alphas)
     if rank_by not in kinds:
         raise BadOptionError(f"cannot rank items by {rank_by!r}: choose from {', '.join(kinds)}")
-    names, matrix = pairwise_matrix(corpus)
+    names, matrix = pairwise_matrix(corpus, settings.label, settings.exclude_mismatched)
     family = corpus.family
     metric = "LAS" if family == "dependency" else "Jaccard"
     out: List[str] = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{esc(title)}</title>"
@@ -420,6 +424,13 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
     out.append("</section>")
     # ---------------------------------------------------------------- annotators
     out.append('<section id="annotators"><h2>Annotators</h2>')
+    out.append("<p class='muted'>Each pair of annotators over the items both annotated (partial trees included): "
+               + (f"{metric} as in the summary, over the tokens both annotated (a token not annotated yet is no "
+                  "disagreement), so that with two annotators it is the summary's figure; "
+                  if family == "dependency" else f"{metric} as in the summary; ")
+               + "α over those items, a partial tree "
+               + ("compared with its unannotated tokens on the root." if settings.partial == "attach"
+                  else "a missing annotation.") + "</p>")
     alpha_heads = "".join(f"<th>α {esc(kind)} (%)</th>" for kind in kinds)
     out.append(f"<table><tr><th class='name'>pair</th><th>items both annotated</th><th>{metric} (%)</th>"
                f"{alpha_heads}</tr>")
