@@ -146,3 +146,11 @@ def test_report_has_worst_and_its_text_shows_more(tmp_path):
     hidden = runner.invoke(app, ["report", str(a), str(b), "--html", str(tmp_path / "r.html"), "--quiet"])
     assert "(--worst shows more)" in hidden.stdout
     assert hidden.stdout.count("\n") < shown.stdout.count("\n")
+
+
+def test_the_pseudo_user_note_names_the_flag_and_the_keyword(tmp_path):
+    from spacy_agreement.adapters.projects import load_project
+    from tests.adapters.test_projects import arborator_entries, as_folder
+
+    notes = " ".join(load_project(as_folder(tmp_path / "arb", arborator_entries())).matched_by.notes)
+    assert "left out last" in notes and "name it with --include (include= in Python)" in notes
