@@ -3,7 +3,7 @@ hint such as "... and 3 more (--worst shows more)" or "(--partial attach compare
 names a flag the command lacks sends the user to nothing.
 
 The strings are read from the source (string constants and f-string parts, not docstrings,
-not the --help texts of typer options): each module whose strings reach a command's output
+not the --help texts of typer options nor the ``doc=`` of settings): each module whose strings reach a command's output
 is mapped to the commands that print them (:data:`PRINTED_BY`; a command's own module
 ``cli/NAME.py`` is its own), and every ``--flag`` in them must be one of each such command's
 options, unless a command name comes before it ("one system: evaluate --ci"). A module with
@@ -70,7 +70,7 @@ def _help_and_docstrings(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
                 "Option", "Argument"):
             skip.update(id(sub) for sub in ast.walk(node))
-        if isinstance(node, ast.keyword) and node.arg == "help":
+        if isinstance(node, ast.keyword) and node.arg in ("help", "doc"):  # --help, a setting's documentation
             skip.update(id(sub) for sub in ast.walk(node.value))
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id.endswith("_HELP")
                                                 for t in node.targets):
