@@ -136,6 +136,7 @@ def compare_command(
     punct: Optional[str] = typer.Option(None, "--punct", help=PUNCT_HELP, metavar="RULES"),
     ignore_subtypes: Optional[bool] = typer.Option(None, "--ignore-subtypes/--keep-subtypes", help="Dependency: compare nmod:poss as nmod, or keep subtypes (default: as the convention says)."),
     label_map: Optional[Path] = typer.Option(None, "--label-map", help="Dependency: map predicted labels to the gold scheme (two columns, or JSON)."),
+    case_sensitive_root: Optional[bool] = typer.Option(None, "--case-sensitive-root/--fold-root-case", help="Dependency: compare the root relation as written (ROOT is not root), as conll18_ud_eval.py does, or case-insensitively (default: as the convention says)."),
     skip_mismatched: bool = typer.Option(False, "--skip-mismatched", help="Dependency: set aside (and report) sentences whose tokens differ instead of aligning the characters."),
     params: Optional[Path] = typer.Option(None, "--params", "-p", help="Brackets: EVALB parameter file (default: EVALB's built-in settings)."),
     with_leaf_ancestor: bool = typer.Option(False, "--leaf-ancestor", help="Brackets: also compare leaf-ancestor and GEIG scores."),
@@ -175,6 +176,7 @@ def compare_command(
         else:
             options = metric_options(no_punct, punct, None, None, None, convention=convention,
                                      ignore_subtypes=ignore_subtypes,
+                                     fold_root_case=None if case_sensitive_root is None else not case_sensitive_root,
                                      label_map=read_label_map(label_map) if label_map else None,
                                      skip_mismatched=skip_mismatched, cycles=cycles(strict))
             counts, display, alignment, evaluation_signature = dependency_counts(gold, systems, names, fmt, options,
