@@ -39,6 +39,63 @@ def one_line_error(result, *needles):
     return lines[0]
 
 
+#: setpriv's options that take from root the capabilities by which it reads every file.
+_NO_DAC = ["--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search"]
+
+
+def _root_can_be_refused() -> str:
+    """"" where a child process of root, started by ``setpriv`` without CAP_DAC_OVERRIDE and
+    CAP_DAC_READ_SEARCH, is refused a file without read permission; else why not."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return "setpriv (util-linux) is not installed"
+    with tempfile.TemporaryDirectory() as folder:
+        locked = Path(folder) / "locked"
+        locked.write_text("x", encoding="utf-8")
+        locked.chmod(0)
+        probe = f"import sys\ntry:\n    open({str(locked)!r})\nexcept PermissionError:\n    sys.exit(3)"
+        try:
+            done = subprocess.run([setpriv, *_NO_DAC, "--", sys.executable, "-c", probe], capture_output=True,
+                                  timeout=60, env=dict(os.environ))
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"setpriv failed: {exc}"
+        return "" if done.returncode == 3 else \
+            f"setpriv could not drop the capabilities: {done.stderr.decode(errors='replace').strip()[:200]}"
+
+
+def invoke_bound_by_permissions(app, args):
+    """The CLI with ``args`` where file permissions bind: in this process (``CliRunner``) for a
+    user other than root; as root (who reads every file), ``python -m spacy_agreement`` in a
+    child process that ``setpriv`` started without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH, so
+    that a file without read permission is refused as it is to any user. Returns what
+    :func:`one_line_error` reads (``exit_code``, ``exception``, ``stdout``, ``stderr``,
+    ``output``); skips, saying why, where root cannot be refused (no allowed skip reason: under
+    CI that fails the run)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from types import SimpleNamespace
+
+    from typer.testing import CliRunner
+
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return CliRunner().invoke(app, args)
+    why = _root_can_be_refused()
+    if why:
+        pytest.skip(f"running as root, which reads every file, and {why}: the permission error NOT checked")
+    done = subprocess.run([shutil.which("setpriv"), *_NO_DAC, "--", sys.executable, "-m", "spacy_agreement", *args],
+                          capture_output=True, timeout=300, env=dict(os.environ), stdin=subprocess.DEVNULL)
+    out, err = done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
+    return SimpleNamespace(exit_code=done.returncode, exception=None, stdout=out, stderr=err, output=out + err)
+
+
 def command_args(command, tmp_path, files):
     a, b = files
     mrg_gold, mrg_test = tmp_path / "g.mrg", tmp_path / "t.mrg"

@@ -220,7 +220,10 @@ def test_installed_metadata_docs_extra():
 # --- pyproject.toml: wheels for the versions said, and the docs extra -------------------------
 
 def _pyproject():
-    tomllib = pytest.importorskip("tomllib", reason="tomllib is Python 3.11+: pyproject.toml NOT checked")
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10: tomli, the same parser (the test extra has it there)
+        import tomli as tomllib
     path = ROOT / "pyproject.toml"
     if not path.is_file():
         pytest.skip("not run from a checkout: pyproject.toml not found")
@@ -240,6 +243,15 @@ def test_pyproject_builds_wheels_for_the_versions_it_supports():
     assert wheels["macos"]["environment"]["SPACY_AGREEMENT_NO_OPENMP"] == "1"
     setuptools = [r for r in pyproject["build-system"]["requires"] if r.startswith("setuptools")]
     assert setuptools == ["setuptools>=77"], "an SPDX license expression needs setuptools>=77 to build"
+
+
+def test_pyproject_test_extra_has_every_reference_the_tests_compare_with():
+    """The independent references (scikit-learn's and NLTK's κ, statsmodels' Fleiss κ and Holm,
+    zss and apted's tree edit distances) come with the test extra, so that no comparison
+    disappears where one is missing."""
+    test = _pyproject()["project"]["optional-dependencies"]["test"]
+    names = {re.match(r"[\w-]+", r).group().lower() for r in test}
+    assert {"scikit-learn", "statsmodels", "zss", "apted", "hypothesis", "pytest", "html5lib"} <= names
 
 
 def test_pyproject_has_a_docs_extra():

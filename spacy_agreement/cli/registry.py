@@ -2,7 +2,8 @@
 :func:`command`, and :mod:`spacy_agreement.cli` adds every registered command to the app. A
 new command is one new module (its function under ``@command("name")``) and one import line
 in :mod:`spacy_agreement.cli`. :class:`Command` is the class each command is made with
-(``app.command(name, cls=Command)``): its ``--help`` speaks in metavars, not Python types."""
+(``app.command(name, cls=Command)``): its ``--help`` speaks in metavars, not Python types, and a
+path that cannot be read is reported by the command, as bad input, not by click's check."""
 from __future__ import annotations
 
 import inspect
@@ -64,6 +65,7 @@ class Command(TyperCommand):
         for param in self.params:
             if type(param) is TyperArgument:
                 param.__class__ = _NamedArgument  # the same object, shown by its name
+            _no_readable_check(param)
 
     def get_help_option(self, ctx: Any) -> Any:
         return _bare_flag(super().get_help_option(ctx))
@@ -80,6 +82,16 @@ class Group(TyperGroup):
 
     def get_help_option(self, ctx: Any) -> Any:
         return _bare_flag(super().get_help_option(ctx))
+
+
+def _no_readable_check(param: Any) -> None:
+    """A path the user may not read is bad input (exit code 1 and ``PATH: Permission denied``,
+    as :func:`~.handling.handled_errors` says it when the command opens it), not a usage error
+    (click's and typer's check of ``readable``: exit code 2): the check is left to the command."""
+    info = getattr(getattr(param, "type_descriptor", None), "parameter_info", None)  # typer 0.2x
+    checked = info if info is not None else vars(param).get("type")  # click.Path in older typer
+    if getattr(checked, "readable", False) is True:
+        checked.readable = False
 
 
 def _bare_flag(option: Any) -> Any:

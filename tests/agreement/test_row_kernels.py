@@ -19,6 +19,16 @@ from ..strategies import labelled_trees
 from ..helpers import assert_same_sums, block_forest, chain, comb, ordered_forest, to_ordered
 
 KERNELS = _core.row_kernels()
+#: Every kernel the core has (classic, scalar, avx2, avx512): the tests below that take one
+#: kernel are parametrized over all of them, and one this CPU (or build) does not offer is a skip
+#: that says so, not a kernel left out unseen.
+ALL_KERNELS = tuple(_core.ROW_KERNELS)
+
+
+def each_kernel(kernels=ALL_KERNELS):
+    return [pytest.param(k, id=k, marks=pytest.mark.skipif(
+        k not in KERNELS, reason=f"the {k} kernel is not offered here (this CPU or build lacks it; here: "
+                                 f"{', '.join(KERNELS)}): its code paths NOT tested")) for k in kernels]
 
 
 @pytest.fixture(autouse=True)
@@ -38,7 +48,8 @@ def distances(kernel, forest, left, right):
 
 
 def test_the_portable_kernels_are_always_there():
-    assert KERNELS[:2] == ["classic", "scalar"]
+    assert KERNELS[:2] == ["classic", "scalar"] and ALL_KERNELS == ("classic", "scalar", "avx2", "avx512")
+    assert tuple(KERNELS) == ALL_KERNELS[:len(KERNELS)]  # the best a CPU offers includes the lesser ones
     assert _core.row_kernel() == KERNELS[-1]
 
 
@@ -51,44 +62,44 @@ def test_unknown_kernel_is_refused_and_the_choice_restored():
     assert _core.use_row_kernel() == "classic"
 
 
+@pytest.mark.parametrize("kernel", each_kernel())
 @settings(max_examples=80, deadline=None)
-@given(st.lists(labelled_trees(max_nodes=14), min_size=2, max_size=9))
-def test_every_kernel_matches_the_reference_on_random_forests(trees):
+@given(trees=st.lists(labelled_trees(max_nodes=14), min_size=2, max_size=9))
+def test_every_kernel_matches_the_reference_on_random_forests(kernel, trees):
     _, forest, _ = ordered_forest(trees)
     n = len(trees)
     left, right = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
     left, right = left.ravel().astype(np.int64), right.ravel().astype(np.int64)
     expected = [ref_tree_edit_distance(trees[i], trees[j]) for i, j in zip(left, right)]
-    for kernel in KERNELS:
-        assert distances(kernel, forest, left, right).tolist() == expected, kernel
+    assert distances(kernel, forest, left, right).tolist() == expected
 
 
+@pytest.mark.parametrize("kernel", each_kernel())
 @settings(max_examples=60, deadline=None)
-@given(labelled_trees(max_nodes=20), labelled_trees(max_nodes=20))
-def test_every_kernel_gives_the_reference_distance_of_one_pair(one, other):
+@given(one=labelled_trees(max_nodes=20), other=labelled_trees(max_nodes=20))
+def test_every_kernel_gives_the_reference_distance_of_one_pair(kernel, one, other):
     """The single-pair function (one tree against a batch of one with the row kernels)."""
     vocab = LabelVocab()
     a, b = to_ordered(one, vocab), to_ordered(other, vocab)
     expected = ref_tree_edit_distance(one, other)
-    for kernel in KERNELS:
-        _core.use_row_kernel(kernel)
-        assert _core.tree_edit_distance(a.labels, a.lml, a.keyroots, b.labels, b.lml, b.keyroots) == expected, kernel
+    _core.use_row_kernel(kernel)
+    assert _core.tree_edit_distance(a.labels, a.lml, a.keyroots, b.labels, b.lml, b.keyroots) == expected
 
 
+@pytest.mark.parametrize("kernel", each_kernel(ALL_KERNELS[1:]))
 @settings(max_examples=40, deadline=None)
-@given(st.lists(labelled_trees(max_nodes=16), min_size=2, max_size=14), st.integers(1, 3))
-def test_every_kernel_gives_the_same_alpha_sums(trees, threads):
+@given(trees=st.lists(labelled_trees(max_nodes=16), min_size=2, max_size=14), threads=st.integers(1, 3))
+def test_every_kernel_gives_the_same_alpha_sums(kernel, trees, threads):
     """The all-pairs sums (each pair in its cheaper orientation, in batches) are the classic
     kernel's."""
     ordered, forest, sizes = ordered_forest(trees)
-    sums = {}
-    for kernel in KERNELS:
-        _core.use_row_kernel(kernel)
-        sums[kernel] = expected_sums(forest, sizes, np.ones(len(ordered)), n_threads=threads, forest_trees=ordered)
+    _core.use_row_kernel("classic")
+    classic = expected_sums(forest, sizes, np.ones(len(ordered)), n_threads=threads, forest_trees=ordered)
+    _core.use_row_kernel(kernel)
+    got = expected_sums(forest, sizes, np.ones(len(ordered)), n_threads=threads, forest_trees=ordered)
     one_thread = expected_sums(forest, sizes, np.ones(len(ordered)), n_threads=1, forest_trees=ordered)
     # bit for bit, δnorm too: every row's sums are added in row order, whatever the threads did
-    for value in sums.values():
-        assert value.tolist() == sums["classic"].tolist() == one_thread.tolist()
+    assert got.tolist() == classic.tolist() == one_thread.tolist()
 
 
 @settings(max_examples=30, deadline=None)
@@ -141,8 +152,9 @@ def test_layouts_of_another_forest_are_refused():
 IAA_FILES = ["cdt/da-lotte.conll", "cdt/da-morten.conll", "ndt/odin-norwegian.conll"]
 
 
+@pytest.mark.parametrize("kernel", each_kernel(ALL_KERNELS[1:]))
 @pytest.mark.parametrize("name", IAA_FILES)
-def test_every_kernel_agrees_with_the_classic_one_on_the_iaa_data(iaa, name):
+def test_every_kernel_agrees_with_the_classic_one_on_the_iaa_data(iaa, name, kernel):
     """Every pair of trees of one annotator's file, in both orientations, distance by distance."""
     vocab = LabelVocab()
     ordered = [t.to_ordered(vocab)[0] for t in sa.read_conll(iaa / name)]
@@ -152,13 +164,13 @@ def test_every_kernel_agrees_with_the_classic_one_on_the_iaa_data(iaa, name):
     mirror_forest = (mirrored[0], mirrored[1], forest.offsets, mirrored[2], mirrored[3])
     expected = distances("classic", forest, left, right)
     assert row_layouts(forest.arrays(), mirrored)[0].max_rows == max(t.size for t in ordered)
-    for kernel in KERNELS[1:]:
-        assert np.array_equal(distances(kernel, forest, left, right), expected), kernel
-        _core.use_row_kernel(kernel)
-        assert np.array_equal(_core.forest_ted_pairs(*mirror_forest, left, right), expected), kernel
+    assert np.array_equal(distances(kernel, forest, left, right), expected)
+    _core.use_row_kernel(kernel)
+    assert np.array_equal(_core.forest_ted_pairs(*mirror_forest, left, right), expected)
 
 
-def test_rows_meeting_whole_blocks_give_the_classic_sums():
+@pytest.mark.parametrize("kernel", each_kernel(ALL_KERNELS[1:]))
+def test_rows_meeting_whole_blocks_give_the_classic_sums(kernel):
     """Rows over a forest of many blocks, in the given order (orientation runs of a few trees,
     blocks met rarely) and in the engine's order by cost ratio (whole blocks), every kernel."""
     ordered, forest, sizes = block_forest()
@@ -171,10 +183,9 @@ def test_rows_meeting_whole_blocks_give_the_classic_sums():
     classic = _core.expected_sums_rows(*forest.arrays(), *args)
     engine_classic = expected_sums(forest, sizes, counts, n_threads=2, forest_trees=ordered)
     assert_same_sums(engine_classic, classic)
-    for kernel in KERNELS[1:]:
-        _core.use_row_kernel(kernel)
-        assert_same_sums(_core.expected_sums_rows(*forest.arrays(), *args, layouts), classic)
-        assert_same_sums(expected_sums(forest, sizes, counts, n_threads=2, forest_trees=ordered), classic)
+    _core.use_row_kernel(kernel)
+    assert_same_sums(_core.expected_sums_rows(*forest.arrays(), *args, layouts), classic)
+    assert_same_sums(expected_sums(forest, sizes, counts, n_threads=2, forest_trees=ordered), classic)
 
 
 def test_layouts_survive_pickling():

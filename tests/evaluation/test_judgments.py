@@ -220,8 +220,16 @@ def test_datapackage_reader_errors(tmp_path):
     assert items[0].judgments == {"ann1": "A", "ann2": "B"} and items[2].judgments == {"ann1": "A"}
 
 
-# The paper's figures (Tables 1, 2 and 5) and what reproduces them: benchmarks/plank2015_parity.md
-PLANK_TABLE2 = {  # LAS UAS LA NED TED LCP UCP (Malt = parser1, MST = parser2)
+# --- Plank et al. (2015), Tables 1, 2 and 5, on the released data (tests/conftest.py plank_data) ---
+#
+# Every figure the package reproduces is asserted to the paper's printed digits; a figure it does not
+# reproduce is a strict xfail saying why (benchmarks/plank2015_parity.md has the detail), so that a change
+# that moves a reproduced figure fails, and one that makes another figure reproduce fails too (then the
+# expectation moves to the asserted ones).
+
+PLANK_METRICS = ("las", "uas", "la", "ned", "ted", "lcp", "ucp")
+PLANK_PARSERS = {"parser1": "Malt", "parser2": "MST"}  # in the release parser1 is Malt, parser2 MST
+PLANK_TABLE2 = {  # LAS UAS LA NED TED LCP UCP, as printed
     "en": {"parser1": (79.17, 82.31, 87.88, 84.34, 85.20, 41.27, 47.17),
            "parser2": (78.30, 82.91, 86.80, 84.72, 83.49, 36.05, 45.58)},
     "es": {"parser1": (78.72, 82.85, 87.34, 82.90, 84.20, 34.00, 43.00),
@@ -235,50 +243,107 @@ PLANK_TABLE2 = {  # LAS UAS LA NED TED LCP UCP (Malt = parser1, MST = parser2)
 }
 PLANK_VERBS = {"en": "VERB", "es": "VERB", "de": "VERB", "da": "VA,VE", "hr": "V"}
 PLANK_TABLE1 = {"da": (0.77, 0.53), "de": (0.67, 0.33), "en": (0.73, 0.45), "es": (0.60, 0.20), "hr": (0.80, 0.59)}
-PLANK_TABLE5_ANN_LAS = {"da": (0.768, 0.838), "de": (0.670, 0.710), "en": (0.728, 0.715), "es": (0.601, 0.663),
-                        "hr": (0.800, 0.755)}
+PLANK_TABLE5 = {  # ANN, then the agreement of LAS UAS LA NED TED LCP UCP with the judges
+    "da": (0.768, 0.838, 0.848, 0.808, 0.828, 0.828, 0.745, 0.765),
+    "de": (0.670, 0.710, 0.690, 0.635, 0.710, 0.630, 0.575, 0.565),
+    "en": (0.728, 0.715, 0.705, 0.660, 0.700, 0.658, 0.525, 0.600),
+    "es": (0.601, 0.663, 0.644, 0.603, 0.652, 0.635, 0.581, 0.554),
+    "hr": (0.800, 0.755, 0.700, 0.735, 0.730, 0.705, 0.570, 0.580),
+}
+
+NED_NOT_REPRODUCED = ("the paper's NED lies within -0.40..+0.05 points of its own UAS, which no NED on the same tokens "
+                      "can give (NED >= UAS by construction); no definition, average, punctuation rule or argument "
+                      "order tried reproduces it (only English does, as the undirected variant)")
+TED_NOT_REPRODUCED = ("the paper's TED is TedEval's (Tsarfaty et al. 2011); none of the Figure-1 or TedEval-style "
+                      "function trees, normalisations or averages tried reproduces any language (0.2-4.6 points off)")
+VERBS_OFF = ("1 to 3 of the paper's verbs are judged otherwise than ours (the same verb set: its figures are k/600, "
+             "k/289, k/522 as ours; no variant tried fixes these without breaking the 12 exact ones)")
+TABLE2_NOT_REPRODUCED = {
+    **{(lang, parser, "ned"): NED_NOT_REPRODUCED for lang in ("es", "da", "de", "hr") for parser in PLANK_PARSERS},
+    **{(lang, parser, "ted"): TED_NOT_REPRODUCED for lang in PLANK_TABLE2 for parser in PLANK_PARSERS},
+    **{(lang, parser, metric): VERBS_OFF for lang, parser in (("es", "parser1"), ("es", "parser2"), ("de", "parser2"),
+                                                              ("hr", "parser2")) for metric in ("lcp", "ucp")},
+}
+KAPPA_NOT_REPRODUCED = ("mean pairwise Cohen's kappa gives de .341 and en .457, which round to .34 and .46 where the "
+                        "paper prints .33 and .45; no common variant (Fleiss, Scott's pi, Krippendorff's alpha, "
+                        "truncation) gives all five languages")
+DANISH_NOT_REPRODUCED = ("the Danish judges agree with the metric-preferred parse on .59-.69 of the items where the "
+                         "paper says .75-.85, though the judges' agreement and Table 2's Danish scores reproduce: the "
+                         "released annotated.csv seems not aligned with the released parses for part of the items")
+TIES_NOT_REPRODUCED = ("depends on how the paper broke the metric's ties (UCP/LCP tie on 80-150 of 200 items, the "
+                       "others on 10-45), which no single rule (half, skip, A, B) reproduces")
+TABLE5_REPRODUCED = {(lang, "ann") for lang in PLANK_TABLE5} | {(lang, "las") for lang in ("de", "en", "es", "hr")} | {
+    ("en", "ned"), ("de", "lcp")}
+
+
+def _marked(values, reason):
+    return pytest.param(*values, id="-".join(values), marks=[pytest.mark.xfail(strict=True, reason=reason)]
+                        if reason else [])
 
 
 @pytest.fixture(scope="module")
-def plank_data():
-    import os
+def plank_evaluate(plank_data):
+    """``evaluate --convention plank2015 --json`` of one parser of one language (cached)."""
+    cache = {}
 
-    value = os.environ.get("SPACY_AGREEMENT_PLANK_DATA")
-    if not value or not (Path(value) / "en" / "annotated.csv").is_file():
-        pytest.skip("the Plank et al. (2015) datapackage is not available: set SPACY_AGREEMENT_PLANK_DATA to the "
-                    "folder holding da/ de/ en/ es/ hr/ (CoNLL2015/datapackage); the paper's Tables 1, 2, 5 NOT checked")
-    return Path(value)
+    def run(lang, parser):
+        if (lang, parser) not in cache:
+            args = ["evaluate", str(plank_data / lang / "gold.conll"), str(plank_data / lang / f"{parser}.conll"),
+                    "--json", "--convention", "plank2015", "--verb-tags", PLANK_VERBS[lang], "--ignore-forms"]
+            result = CliRunner().invoke(app, args)
+            assert result.exit_code == 0, result.output
+            cache[lang, parser] = json.loads(result.stdout)  # warnings go to stderr, the JSON alone to stdout
+        return cache[lang, parser]
 
-
-@pytest.mark.parametrize("lang", sorted(PLANK_TABLE2))
-def test_plank2015_table2(plank_data, lang):
-    for parser, paper in PLANK_TABLE2[lang].items():
-        args = ["evaluate", str(plank_data / lang / "gold.conll"), str(plank_data / lang / f"{parser}.conll"),
-                "--json", "--no-punct", "--punct", "form", "--verb-tags", PLANK_VERBS[lang], "--ignore-forms"]
-        out = json.loads(CliRunner().invoke(app, args).output)
-        las, uas, la, ned, ted, lcp, ucp = paper
-        # LAS, UAS, LA: exact to the paper's rounding
-        assert [round(100 * out[k], 2) for k in ("las", "uas", "la")] == [las, uas, la]
-        # UCP/LCP: exact for 10 of the 20 figures, the others 1 to 3 verbs off (<= 0.5 points)
-        assert abs(100 * out["ucp"] - ucp) <= 0.5 + 1e-9 and abs(100 * out["lcp"] - lcp) <= 0.5 + 1e-9
-        if lang == "en":  # NED reproduces for English only, as the undirected variant
-            undirected = json.loads(CliRunner().invoke(app, [*args, "--ned", "undirected"]).output)
-            assert round(100 * undirected["ned"], 2) == ned
+    return run
 
 
-@pytest.mark.parametrize("lang", sorted(PLANK_TABLE1))
-def test_plank2015_tables_1_and_5(plank_data, lang):
-    args = ["judgments", str(plank_data / lang), "--json", "--no-punct", "--punct", "form", "--verb-tags",
-            PLANK_VERBS[lang], "--ignore-forms", "--ties", "b", "--metric", "las"]
-    result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+@pytest.fixture(scope="module")
+def plank_judgments(plank_data):
+    """``judgments --json`` of one language as the paper's Tables 1 and 5 are computed (cached)."""
+    cache = {}
+
+    def run(lang):
+        if lang not in cache:
+            args = ["judgments", str(plank_data / lang), "--json", "--no-punct", "--punct", "form", "--verb-tags",
+                    PLANK_VERBS[lang], "--ignore-forms", "--ned", "undirected", "--ties", "b"]
+            result = CliRunner().invoke(app, args)
+            assert result.exit_code == 0, result.output
+            cache[lang] = json.loads(result.stdout)
+        return cache[lang]
+
+    return run
+
+
+@pytest.mark.parametrize("lang, parser, metric", [
+    _marked((lang, parser, metric), TABLE2_NOT_REPRODUCED.get((lang, parser, metric)))
+    for lang in PLANK_TABLE2 for parser in PLANK_PARSERS for metric in PLANK_METRICS])
+def test_plank2015_table2(plank_evaluate, lang, parser, metric):
+    """Table 2: LAS, UAS, LA exact for all 30 figures; English NED (the undirected variant); UCP
+    and LCP for en, da (both parsers), de and hr Malt; punctuation by eval.pl's form rule, left out."""
+    out = plank_evaluate(lang, parser)
+    assert out["signature"].startswith("evaluate|xpunct:yes|") and "|conv:plank2015|" in out["signature"]
+    assert round(100 * out[metric], 2) == PLANK_TABLE2[lang][parser][PLANK_METRICS.index(metric)]
+
+
+@pytest.mark.parametrize("lang, figure", [
+    _marked((lang, figure), KAPPA_NOT_REPRODUCED if figure == "kappa" and lang in ("de", "en") else None)
+    for lang in PLANK_TABLE1 for figure in ("raw", "kappa")])
+def test_plank2015_table1(plank_judgments, lang, figure):
+    """Table 1: RAW (the mean over judge pairs of their raw agreement) and κ (mean pairwise Cohen)."""
+    out = plank_judgments(lang)
+    assert out["kappa_kind"] == "cohen" and out["items"] == (184 if lang == "es" else 200)  # the paper's note 4
     raw, kappa = PLANK_TABLE1[lang]
-    ann, las = PLANK_TABLE5_ANN_LAS[lang]
-    assert out["kappa_kind"] == "cohen"
-    assert round(out["judge_agreement"], 2) == raw and round(out["judge_agreement"], 3) == ann
-    # mean pairwise Cohen: da .534, es .204, hr .587 as printed; de .341 and en .457 are .01 above
-    # the paper's .33 and .45 (no common kappa variant gives all five, see the parity notes)
-    assert round(out["kappa"], 2) == pytest.approx(kappa + (0.01 if lang in ("de", "en") else 0.0))
-    if lang != "da":  # the Danish metric-judge agreements do not reproduce (.692 against .838)
-        assert round(out["agreement_las"], 3) == las
+    assert round(out["judge_agreement" if figure == "raw" else "kappa"], 2) == (raw if figure == "raw" else kappa)
+
+
+@pytest.mark.parametrize("lang, column", [
+    _marked((lang, column), None if (lang, column) in TABLE5_REPRODUCED else
+            DANISH_NOT_REPRODUCED if lang == "da" else TIES_NOT_REPRODUCED)
+    for lang in PLANK_TABLE5 for column in ("ann",) + PLANK_METRICS])
+def test_plank2015_table5(plank_judgments, lang, column):
+    """Table 5: ANN (= Table 1's RAW) exact for all five, LAS for en, de, hr and es (a tie counts
+    as preferring parse B, ``--ties b``), English NED and German LCP."""
+    out = plank_judgments(lang)
+    key = "judge_agreement" if column == "ann" else f"agreement_{column}"
+    assert round(out[key], 3) == PLANK_TABLE5[lang][(("ann",) + PLANK_METRICS).index(column)]
