@@ -1,4 +1,6 @@
 """Bad input: a clear error naming file, sentence and token; never a crash or a numpy traceback."""
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -119,28 +121,96 @@ def test_cli_reports_bad_input_on_one_line(tmp_path):
 int32_arrays = st.lists(st.integers(-5, 12), max_size=12).map(lambda v: np.array(v, dtype=np.int32))
 
 
+def _a_tree_in_postorder(lml, keyroots):
+    """Whether (lml, keyroots) may describe a tree in postorder, as the core's docstrings define it
+    (extension/validate.pxi): as many lml entries as labels (checked by the caller), lml[i] in
+    [0, i] with every node of [lml[i], i] inside that subtree, keyroots strictly increasing nodes
+    ending at the root, and keyroots exactly where there are nodes."""
+    n = len(lml)
+    if (n > 0) != (len(keyroots) > 0):
+        return False
+    for i in range(n):
+        if not 0 <= lml[i] <= i or any(lml[x] < lml[i] for x in range(lml[i], i)):
+            return False
+    return (n == 0 or keyroots[-1] == n - 1) and all(0 <= k < n for k in keyroots) and \
+        all(b > a for a, b in zip(keyroots, keyroots[1:]))
+
+
+def _postorder_parents(parent):
+    """(lml, keyroots) of a parent array that is a tree in postorder (root last, parent -1, every
+    subtree a run of indices ending at its root), computed from the children; None otherwise."""
+    n = len(parent)
+    if n == 0:
+        return [], []
+    if parent[-1] != -1 or any(not i < parent[i] < n for i in range(n - 1)):
+        return None
+    children = {i: [c for c in range(n) if parent[c] == i] for i in range(n)}
+
+    def below(i):
+        return [i] + [x for c in children[i] for x in below(c)]
+
+    lml = []
+    for i in range(n):
+        nodes = below(i)
+        if sorted(nodes) != list(range(i - len(nodes) + 1, i + 1)):
+            return None
+        lml.append(min(nodes))
+    keyroots = [i for i in range(n) if i == n - 1 or lml[parent[i]] != lml[i]]
+    return lml, keyroots
+
+
 @settings(max_examples=300, deadline=None)
 @given(int32_arrays, int32_arrays, int32_arrays, int32_arrays)
 def test_core_rejects_garbage_without_crashing(labels, lml, keyroots, parent):
-    try:
-        _core.tree_edit_distance(labels, lml, keyroots, labels, lml, keyroots)
-    except ValueError:
-        pass
-    try:
-        _core.derive_lml_keyroots(parent)
-    except ValueError:
-        pass
+    """Every entry point of the core either refuses its arrays (ValueError) or gives a valid
+    answer, and which of the two is decided by the arrays' definition, checked here apart."""
+    # tree_edit_distance of a tree with itself: refused exactly when the arrays are not a tree,
+    # else a distance between 0 and the two trees' nodes (0 where the keyroots are the true ones)
+    valid = len(lml) == len(labels) and _a_tree_in_postorder(lml.tolist(), keyroots.tolist())
+    if not valid:
+        with pytest.raises(ValueError):
+            _core.tree_edit_distance(labels, lml, keyroots, labels, lml, keyroots)
+    else:
+        d = _core.tree_edit_distance(labels, lml, keyroots, labels, lml, keyroots)
+        assert math.isfinite(d) and 0 <= d <= 2 * len(labels)
+        n = len(lml)
+        true_keyroots = [i for i in range(n) if all(lml[j] != lml[i] for j in range(i + 1, n))]
+        if keyroots.tolist() == true_keyroots:
+            assert d == 0
+    # derive_lml_keyroots: refused exactly when the parents are not a tree in postorder, else
+    # the leftmost leaves and keyroots computed from the children
+    expected = _postorder_parents(parent.tolist())
+    if expected is None:
+        with pytest.raises(ValueError):
+            _core.derive_lml_keyroots(parent)
+    else:
+        got_lml, got_keyroots = _core.derive_lml_keyroots(parent)
+        assert (got_lml.tolist(), got_keyroots.tolist()) == expected
+    # forest_ted_pairs: pairs naming trees 1 and -1 of a one-tree forest are always refused
     offsets = np.array([0, len(labels)], dtype=np.int64)
     kr_offsets = np.array([0, len(keyroots)], dtype=np.int64)
     pairs = np.array([0, 1, -1], dtype=np.int64)
-    try:
+    with pytest.raises(ValueError):
         _core.forest_ted_pairs(labels, lml, offsets, keyroots, kr_offsets, pairs, pairs[::-1].copy())
-    except ValueError:
-        pass
-    try:
-        _core.dependency_postorder(parent)
-    except ValueError:
-        pass
+    # dependency_postorder: refused exactly when a head is outside 0..n, else the tokens the
+    # artificial root reaches, in postorder, with their heads as parents, and the count of the others
+    n = len(parent)
+    heads = parent.tolist()
+    if any(not 0 <= h <= n for h in heads):
+        with pytest.raises(ValueError):
+            _core.dependency_postorder(parent)
+    else:
+        tokens, parents, unreachable = _core.dependency_postorder(parent)
+        reached = {0}
+        while True:
+            more = {k for k in range(1, n + 1) if heads[k - 1] in reached} - reached
+            if not more:
+                break
+            reached |= more
+        assert sorted(tokens.tolist()) == sorted(reached) and unreachable == n + 1 - len(reached)
+        assert tokens[-1] == 0 and parents[-1] == -1
+        for i, token in enumerate(tokens.tolist()[:-1]):
+            assert tokens[parents[i]] == heads[token - 1] and parents[i] > i  # the head, after its dependents
 
 
 def test_core_checks_cost_matrix_against_labels():

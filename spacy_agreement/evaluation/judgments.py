@@ -45,8 +45,10 @@ What :func:`analyse_judgments` computes:
   with the judgments aggregated by majority vote (+1 for A, −1 for B, 0 for a tie) and by
   the MACE-style item-response model (:mod:`spacy_agreement.evaluation.mace`; P(A) − P(B)), and a
   Fisher z-test of whether each metric's ρ differs from LAS's. Like the paper, the test
-  treats the two correlations as independent samples of n items: z = (atanh ρ_m − atanh
-  ρ_LAS) / sqrt(2 / (n − 3)).
+  treats the two correlations as independent samples (Fisher 1921): z = (atanh ρ_m − atanh
+  ρ_LAS) / sqrt(1 / (n_m − 3) + 1 / (n_LAS − 3)), each n the items its ρ is computed over
+  (those where the metric is defined: UCP and LCP are not on an item without a verb that has
+  a dependent).
 
 Statistics come from scipy (``spearmanr``, ``norm``).
 
@@ -363,12 +365,15 @@ def analyse_judgments(
         for m in metrics:
             table[m] = {"rho": _spearman(spearmanr, values, diffs[m])}
         base = table.get("las", {}).get("rho", math.nan)
+        # each ρ's own number of items: those where the metric (and the judgment) is defined
+        sizes = {m: int((~(np.isnan(values) | np.isnan(diffs[m]))).sum()) for m in metrics}
         for m in metrics:
             rho = table[m]["rho"]
-            if m == "las" or n <= 3 or math.isnan(rho) or math.isnan(base) or abs(rho) >= 1 or abs(base) >= 1:
+            if m == "las" or min(sizes[m], sizes.get("las", 0)) <= 3 or math.isnan(rho) or math.isnan(base) or \
+                    abs(rho) >= 1 or abs(base) >= 1:
                 table[m]["z_vs_las"], table[m]["p_vs_las"] = math.nan, math.nan
                 continue
-            z = (math.atanh(rho) - math.atanh(base)) / math.sqrt(2.0 / (n - 3))
+            z = (math.atanh(rho) - math.atanh(base)) / math.sqrt(1.0 / (sizes[m] - 3) + 1.0 / (sizes["las"] - 3))
             table[m]["z_vs_las"], table[m]["p_vs_las"] = z, float(2 * norm.sf(abs(z)))
         human_corr[aggregation] = table
     return JudgmentAnalysis(

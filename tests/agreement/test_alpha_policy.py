@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 import spacy_agreement as sa
+from spacy_agreement import _core
 from spacy_agreement.agreement.alpha import pairable_trees
 from spacy_agreement.agreement.policy import NS_PER_CELL, estimated_seconds, exact_cells, plan_alpha
 from spacy_agreement.agreement.settings import DEFAULT_ALPHA_SECONDS, AlphaSettings
@@ -60,7 +61,9 @@ def test_auto_is_exact_within_the_budget_and_sampled_beyond():
     assert plan_alpha(trees, AlphaSettings(method="exact", budget=1)).method == "exact"
     # the time rule: cells × ns per cell ÷ threads against the limit in seconds
     plan = plan_alpha(trees, AlphaSettings(n_threads=2))
-    assert plan.seconds == pytest.approx(cells * max(NS_PER_CELL.values()) * 1e-9 / 2, rel=4)
+    # a small corpus: the table's time per cell of the kernel this CPU runs, not measured
+    assert not plan.measured and plan.ns_per_cell == NS_PER_CELL[_core.row_kernel()]
+    assert plan.seconds == pytest.approx(cells * NS_PER_CELL[_core.row_kernel()] * 1e-9 / 2, rel=1e-12)
     assert plan_alpha(trees, AlphaSettings(n_threads=2, seconds=plan.seconds)).method == "exact"
     assert plan_alpha(trees, AlphaSettings(n_threads=2, seconds=plan.seconds * 0.99)).method == "sampled"
     exact = sa.alpha(data)
@@ -69,8 +72,12 @@ def test_auto_is_exact_within_the_budget_and_sampled_beyond():
     sampled = sa.estimate_alpha(data, budget=cells - 1, sample_pairs=20_000)
     assert sampled.method == "sampled pairs" and sampled.cells == cells
     for kind in ("plain", "diff", "norm"):
-        assert sampled.low[kind] <= sampled.alphas[kind] <= sampled.high[kind]
-        assert abs(sampled.alphas[kind] - exact.alphas[kind]) < 0.02
+        assert sampled.low[kind] < sampled.alphas[kind] < sampled.high[kind]
+        # within 4 standard errors of the exact α, the standard error being the estimate's own
+        # (its 95% interval is a normal one: half its width is 1.96 SE): a correct estimator is
+        # further away with probability below 1e-4 (here it is 0.6-0.8 SE away)
+        standard_error = (sampled.high[kind] - sampled.low[kind]) / (2 * 1.959964)
+        assert abs(sampled.alphas[kind] - exact.alphas[kind]) <= 4 * standard_error
     assert sampled.observed == pytest.approx(exact.observed)  # Do is always exact
 
 

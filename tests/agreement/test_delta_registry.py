@@ -118,5 +118,11 @@ def test_a_plugin_delta_reaches_the_cli_and_the_estimators(tmp_path, sqrt_delta)
     assert "expected_sqrt" in values and values["alpha_method"] == "exact"
     sampled = sampled_alpha(corpus, pairs=2000)
     assert sampled.method == "sampled pairs" and "sqrt" in sampled.low
-    boot = bootstrap_alpha(sa.alpha(corpus), samples=50)
-    assert boot.low["sqrt"] <= boot["sqrt"] <= boot.high["sqrt"] or math.isnan(boot.low["sqrt"])
+    # The bootstrap over items (De fixed): the items are (a, b), (c, c), (a, a), so a resample's Do
+    # is k/3 of the first item's δ² = TED(a, b) when it holds the first item k times (k ~ Bin(3, 1/3)),
+    # and Do = TED(a, b)/3 for the data: α* = 1 - k(1 - α). Its 2.5% quantile is α* at k = 3,
+    # 3α - 2 (P(k = 3) = 1/27 > 2.5%; of 5000 resamples about 185 ± 13 have k = 3 and the quantile
+    # needs 126), its 97.5% quantile α* at k = 0, 1 (P(k = 0) = 8/27).
+    boot = bootstrap_alpha(sa.alpha(corpus), samples=5000)
+    assert boot.low["sqrt"] == pytest.approx(3 * expected - 2, rel=1e-9, abs=1e-12)
+    assert boot.high["sqrt"] == 1.0

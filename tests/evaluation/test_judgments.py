@@ -4,6 +4,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -97,11 +98,73 @@ def test_analysis_on_generated_judgments(tmp_path):
     assert table["las"]["rho"] >= max(table[m]["rho"] for m in result.metrics if m != "las") - 1e-12
     assert result.metric_judge_agreement["las"] > result.judge_agreement
     assert math.isnan(table["las"]["p_vs_las"]) and 0 <= table["lcp"]["p_vs_las"] <= 1
-    assert -1 <= result.metric_correlations[("las", "uas")] <= 1
+    assert result.metric_correlations[("las", "uas")] == pytest.approx(
+        spearman_rho(result.differences["las"], result.differences["uas"]), abs=1e-12)
     cli = CliRunner().invoke(app, ["judgments", str(path), "--json"])
     assert cli.exit_code == 0, cli.output
     out = json.loads(cli.output)
     assert out["items"] == 200 and "rho_mace_las" in out and "mace_competence_expert" in out
+
+
+def spearman_rho(x, y):
+    """Spearman's ρ (1904): Pearson's r of the ranks, tied values taking their mean rank, over the
+    items where both are defined."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    keep = ~(np.isnan(x) | np.isnan(y))
+    x, y = x[keep], y[keep]
+
+    def ranks(v):
+        order = sorted(range(len(v)), key=lambda i: v[i])
+        out = [0.0] * len(v)
+        start = 0
+        while start < len(order):
+            end = start
+            while end + 1 < len(order) and v[order[end + 1]] == v[order[start]]:
+                end += 1
+            for k in range(start, end + 1):
+                out[order[k]] = (start + end) / 2 + 1
+            start = end + 1
+        return np.array(out)
+
+    rx, ry = ranks(x), ranks(y)
+    rx, ry = rx - rx.mean(), ry - ry.mean()
+    return float((rx * ry).sum() / math.sqrt((rx * rx).sum() * (ry * ry).sum()))
+
+
+def fisher_z_test(r1, n1, r2, n2):
+    """The test the module docstring claims, written from its definition: Fisher's (1921) test of
+    the difference between two correlations from independent samples of n1 and n2 (the paper's
+    "Fisher's z-transform"): each r becomes z = ½ ln((1 + r) / (1 − r)), of standard error
+    1/sqrt(n − 3), and Z = (z1 − z2) / sqrt(1/(n1 − 3) + 1/(n2 − 3)) is standard normal under
+    equal correlations; two-sided p = erfc(|Z| / √2)."""
+    z1, z2 = 0.5 * math.log((1 + r1) / (1 - r1)), 0.5 * math.log((1 + r2) / (1 - r2))
+    statistic = (z1 - z2) / math.sqrt(1 / (n1 - 3) + 1 / (n2 - 3))
+    return statistic, math.erfc(abs(statistic) / math.sqrt(2))
+
+
+def test_correlations_and_their_test_against_las_from_their_definitions(tmp_path):
+    """Table 4's ρ (majority vote against each metric's preference strength) and the test of each
+    metric's ρ against LAS's, recomputed here: LCP and UCP are undefined on the 37 items without a
+    verb that has a dependent, so their ρ is over 163 items and LAS's over 200, and the test takes
+    each correlation's own number of items."""
+    generator = load_generator()
+    path = tmp_path / "judgments.jsonl"
+    assert generator.main([str(path), "--items", "200", "--seed", "3"]) == 0
+    items = load_judgments(path)
+    result = analyse_judgments(items, mace_restarts=2)
+    majority = np.sign([sum(1 if v == "A" else -1 for v in item.judgments.values()) for item in items])
+    defined = {m: int((~np.isnan(result.differences[m])).sum()) for m in result.metrics}
+    assert defined["las"] == 200 and defined["lcp"] == defined["ucp"] == 163
+    for aggregation, table in result.human_correlations.items():
+        for m in result.metrics:
+            if aggregation == "majority":
+                assert table[m]["rho"] == pytest.approx(spearman_rho(majority, result.differences[m]), abs=1e-12)
+            if m == "las":
+                assert math.isnan(table[m]["z_vs_las"]) and math.isnan(table[m]["p_vs_las"])
+                continue
+            z, p = fisher_z_test(table[m]["rho"], defined[m], table["las"]["rho"], defined["las"])
+            assert table[m]["z_vs_las"] == pytest.approx(z, rel=1e-12), (aggregation, m)
+            assert table[m]["p_vs_las"] == pytest.approx(p, rel=1e-9, abs=1e-15), (aggregation, m)
 
 
 @pytest.mark.parametrize(

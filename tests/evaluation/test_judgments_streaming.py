@@ -1,7 +1,8 @@
 """``judgments`` streams: the items are read, checked and scored one at a time, and the analysis
 keeps per item only numbers (the metrics' differences, the judges' preferences), never the
 trees. The figures are those of the whole-list analysis, compared here with a slow reference
-written out below (the analysis as it was before it streamed: every item kept in a list)."""
+written out below (the analysis as it was before it streamed: every item kept in a list; the test
+of each ρ against LAS's from its definition, tests/evaluation/test_judgments.py fisher_z_test)."""
 import gc
 import json
 import math
@@ -34,7 +35,9 @@ UPOS = ["NOUN", "VERB", "ADJ", "PUNCT", "PRON"]
 
 def reference_analysis(items, metrics=DEFAULT_METRICS, options=None, ties="half", mace_restarts=10, seed=0,
                        kappa="cohen", check_forms=True):
-    from scipy.stats import norm, spearmanr
+    from scipy.stats import spearmanr
+
+    from tests.evaluation.test_judgments import fisher_z_test
 
     from spacy_agreement.evaluation.judgments import PREFERENCES, _spearman
 
@@ -91,13 +94,14 @@ def reference_analysis(items, metrics=DEFAULT_METRICS, options=None, ties="half"
     for aggregation, values in human.items():
         table = {m: {"rho": _spearman(spearmanr, values, diffs[m])} for m in metrics}
         base = table.get("las", {}).get("rho", math.nan)
+        defined = {m: sum(not (math.isnan(v) or math.isnan(d)) for v, d in zip(values, diffs[m])) for m in metrics}
         for m in metrics:
             rho = table[m]["rho"]
-            if m == "las" or n <= 3 or math.isnan(rho) or math.isnan(base) or abs(rho) >= 1 or abs(base) >= 1:
+            if m == "las" or min(defined[m], defined.get("las", 0)) <= 3 or math.isnan(rho) or math.isnan(base) or \
+                    abs(rho) >= 1 or abs(base) >= 1:
                 table[m]["z_vs_las"], table[m]["p_vs_las"] = math.nan, math.nan
                 continue
-            z = (math.atanh(rho) - math.atanh(base)) / math.sqrt(2.0 / (n - 3))
-            table[m]["z_vs_las"], table[m]["p_vs_las"] = z, float(2 * norm.sf(abs(z)))
+            table[m]["z_vs_las"], table[m]["p_vs_las"] = fisher_z_test(rho, defined[m], base, defined["las"])
         human_corr[aggregation] = table
     return JudgmentAnalysis(tuple(metrics), judges, preferences, {m: preferences[m].count("tie") for m in metrics},
                             agreement, judge_agreement, kappa_value, kappa, correlations, human_corr, fitted, n, diffs)
@@ -154,7 +158,16 @@ def same(x, y):
 
 
 def assert_identical(streamed, reference):
-    assert same(streamed.to_dict(), reference.to_dict())
+    """The same analysis: every figure bit for bit, but the test against LAS, which the reference
+    computes from its definition (log instead of atanh, erfc instead of the normal's tail), to
+    rounding."""
+    ours, theirs = streamed.to_dict(), reference.to_dict()
+    tested = [k for k in theirs if k.startswith(("z_vs_las_", "p_vs_las_"))]
+    assert tested and same({k: v for k, v in ours.items() if k not in tested},
+                           {k: v for k, v in theirs.items() if k not in tested})
+    for key in tested:
+        assert (math.isnan(ours[key]) and math.isnan(theirs[key])) or \
+            ours[key] == pytest.approx(theirs[key], rel=1e-9, abs=1e-15), key
     assert format_analysis(streamed) == format_analysis(reference)
     assert streamed.preferences == reference.preferences and streamed.ties == reference.ties
     assert streamed.judges == reference.judges and streamed.items == reference.items
@@ -209,7 +222,12 @@ def test_cli_prints_the_reference_figures(judged_file):
     printed = json.loads(out.output)
     assert printed.pop("signature") == signature
     expected = {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in reference.to_dict().items()}
-    assert json.dumps(printed) == json.dumps(expected)  # nan is written null
+    assert list(printed) == list(expected)
+    for key, value in expected.items():  # nan is written null; the test against LAS to rounding
+        if key.startswith(("z_vs_las_", "p_vs_las_")) and value is not None:
+            assert printed[key] == pytest.approx(value, rel=1e-9, abs=1e-15), key
+        else:
+            assert json.dumps(printed[key]) == json.dumps(value), key
     text = CliRunner().invoke(app, ["judgments", str(judged_file)])
     assert text.exit_code == 0 and text.output.startswith(format_analysis(reference) + "\n")
 

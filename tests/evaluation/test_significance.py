@@ -232,8 +232,81 @@ def test_settings_and_signature_round_trip():
     assert isinstance(s, Settings)
 
 
-def test_bca_and_basic_intervals_run():
-    a = counts_of([8, 9, 7, 10, 6, 3, 9, 8] * 5, [10] * 40)
-    for method in ("basic", "bca"):
-        found = system_intervals(a, IntervalSettings(resamples=300, interval=method))
-        assert found["acc"].low < a.corpus()["acc"] < found["acc"].high
+# --------------------------------------------------------------------- the three intervals
+
+def textbook_interval(method, distribution, observed, jackknife, level):
+    """Percentile, basic and BCa intervals (Efron & Tibshirani 1993, §13.3, §13.4 and §14.3) of a
+    bootstrap distribution: percentile: its α/2 and 1 − α/2 quantiles; basic: 2θ̂ minus them,
+    swapped; BCa: the quantiles at Φ(z₀ + (z₀ + z)/(1 − a(z₀ + z))) for z = z_{α/2}, z_{1−α/2},
+    with z₀ = Φ⁻¹(share of θ* below θ̂, ties counting half) and the acceleration
+    a = Σ(θ̄₍.₎ − θ₍ᵢ₎)³ / (6 (Σ(θ̄₍.₎ − θ₍ᵢ₎)²)^{3/2}) from the jackknife values θ₍ᵢ₎ (eq. 14.15).
+    Quantiles interpolate linearly between order statistics (numpy's default)."""
+    from scipy.stats import norm
+
+    tail = (1 - level) / 2
+    if method == "percentile":
+        return tuple(np.percentile(distribution, [100 * tail, 100 * (1 - tail)]))
+    if method == "basic":
+        low, high = np.percentile(distribution, [100 * tail, 100 * (1 - tail)])
+        return 2 * observed - high, 2 * observed - low
+    below = (np.sum(distribution < observed) + np.sum(distribution <= observed)) / (2 * len(distribution))
+    z0 = norm.ppf(below)
+    gaps = np.mean(jackknife) - np.asarray(jackknife)
+    a = np.sum(gaps ** 3) / (6 * np.sum(gaps ** 2) ** 1.5)
+    ends = [norm.cdf(z0 + (z0 + z) / (1 - a * (z0 + z))) for z in (norm.ppf(tail), norm.ppf(1 - tail))]
+    return tuple(np.percentile(distribution, [100 * e for e in ends]))
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_intervals_are_scipys_and_the_textbooks_on_the_same_resamples(method, seed):
+    """Each system's interval and the difference's, for every method, equal those of
+    scipy.stats.bootstrap run here on the sentences' counts themselves (paired: the same
+    resampled sentences for every array; the statistic the corpus metric Σc / Σt, not the
+    package's weights over sentence indices): the same seed draws the same resamples (one
+    batch), so they agree to rounding; and both equal the textbook interval computed here from
+    that bootstrap distribution and a jackknife written out below."""
+    from scipy import stats
+
+    from spacy_agreement.evaluation.significance import _rng_argument
+
+    rng = np.random.default_rng(100 + seed)
+    n, R, level = 40, 999, 0.9
+    total = rng.integers(3, 20, n)
+    correct_a, correct_b = rng.binomial(total, 0.7), rng.binomial(total, 0.75)
+    a, b = counts_of(correct_a, total), counts_of(correct_b, total)
+    boot = bootstrap({"a": a, "b": b}, IntervalSettings(resamples=R, seed=seed, confidence=level, interval=method),
+                     [("a", "b")])
+    ca, cb, t = (np.asarray(v, dtype=float) for v in (correct_a, correct_b, total))
+
+    def metric_a(x, y, axis=-1):
+        return x.sum(axis=axis) / y.sum(axis=axis)
+
+    def difference(xa, xb, y, axis=-1):
+        return (xb.sum(axis=axis) - xa.sum(axis=axis)) / y.sum(axis=axis)
+
+    cases = [(boot.intervals["a"]["acc"], metric_a, (ca, t)),
+             (boot.difference_intervals[("a", "b")]["acc"], difference, (ca, cb, t))]
+    for ours, statistic, data in cases:
+        ref = stats.bootstrap(data, statistic, paired=True, vectorized=True, n_resamples=R, confidence_level=level,
+                              method=method, **{_rng_argument(stats.bootstrap): seed})
+        assert ours.low == pytest.approx(ref.confidence_interval.low, rel=1e-12, abs=1e-14)
+        assert ours.high == pytest.approx(ref.confidence_interval.high, rel=1e-12, abs=1e-14)
+        observed = statistic(*data)
+        jackknife = [statistic(*(np.delete(x, i) for x in data)) for i in range(n)]
+        low, high = textbook_interval(method, ref.bootstrap_distribution, observed, jackknife, level)
+        assert (ours.low, ours.high) == pytest.approx((low, high), rel=1e-12, abs=1e-14)
+        assert low < observed < high  # these data: an interval around the observation
+
+
+def test_the_three_methods_give_different_intervals():
+    """Skewed data (few long sentences, accuracy near 1): basic and BCa are not the percentile
+    interval (a method option that fell through to the default would be caught here)."""
+    rng = np.random.default_rng(3)
+    total = np.concatenate([rng.integers(2, 5, 35), [60, 80, 90]])
+    correct = np.minimum(total, rng.binomial(total, 0.93))
+    a = counts_of(correct, total)
+    found = {method: system_intervals(a, IntervalSettings(resamples=500, interval=method))["acc"]
+             for method in ("percentile", "basic", "bca")}
+    ends = {method: (round(i.low, 12), round(i.high, 12)) for method, i in found.items()}
+    assert len(set(ends.values())) == 3, ends

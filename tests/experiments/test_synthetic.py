@@ -108,28 +108,85 @@ def test_phrase_perturbation_keeps_words_order_and_nodes(tree, p_relabel, p_reat
 @pytest.fixture(scope="module")
 def ndt_points(iaa):
     trees = sa.read_conll(iaa / "ndt" / "odin-norwegian.conll")
-    return run_experiment(trees, sample=100, runs=3, seed=1, p_values=(0.1, 1.0))
+    return run_experiment(trees, sample=100, runs=10, seed=1, p_values=(0.1, 1.0))
 
 
 def point(points, setting, p):
     return next(pt for pt in points if pt.setting == setting and pt.p == p and pt.model == "paper")
 
 
+# What the experiment gives on the shared NDT file, as the paper ran it (100 sentences, 10 runs
+# per point), and how much that varies: (setting, p, measure) -> (mean, sd) over 40 other seeds
+# (100-139; each seed draws its own 100 of the 150 sentences and its own noise), measured once.
+# A point of the test's seed lies within 4 sd of the mean with probability above 0.9999 if the
+# experiment is right (the points' spread is close to normal: a mean over 10 runs); the mean
+# itself is known to sd / sqrt(40), so the tolerance is 4 sd sqrt(1 + 1/40). A sign error, a
+# wrong δ or noise applied at the wrong rate moves a point by many sd.
+NDT_EXPECTED = {
+    ("both", 0.1, "alpha_plain"): (0.8357, 0.0101), ("both", 0.1, "alpha_diff"): (0.3891, 0.0473),
+    ("both", 0.1, "alpha_norm"): (0.8836, 0.0056), ("both", 0.1, "accuracy"): (0.8260, 0.0040),
+    ("both", 1.0, "alpha_plain"): (-0.1192, 0.0070), ("both", 1.0, "alpha_diff"): (-2.2585, 0.1290),
+    ("both", 1.0, "alpha_norm"): (0.0745, 0.0160), ("both", 1.0, "accuracy"): (0.0038, 0.0006),
+    ("attach", 1.0, "alpha_plain"): (0.0526, 0.0076), ("attach", 1.0, "alpha_diff"): (-1.9777, 0.1201),
+    ("attach", 1.0, "alpha_norm"): (0.2828, 0.0142), ("attach", 1.0, "accuracy"): (0.1113, 0.0047),
+    ("label", 1.0, "alpha_plain"): (0.3706, 0.0061), ("label", 1.0, "alpha_diff"): (-0.9565, 0.0756),
+    ("label", 1.0, "alpha_norm"): (0.4584, 0.0107), ("label", 1.0, "accuracy"): (0.0349, 0.0014),
+}
+NDT_TOLERANCE = 4 * (1 + 1 / 40) ** 0.5  # in sd (above)
+
+# The figures the paper gives in the text of §3 (Figures 3-5 are curves), (setting, p, measure).
+PAPER_FIGURES = {
+    ("both", 0.1, "alpha_diff"): 0.158, ("both", 1.0, "alpha_norm"): 0.145, ("both", 1.0, "accuracy"): 0.009,
+    ("both", 1.0, "alpha_plain"): -0.068, ("both", 1.0, "alpha_diff"): -2.46,
+    ("attach", 1.0, "accuracy"): 0.239, ("label", 1.0, "accuracy"): 0.041,
+}
+NOT_ON_THIS_FILE = {
+    ("attach", 1.0, "accuracy"): "LAS 11.1 ± 0.5% here against the paper's 23.9%",
+    ("both", 1.0, "accuracy"): "LAS 0.38 ± 0.06% here against the paper's 0.9%",
+    ("both", 1.0, "alpha_plain"): "αplain -11.9 ± 0.7% here against the paper's -6.8%",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("setting, p, measure", sorted(NDT_EXPECTED))
+def test_ndt_points_within_the_monte_carlo_error(ndt_points, setting, p, measure):
+    mean, sd = NDT_EXPECTED[setting, p, measure]
+    assert abs(getattr(point(ndt_points, setting, p), measure) - mean) <= NDT_TOLERANCE * sd
+
+
 @pytest.mark.slow
 def test_ndt_curves_show_the_papers_findings(ndt_points):
     both_low, both_high = point(ndt_points, "both", 0.1), point(ndt_points, "both", 1.0)
-    # αdiff by far the most sensitive at p = 0.1 (paper: 15.8%)
+    # αdiff by far the most sensitive at p = 0.1
     assert both_low.alpha_diff < 0.5 < both_low.alpha_plain and both_low.alpha_diff < both_low.las - 0.3
-    # αnorm the most lenient at p = 1 (paper 14.5%) while LAS is near 0 (paper 0.9%)
-    assert both_high.alpha_norm > max(both_high.alpha_plain, both_high.las) and both_high.las < 0.03
-    # αplain slightly below zero at p = 1 (paper −6.8%); αdiff far below (paper −246%)
-    assert -0.3 < both_high.alpha_plain < 0 and both_high.alpha_diff < -1
+    # αnorm the most lenient at p = 1, while LAS is near 0
+    assert both_high.alpha_norm > max(both_high.alpha_plain, both_high.las)
+    # αplain below zero at p = 1, αdiff far below
+    assert both_high.alpha_plain < 0 and both_high.alpha_diff < -1
     # structural noise is penalised more than label noise
     for measure in ("alpha_plain", "alpha_diff", "alpha_norm"):
         assert getattr(point(ndt_points, "attach", 1.0), measure) < getattr(point(ndt_points, "label", 1.0), measure)
-    # LAS with only reattachment stays well above zero (paper 23.9%); relabelling only: low (paper 4.1%)
-    assert point(ndt_points, "attach", 1.0).las > 0.08
-    assert point(ndt_points, "label", 1.0).las < 0.1
+    # LAS with only reattachment stays well above LAS with only relabelling (the paper's
+    # non-uniform shuffling): 11.1 ± 0.5% against 3.5 ± 0.1% here
+    assert point(ndt_points, "attach", 1.0).las > point(ndt_points, "label", 1.0).las + 10 * 0.0047
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("setting, p, measure", [
+    pytest.param(*key, id="-".join(map(str, key)), marks=[pytest.mark.xfail(strict=True, reason=(
+        f"{NOT_ON_THIS_FILE[key]}, more than 4 sd·√2 apart: not reproduced on the shared NDT file (150 sentences "
+        "of odin-norwegian; the paper drew its 100 from the whole treebank, which is not available)"))]
+                 if key in NOT_ON_THIS_FILE else []) for key in sorted(PAPER_FIGURES)])
+def test_ndt_points_against_the_papers_figures(ndt_points, setting, p, measure):
+    """The paper's figure and this run are two runs of one experiment if the experiment is the
+    paper's: their difference then has sd √2 times one run's (NDT_EXPECTED), and lies within 4 of
+    those. αdiff at p = 1 (−246%, −236% here) and at p = 0.1 (15.8%, 34.4%: 2.8 of them) are;
+    αnorm at p = 1 (14.5%, 6.0%) and LAS with relabelling only (4.1%, 3.3%) are, near the edge
+    (3.7 and 3.9 of them: a change of the random draws may move them over it); the others are
+    not (NOT_ON_THIS_FILE)."""
+    _, sd = NDT_EXPECTED[setting, p, measure]
+    assert abs(getattr(point(ndt_points, setting, p), measure) - PAPER_FIGURES[setting, p, measure]) <= \
+        4 * 2 ** 0.5 * sd
 
 
 def test_cli_synthetic_json_tsv_and_plots(tmp_path):
