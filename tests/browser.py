@@ -3,7 +3,9 @@ of the page into which two small scripts are injected, and says where elements a
 the page is, what went wrong on the console, and what the page looks like (a screenshot).
 
 Not a test module: tests call :func:`render_in_chromium` (after :func:`require_chromium`,
-which skips with the reason when no Chromium is installed; CI installs one, ``.ci/run``).
+which skips with the reason when no Chromium is installed; CI installs one, ``.ci/run``), or
+drive the same Chromium with Playwright (:func:`playwright_chromium`: pages that are used, not
+only looked at, such as the judging page).
 
 How it works. The copy gets a console hook as the first script of the page (it records
 ``console.error`` calls, uncaught exceptions and rejections, resources that failed to load
@@ -29,6 +31,7 @@ original page (window height: the page's ``scrollHeight``, at most 16000 pixels)
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import html
 import json
@@ -38,7 +41,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 MAX_SCREENSHOT_HEIGHT = 16000
@@ -87,6 +90,29 @@ def require_chromium() -> str:
         pytest.skip(f"no Chromium on the PATH (looked for {', '.join(BROWSERS)}): the browser check of the "
                     "HTML report did NOT run; install one (Debian: apt-get install chromium)")
     return found
+
+
+@contextlib.contextmanager
+def playwright_chromium() -> Iterator[Any]:
+    """A Playwright ``Browser`` on the system's Chromium (:func:`require_chromium`: the same
+    executable the report's checks run, headless), closed afterwards; skips the calling test,
+    saying why, without Chromium or without the ``playwright`` package (the ``test`` extra has
+    it). Playwright's own browser downloads are not needed."""
+    import pytest
+
+    executable = require_chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("no playwright package: the browser tests of the judging page did NOT run; "
+                    "pip install -e '.[test]' installs it")
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=executable, headless=True,
+                                         args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def _script_hash(script: str) -> str:
@@ -228,4 +254,5 @@ def render_in_chromium(html_path: PathLike, width: int = 1400, height: int = 100
     return measured
 
 
-__all__ = ["BROWSERS", "chromium_path", "console_lines", "instrument", "render_in_chromium", "require_chromium"]
+__all__ = ["BROWSERS", "chromium_path", "console_lines", "instrument", "playwright_chromium", "render_in_chromium",
+           "require_chromium"]

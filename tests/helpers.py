@@ -118,6 +118,7 @@ def command_args(command, tmp_path, files):
         "evalb": [str(mrg_gold), str(mrg_test)],
         "discourse": [str(EXAMPLES / "discourse_example.json")],
         "report": [str(a), str(b), "--html", str(tmp_path / "r.html")],
+        "judge": [str(a), str(b), "--html", str(tmp_path / "j.html")],
         "demo": [],
     }[command]
 

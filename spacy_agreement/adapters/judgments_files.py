@@ -9,7 +9,14 @@ Two inputs, read by :func:`read_judgment_records` (a folder or a file):
        "a": {...}, "b": {...},
        "judgments": {"judge1": "A", "judge2": "B"}}
 
-  A tree may also be given as CoNLL-U text (a string). ``upos`` and ``forms`` are optional.
+  A tree may also be given as CoNLL-U text (a string), and a phrase-structure tree as an
+  object with its bracketed text, ``{"brackets": "(S (NP (DT the) (NN dog)) (VP (VBZ barks)))"}``
+  (:func:`tree_json` writes either). ``upos`` and ``forms`` are optional; so is ``gold``
+  (absent or ``null``: an item without gold, judged only, whose metrics cannot be computed).
+  A preference is ``"A"``, ``"B"`` or ``"tie"`` (no preference). The export of a judging page
+  (:mod:`spacy_agreement.report.judging_page`) is such a file, one line per judged item, with
+  ``comments`` (judge -> text) and ``shown_first`` (judge -> the system the judge saw first)
+  besides, which are kept (comments) or passed over (the rest).
 * **a language folder of the released data** (``CoNLL2015/datapackage/<lang>/``,
   :func:`read_datapackage_records`): ``gold.conll``, ``parser1.conll``, ``parser2.conll``
   (parallel CoNLL files, read through the reader registry: the built-in ``conll`` reader
@@ -26,7 +33,13 @@ yielded one at a time, so an item is checked before the next line is read and th
 error in the file is the one reported. Problems of the files themselves are a
 :class:`~spacy_agreement.errors.JudgmentError` naming the file, the item and the line.
 
-Memory: nothing is kept from one record to the next. A JSON Lines file is read line by
+Several files at once (:func:`merge_judgment_records`: the exports of several judges, or of one
+judge twice) are merged by item id: an item's judgments are those of every file that has it,
+a judge's judgment in a later file replaces the same judge's in an earlier one (a warning
+says how many items, and how many of them changed), and an item whose analyses differ from
+one file to another is an error naming both.
+
+Memory: nothing is kept from one record to the next (merging keeps every item). A JSON Lines file is read line by
 line; a release folder is read in two passes: the first counts the sentences of each CoNLL
 file and the rows of ``annotated.csv`` without building a tree (files of different lengths
 are an error before any item is yielded), the second reads the three CoNLL files and the
@@ -39,11 +52,14 @@ import contextlib
 import csv
 import json
 import os
-from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Sequence, Tuple, Union, cast
+import warnings
+from typing import (Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union,
+                    cast)
 
 from ..errors import BadOptionError, JudgmentError, Location, not_utf8
-from ..trees import DependencyTree
+from ..trees import ConstituencyTree, DependencyTree
 from . import files
+from .brackets import parse_brackets, to_nltk
 from .conll import _blocks, iter_conll, parse_conll
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -56,16 +72,20 @@ DATAPACKAGE_PARSES = ("parser1", "parser2")
 DATAPACKAGE_COLOURS = ("blue", "red")
 
 
+Tree = Union[DependencyTree, ConstituencyTree]
+
+
 class JudgmentRecord(NamedTuple):
-    """One item as read: a gold tree, parses A and B, each judge's preference as written, and
-    where the item is (``make_item(*record)`` checks it)."""
+    """One item as read: a gold tree (or ``None``), parses A and B, each judge's preference as
+    written, where the item is, and the judges' comments (``make_item(*record)`` checks it)."""
 
     id: str
-    gold: DependencyTree
-    a: DependencyTree
-    b: DependencyTree
+    gold: Optional[Tree]
+    a: Tree
+    b: Tree
     judgments: Mapping[str, str]
     location: Location
+    comments: Mapping[str, str] = {}
 
 
 def _utf8_lines(handle, path):
@@ -76,12 +96,19 @@ def _utf8_lines(handle, path):
         raise not_utf8(path, exc) from None
 
 
-def json_tree(value: Any, id: str, name: str, location: Location) -> DependencyTree:
+def json_tree(value: Any, id: str, name: str, location: Location) -> Tree:
     """The tree ``name`` (``gold``, ``a``, ``b``) of item ``id`` from its JSON value: CoNLL-U
-    text of one sentence, or an object with ``heads`` and ``deprels`` (``forms`` and ``upos``
-    optional)."""
+    text of one sentence, an object with ``heads`` and ``deprels`` (``forms`` and ``upos``
+    optional), or an object with ``brackets``, the bracketed text of a phrase-structure tree."""
     if value is None:
         raise JudgmentError(f"item {id!r} has no {name!r} parse", location)
+    if isinstance(value, Mapping) and "brackets" in value:
+        if not isinstance(value["brackets"], str):
+            raise JudgmentError(f"item {id!r}: {name!r} brackets must be a string", location)
+        trees = parse_brackets(value["brackets"], name=f"{location.source}[{id}].{name}")
+        if len(trees) != 1 or trees[0] is None:
+            raise JudgmentError(f"item {id!r}: {name!r} must hold one bracketed tree, found {len(trees)}", location)
+        return trees[0]
     if isinstance(value, str):
         trees = parse_conll(value, name=f"{location.source}[{id}].{name}")
         if len(trees) != 1:
@@ -220,9 +247,13 @@ def read_jsonl_records(path: PathLike) -> Iterator[JudgmentRecord]:
             judgments = record.get("judgments")
             if not isinstance(judgments, Mapping):
                 raise JudgmentError(f"item {id!r} has no 'judgments' object", location)
-            gold, a, b = (json_tree(record.get(key), id, key, location) for key in ("gold", "a", "b"))
+            comments = record.get("comments") or {}
+            if not isinstance(comments, Mapping) or not all(isinstance(c, str) for c in comments.values()):
+                raise JudgmentError(f"item {id!r}: 'comments' must be an object of judge -> text", location)
+            gold = None if record.get("gold") is None else json_tree(record["gold"], id, "gold", location)
+            a, b = (json_tree(record.get(key), id, key, location) for key in ("a", "b"))
             count += 1
-            yield JudgmentRecord(id, gold, a, b, judgments, location)
+            yield JudgmentRecord(id, gold, a, b, judgments, location, comments)
 
 
 def read_judgment_records(path: PathLike, **datapackage_options: Any) -> Iterator[JudgmentRecord]:
@@ -233,7 +264,72 @@ def read_judgment_records(path: PathLike, **datapackage_options: Any) -> Iterato
     return read_jsonl_records(path)
 
 
+def tree_json(tree: Tree) -> Dict[str, Any]:
+    """A tree as :func:`json_tree` reads it back: ``{"forms", "heads", "deprels", "upos"}``
+    for a dependency tree (``upos`` left out when not known), ``{"brackets": "(S ...)"}`` for
+    a phrase-structure tree (its words under the preterminals, where it has words)."""
+    if isinstance(tree, DependencyTree):
+        out: Dict[str, Any] = {"forms": list(tree.forms), "heads": tree.heads.tolist(), "deprels": list(tree.deprels)}
+        if any(u != "_" for u in tree.upos):
+            out["upos"] = list(tree.upos)
+        return out
+    return {"brackets": " ".join(str(to_nltk(tree)).split())}
+
+
+def _same_analysis(x: Optional[Tree], y: Optional[Tree]) -> bool:
+    """Whether two trees read from two files are the same analysis (gold ``None`` matches
+    anything: one export may have the gold and another not)."""
+    if x is None or y is None:
+        return True
+    if isinstance(x, DependencyTree) and isinstance(y, DependencyTree):
+        return x.heads.tolist() == y.heads.tolist() and x.deprels == y.deprels and x.forms == y.forms
+    if isinstance(x, ConstituencyTree) and isinstance(y, ConstituencyTree):
+        return x.brackets() == y.brackets() and x.words == y.words
+    return False
+
+
+def merge_judgment_records(sources: Iterable[Tuple[str, Iterable[JudgmentRecord]]]) -> Iterator[JudgmentRecord]:
+    """The items of several files, ``(name, records)`` each, merged by item id (module
+    docstring), in the order they are first met: an item's judgments and comments are those
+    of every file that has it; where a judge judged an item in two files, the later file's
+    judgment (and comment) replaces the earlier one's, and one warning per judge and pair of
+    files says how many items were replaced and how many of them changed. The same id with
+    other analyses (parse A, B or the gold) in two files is a
+    :class:`~spacy_agreement.errors.JudgmentError` naming both."""
+    merged: Dict[str, List[Any]] = {}  # id -> [record, judgments, comments, {judge: file}]
+    replaced: Dict[Tuple[str, str, str], List[int]] = {}  # (judge, earlier, later) -> [items, changed]
+    for name, records in sources:
+        for record in records:
+            entry = merged.get(record.id)
+            if entry is None:
+                merged[record.id] = [record, dict(record.judgments), dict(record.comments),
+                                     {judge: name for judge in record.judgments}]
+                continue
+            first = entry[0]
+            for key in ("a", "b", "gold"):
+                if not _same_analysis(getattr(first, key), getattr(record, key)):
+                    raise JudgmentError(f"item {record.id!r}: parse {key if key == 'gold' else key.upper()} differs "
+                                        f"from the one in {first.location.source} (item {first.location.sentence}): "
+                                        "are these exports of the same page?", record.location)
+            if first.gold is None and record.gold is not None:
+                entry[0] = first = first._replace(gold=record.gold)
+            for judge, value in record.judgments.items():
+                if judge in entry[1]:
+                    count = replaced.setdefault((judge, entry[3][judge], name), [0, 0])
+                    count[0] += 1
+                    count[1] += str(entry[1][judge]).strip().lower() != str(value).strip().lower()
+                    entry[2].pop(judge, None)
+                entry[1][judge] = value
+                entry[3][judge] = name
+            entry[2].update(record.comments)
+    for (judge, earlier, later), (items, changed) in replaced.items():
+        warnings.warn(f"judge {judge!r}: the judgments of {items} item(s) in {later} replace those in {earlier} "
+                      f"({changed} changed)", UserWarning, stacklevel=2)
+    for record, judgments, comments, _ in merged.values():
+        yield record._replace(judgments=judgments, comments=comments)
+
+
 __all__: List[str] = [
-    "DATAPACKAGE_COLOURS", "DATAPACKAGE_PARSES", "JudgmentRecord", "json_tree", "read_datapackage_records",
-    "read_judgment_records", "read_jsonl_records",
+    "DATAPACKAGE_COLOURS", "DATAPACKAGE_PARSES", "JudgmentRecord", "json_tree", "merge_judgment_records",
+    "read_datapackage_records", "read_judgment_records", "read_jsonl_records", "tree_json",
 ]

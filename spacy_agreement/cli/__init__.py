@@ -1,6 +1,6 @@
 """The ``spacy-agreement`` command line (typer, as spaCy's own CLI).
 
-One thin command per module (:mod:`.alpha`, :mod:`.evaluate`, :mod:`.judgments`,
+One thin command per module (:mod:`.alpha`, :mod:`.evaluate`, :mod:`.judgments`, :mod:`.judge`,
 :mod:`.layers`, :mod:`.synthetic`, :mod:`.leaf_ancestor`, :mod:`.evalb`, :mod:`.discourse`, :mod:`.report`,
 :mod:`.demo`), each registered in :data:`~.registry.COMMANDS` by its module, over
 :mod:`.options` (the shared options: ``--json``, ``--tsv``, ``--output``, ``--quiet``,
@@ -24,6 +24,7 @@ try:  # Ctrl-C while the commands load (spaCy, numpy): the same one line and exi
     from . import evaluate  # noqa: F401
     from . import compare  # noqa: F401
     from . import judgments  # noqa: F401
+    from . import judge  # noqa: F401
     from . import synthetic  # noqa: F401
     from . import leaf_ancestor  # noqa: F401
     from . import evalb  # noqa: F401

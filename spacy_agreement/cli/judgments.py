@@ -1,6 +1,8 @@
 """``spacy-agreement judgments``: which parser metric agrees with people who judge parses (Plank et al. 2015).
 
-The file (or release folder) is streamed: :func:`~spacy_agreement.evaluation.judgments.iter_judgments`
+Several files (the exports of several judges' judging pages, ``spacy-agreement judge``) are
+merged by item: a judge's judgment in a later file replaces the one in an earlier file, and a
+warning says so. One file (or release folder) is streamed: :func:`~spacy_agreement.evaluation.judgments.iter_judgments`
 yields one checked item at a time and :func:`~spacy_agreement.evaluation.judgments.analyse_judgments`
 keeps per item only the metrics' differences and the judges' preferences, so memory does not
 grow with the trees of the file."""
@@ -23,7 +25,7 @@ from .settings_options import apply_signature, signature_footer, signature_optio
 
 @command("judgments")
 def judgments_command(
-    path: Path = typer.Argument(..., help="JSON Lines file of judged items, or a folder in the layout of the Plank et al. (2015) release: gold.conll, parser1.conll, parser2.conll, annotated.csv (format: spacy_agreement.evaluation.judgments)."),
+    paths: List[Path] = typer.Argument(..., metavar="PATH...", help="JSON Lines files of judged items (the exports of judging pages: several judges' files are merged by item), or a folder in the layout of the Plank et al. (2015) release: gold.conll, parser1.conll, parser2.conll, annotated.csv (format: spacy_agreement.evaluation.judgments)."),
     as_json: bool = json_option("Print one flat JSON object."),
     no_punct: bool = typer.Option(False, "--no-punct", help="Exclude punctuation from the metrics (as --punct defines it)."),
     punct: str = typer.Option("upos,label", "--punct", help=PUNCT_HELP),
@@ -45,18 +47,16 @@ def judgments_command(
     signature: Optional[str] = signature_option(),
 ) -> None:
     """Which metric agrees with the people who judge parses (Plank et al. 2015, Tables 1, 3-5)."""
-    with handled_errors(path):
+    with handled_errors(*paths):
         out = Output(as_json, tsv, output, quiet)
         options = metric_options(no_punct, punct, None, verb_tags, content_tags, settings_class=JudgmentSettings,
                                  ned=ned, metrics=tuple(metric), ties=ties, kappa=kappa, seed=seed,
                                  check_forms=not ignore_forms)
         options = apply_signature(options, signature)
         # the items are read, checked and scored one at a time: no tree outlives its item
-        if path.is_dir():
-            items = iter_judgments(path, parses=comma_list(parses, "--parses", 2),
-                                   colours=comma_list(colours, "--colours", 2))
-        else:
-            items = iter_judgments(path)
+        folder = {} if not any(p.is_dir() for p in paths) else {
+            "parses": comma_list(parses, "--parses", 2), "colours": comma_list(colours, "--colours", 2)}
+        items = iter_judgments(paths[0] if len(paths) == 1 else paths, **folder)
         result = analyse_judgments(items, metrics=options.metrics, options=options, ties=options.ties,
                                    seed=options.seed, kappa=options.kappa, check_forms=options.check_forms)
         out.write(lambda: signature_footer(format_analysis(result), options.signature()),

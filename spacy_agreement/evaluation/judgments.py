@@ -11,9 +11,14 @@ them) is JSON Lines, one item per line::
      "a": {...}, "b": {...},
      "judgments": {"judge1": "A", "judge2": "B"}}
 
-A tree may also be given as CoNLL-U text (a string). Preferences are ``"A"`` or ``"B"``
-(either case). ``upos`` and ``forms`` are optional (without UPOS, UCP/LCP and POS-wise LAS
-have nothing to count).
+A tree may also be given as CoNLL-U text (a string), or a phrase-structure tree as
+``{"brackets": "(S ...)"}``. Preferences are ``"A"``, ``"B"`` or ``"tie"`` (no preference; either
+case). ``upos`` and ``forms`` are optional (without UPOS, UCP/LCP and POS-wise LAS have nothing to
+count), and so is ``gold``: items without a gold tree (or of phrase-structure trees, which the
+parser metrics do not score) are analysed for the judges alone (their agreement, κ, MACE), the
+metric tables left out. The export of a judging page (``spacy-agreement judge``,
+:mod:`spacy_agreement.report.judging_page`) is such a file; several files at once (several
+judges' exports) are merged by item (:func:`iter_judgments`).
 
 :func:`load_datapackage` reads the layout of the data released with Plank et al. (2015)
 (``CoNLL2015/datapackage/<lang>/``): a folder with ``gold.conll``, ``parser1.conll``,
@@ -24,7 +29,10 @@ and blue is parser1 (this reproduces the paper's Tables 2 and 5), so the default
 ``parses=("parser1", "parser2")`` (A and B) and ``colours=("blue", "red")``. Judges are named
 ``judge1``, ``judge2``, ... by column. :func:`load_judgments` reads either (a folder or a JSONL file).
 
-What :func:`analyse_judgments` computes:
+What :func:`analyse_judgments` computes (a judge's "no preference", ``tie``, is a third value
+of the judgments: it counts in the agreement between judges, κ and MACE as a category of its
+own and as 0 in the majority vote, and is left out of that judge's agreement with a metric,
+which prefers A or B; how many items each judge judged and how many were ties is reported):
 
 * each metric's preferred parse per item (the one it scores higher; ties reported), and the
   mean agreement of each metric with the judges beside the mean agreement between judges
@@ -71,15 +79,18 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Seque
 import numpy as np
 
 from ..adapters.documents import read_document
-from ..adapters.judgments_files import DATAPACKAGE_COLOURS, DATAPACKAGE_PARSES, read_datapackage_records
+from ..adapters.judgments_files import (DATAPACKAGE_COLOURS, DATAPACKAGE_PARSES, merge_judgment_records,
+                                        read_datapackage_records)
 from ..errors import BadOptionError, JudgmentError, Location, UndefinedMetricWarning, undefined
 from ..agreement.kappa import cohen_kappa, fleiss_kappa
 from ..report.format import percent
 from .mace import MaceResult, mace
 from .parser_metrics import EvaluationOptions, display_name, metric_names, sentence_scores
-from ..trees import DependencyTree
+from ..trees import ConstituencyTree, DependencyTree
 
 PREFERENCES = ("A", "B")
+#: A judge's "no preference", as written in the files (``tie``, any case).
+TIE = "tie"
 #: The metrics of the paper's tables, the default of :func:`analyse_judgments` and of the CLI's
 #: ``--metric``; any name of the parser-metric table (:func:`judgment_metric_choices`) can be chosen.
 DEFAULT_METRICS = ("las", "uas", "la", "ned", "ted", "lcp", "ucp")
@@ -93,29 +104,47 @@ def judgment_metric_choices() -> Tuple[str, ...]:
 
 @dataclass
 class JudgmentItem:
-    """A gold tree, two candidate parses and the judges' preferences (``"A"`` or ``"B"``)."""
+    """A gold tree (or ``None``), two candidate parses, the judges' preferences (``"A"``,
+    ``"B"`` or ``"tie"``) and their comments."""
 
     id: str
-    gold: DependencyTree
-    a: DependencyTree
-    b: DependencyTree
+    gold: Optional[Union[DependencyTree, ConstituencyTree]]
+    a: Union[DependencyTree, ConstituencyTree]
+    b: Union[DependencyTree, ConstituencyTree]
     judgments: Dict[str, str]
+    comments: Dict[str, str] = field(default_factory=dict)
 
 
-def make_item(id: str, gold: DependencyTree, a: DependencyTree, b: DependencyTree,
-              judgments: Mapping[str, str], location: Optional[Location] = None) -> JudgmentItem:
+def _tokens(tree: Union[DependencyTree, ConstituencyTree]) -> int:
+    return len(tree) if isinstance(tree, DependencyTree) else tree.n_leaves
+
+
+def make_item(id: str, gold: Optional[Union[DependencyTree, ConstituencyTree]],
+              a: Union[DependencyTree, ConstituencyTree], b: Union[DependencyTree, ConstituencyTree],
+              judgments: Mapping[str, str], location: Optional[Location] = None,
+              comments: Optional[Mapping[str, str]] = None) -> JudgmentItem:
     """Check and build one item; errors name the item."""
     where = location or Location(f"item {id}")
-    for name, tree in (("a", a), ("b", b)):
-        if len(tree) != len(gold):
-            raise JudgmentError(f"item {id!r}: parse {name.upper()} has {len(tree)} tokens, gold has {len(gold)}", where)
+    trees = [("a", a), ("b", b)] + ([("gold", gold)] if gold is not None else [])
+    if len({type(tree) for _, tree in trees}) > 1:
+        raise JudgmentError(f"item {id!r}: the parses and the gold must all be dependency trees or all phrase-"
+                            "structure trees", where)
+    reference, size = ("gold", _tokens(gold)) if gold is not None else ("parse A", _tokens(a))
+    for name, tree in trees[:2]:
+        if _tokens(tree) != size:
+            raise JudgmentError(f"item {id!r}: parse {name.upper()} has {_tokens(tree)} tokens, {reference} has "
+                                f"{size}", where)
     clean: Dict[str, str] = {}
     for judge, value in judgments.items():
         value_up = str(value).strip().upper()
-        if value_up not in PREFERENCES:
-            raise JudgmentError(f"item {id!r}: judge {judge!r} gave unknown preference {value!r} (use A or B)", where)
+        if value_up == TIE.upper():
+            value_up = TIE
+        elif value_up not in PREFERENCES:
+            raise JudgmentError(f"item {id!r}: judge {judge!r} gave unknown preference {value!r} (use A, B or tie)",
+                                where)
         clean[str(judge)] = value_up
-    return JudgmentItem(str(id), gold, a, b, clean)
+    notes = {str(judge): str(text) for judge, text in (comments or {}).items() if str(text).strip()}
+    return JudgmentItem(str(id), gold, a, b, clean, notes)
 
 
 def load_datapackage(
@@ -133,12 +162,30 @@ def load_datapackage(
     return [make_item(*record) for record in read_datapackage_records(folder, parses, colours, gold, judgments_file)]
 
 
-def iter_judgments(path: Union[str, "os.PathLike[str]"], reader: str = "judgments",
-                   **datapackage_options: Any) -> Iterator[JudgmentItem]:
+def iter_judgments(path: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+                   reader: str = "judgments", **datapackage_options: Any) -> Iterator[JudgmentItem]:
     """The items of :func:`load_judgments`, one at a time: each is read and checked
     (:func:`make_item`) when the next one is asked for, and nothing of it is kept here, so
-    ``analyse_judgments(iter_judgments(path))`` holds one item's trees at a time."""
-    for record in read_document(reader, path, **datapackage_options):
+    ``analyse_judgments(iter_judgments(path))`` holds one item's trees at a time.
+
+    ``path`` may be a list of files (the exports of several judges, or of one judge twice):
+    their items are merged by id
+    (:func:`~spacy_agreement.adapters.judgments_files.merge_judgment_records`: a judge's
+    judgment in a later file replaces the one in an earlier file, with a warning), which
+    keeps every item until the last file is read."""
+    if isinstance(path, (str, os.PathLike)):
+        records = read_document(reader, path, **datapackage_options)
+    else:
+        paths = list(path)
+        if not paths:
+            raise BadOptionError("no judgment file given")
+        seen = [os.path.realpath(os.fspath(p)) for p in paths]
+        if len(set(seen)) < len(seen):
+            raise BadOptionError("the same judgments file is given twice")
+        records = (merge_judgment_records((os.fspath(p), read_document(reader, p, **datapackage_options))
+                                          for p in paths) if len(paths) > 1
+                   else read_document(reader, paths[0], **datapackage_options))
+    for record in records:
         yield make_item(*record)
 
 
@@ -171,6 +218,12 @@ class JudgmentAnalysis:
     mace: Optional[MaceResult]
     items: int
     differences: Dict[str, np.ndarray] = field(repr=False, default_factory=dict)
+    #: per judge: the items judged, how many of them "no preference", how many with a comment
+    judge_items: Dict[str, int] = field(default_factory=dict)
+    judge_ties: Dict[str, int] = field(default_factory=dict)
+    judge_comments: Dict[str, int] = field(default_factory=dict)
+    #: why the metric tables are left out (items without gold, phrase-structure trees); "" when they are not
+    metrics_left_out: str = ""
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {
@@ -188,6 +241,12 @@ class JudgmentAnalysis:
                     out[f"{key}_{aggregation}_{metric}"] = value
         for (m1, m2), value in self.metric_correlations.items():
             out[f"rho_{m1}_{m2}"] = value
+        for judge in self.judges:
+            out[f"judge_items_{judge}"] = self.judge_items.get(judge, 0)
+            out[f"judge_ties_{judge}"] = self.judge_ties.get(judge, 0)
+            out[f"judge_comments_{judge}"] = self.judge_comments.get(judge, 0)
+        if self.metrics_left_out:
+            out["metrics_left_out"] = self.metrics_left_out
         if self.mace is not None:
             for judge, value in self.mace.competence.items():
                 out[f"mace_competence_{judge}"] = value
@@ -196,11 +255,12 @@ class JudgmentAnalysis:
 
 class _Judged:
     """The judges' preferences of every item so far, compact: a judge number and a code
-    (1: A, 2: B) per judgment, in the order read, and where each item's judgments start. What
+    (1: A, 2: B, 3: no preference) per judgment, in the order read, and where each item's judgments start. What
     the agreement statistics and MACE need, a few bytes per judgment; the item's dict is
     not kept (``item(i)`` rebuilds it, in the order it was read)."""
 
-    LETTERS = ("", "A", "B")
+    LETTERS = ("", "A", "B", TIE)
+    CODES = {"A": 1, "B": 2, TIE: 3}
 
     def __init__(self) -> None:
         self.names: Dict[str, int] = {}  # judge -> number, in the order first seen
@@ -211,7 +271,7 @@ class _Judged:
     def add(self, judgments: Mapping[str, str]) -> None:
         for judge, value in judgments.items():
             self.judge.append(self.names.setdefault(judge, len(self.names)))
-            self.value.append(1 if value == "A" else 2)
+            self.value.append(self.CODES[value])
         self.starts.append(len(self.judge))
 
     def __len__(self) -> int:
@@ -227,7 +287,7 @@ class _Judged:
             yield [self.LETTERS[self.value[k]] for k in range(self.starts[i], self.starts[i + 1])]
 
     def matrix(self, judges: Sequence[str]) -> np.ndarray:
-        """items × ``judges``: 0 not judged, 1 A, 2 B (one byte a cell)."""
+        """items × ``judges``: 0 not judged, 1 A, 2 B, 3 no preference (one byte a cell)."""
         column = np.full(max(len(self.names), 1), -1, dtype=np.int64)
         for name, number in self.names.items():
             column[number] = judges.index(name)
@@ -290,21 +350,37 @@ def analyse_judgments(
         raise BadOptionError("kappa must be 'cohen' (mean pairwise Cohen) or 'fleiss'")
     columns = {m: array("d") for m in metrics}
     judged = _Judged()
+    comments: Dict[str, int] = {}
+    scored: Optional[bool] = None  # whether the metrics are computed: decided by the first item
+    left_out = ""
     item = None
     for item in items:
-        # nan (no warning) where a metric counts nothing in the sentence: a tie below
-        score_a = sentence_scores(item.gold, item.a, options, check_forms, metrics, warn=False)
-        score_b = sentence_scores(item.gold, item.b, options, check_forms, metrics, warn=False)
-        for m in metrics:
-            columns[m].append(score_a[m] - score_b[m])  # nan when the metric counts nothing
+        if scored is None:
+            scored = isinstance(item.gold, DependencyTree)
+            if not scored:
+                left_out = ("the items are phrase-structure trees, and the parser metrics score dependency trees"
+                            if isinstance(item.a, ConstituencyTree) else
+                            "the items have no gold tree (make the judging page with --gold to have it)")
+                metrics, columns = (), {}
+        elif scored and item.gold is None:
+            raise JudgmentError(f"item {item.id!r} has no gold tree, and the items before it have one: give every "
+                                "item a gold tree, or none")
+        if scored:
+            # nan (no warning) where a metric counts nothing in the sentence: a tie below
+            score_a = sentence_scores(item.gold, item.a, options, check_forms, metrics, warn=False)
+            score_b = sentence_scores(item.gold, item.b, options, check_forms, metrics, warn=False)
+            for m in metrics:
+                columns[m].append(score_a[m] - score_b[m])  # nan when the metric counts nothing
         judged.add(item.judgments)
+        for judge in item.comments:
+            comments[judge] = comments.get(judge, 0) + 1
     item = None  # the last item's trees are not kept either
     n = len(judged)
     if not n:
         raise JudgmentError("no judgment items")
     diffs = {m: np.array(columns.pop(m), dtype=float) for m in metrics}
     judges = sorted(judged.names)
-    table_of = judged.matrix(judges)  # items × judges: 0 not judged, 1 A, 2 B
+    table_of = judged.matrix(judges)  # items × judges: 0 not judged, 1 A, 2 B, 3 no preference
     preferences = {
         m: ["A" if d > 0 else "B" if d < 0 else "tie" for d in np.nan_to_num(diffs[m], nan=0.0)] for m in metrics
     }
@@ -317,7 +393,8 @@ def analyse_judgments(
         per_judge = []
         for j in range(len(judges)):
             said = table_of[:, j]
-            counted = (said > 0) & ~tie if ties == "skip" else said > 0
+            prefers_one = (said == 1) | (said == 2)  # a judge's "no preference" has no side to agree with
+            counted = prefers_one & ~tie if ties == "skip" else prefers_one
             if not counted.any():
                 continue
             if ties == "half":
@@ -357,7 +434,8 @@ def analyse_judgments(
     human = {"majority": np.sign(votes)}
     fitted: Optional[MaceResult] = None
     if judges:  # some item has a judgment
-        fitted = mace(_JudgedItems(judged), labels=PREFERENCES, restarts=mace_restarts, seed=seed)
+        labels = PREFERENCES + ((TIE,) if (table_of == 3).any() else ())
+        fitted = mace(_JudgedItems(judged), labels=labels, restarts=mace_restarts, seed=seed)
         human["mace"] = fitted.posterior[:, 0] - fitted.posterior[:, 1]
     human_corr: Dict[str, Dict[str, Dict[str, float]]] = {}
     for aggregation, values in human.items():
@@ -379,7 +457,21 @@ def analyse_judgments(
     return JudgmentAnalysis(
         tuple(metrics), judges, preferences, {m: preferences[m].count("tie") for m in metrics}, agreement,
         judge_agreement, kappa_value, kind, correlations, human_corr, fitted, n, diffs,
+        {j: int((table_of[:, k] > 0).sum()) for k, j in enumerate(judges)},
+        {j: int((table_of[:, k] == 3).sum()) for k, j in enumerate(judges)},
+        {j: comments.get(j, 0) for j in judges}, left_out,
     )
+
+
+def judged_line(result: "JudgmentAnalysis") -> str:
+    """One line: how many items each judge judged, how many of them "no preference" (ties),
+    and how many comments the judge wrote."""
+    def one(judge: str) -> str:
+        ties, notes = result.judge_ties.get(judge, 0), result.judge_comments.get(judge, 0)
+        return (f"{judge} {result.judge_items.get(judge, 0)} items, {ties} {'tie' if ties == 1 else 'ties'}"
+                + (f", {notes} {'comment' if notes == 1 else 'comments'}" if notes else ""))
+
+    return "judged: " + "; ".join(one(j) for j in result.judges)
 
 
 def _kappa_name(result: "JudgmentAnalysis") -> str:
@@ -405,14 +497,23 @@ def format_analysis(result: JudgmentAnalysis) -> str:
 
     names = [display_name(m) for m in result.metrics]
     lines = [f"{result.items} items, {len(result.judges)} judges ({', '.join(result.judges)})",
+             judged_line(result),
              f"between judges: raw agreement {percent(result.judge_agreement, sign=True)}, "
-             f"{_kappa_name(result)} {percent(result.kappa, sign=True)}", "",
-             "Mean agreement with the judges, % (Table 5)",
-             "  " + " ".join(f"{n:>{width}}" for n in ["ANN", *names]),
-             "  " + num(result.judge_agreement) + " " + " ".join(num(result.metric_judge_agreement[m]) for m in result.metrics),
-             f"  {'ties':<{width}} " + " ".join(f"{result.ties[m]:{width}d}" for m in result.metrics), "",
-             "Spearman's rho between metrics, × 100 (Table 3)",
-             "       " + " ".join(f"{n:>{width}}" for n in names[1:])]
+             f"{_kappa_name(result)} {percent(result.kappa, sign=True)}", ""]
+    if not result.metrics:
+        lines.append(f"no metric tables: {result.metrics_left_out or 'no metric chosen'}")
+        if result.mace is not None:
+            lines.append("")
+            lines.append("MACE competence, %: " + ", ".join(f"{j} {percent(v)}"
+                                                           for j, v in result.mace.competence.items()))
+        return "\n".join(lines)
+    lines += ["Mean agreement with the judges, % (Table 5)",
+              "  " + " ".join(f"{n:>{width}}" for n in ["ANN", *names]),
+              "  " + num(result.judge_agreement) + " "
+              + " ".join(num(result.metric_judge_agreement[m]) for m in result.metrics),
+              f"  {'ties':<{width}} " + " ".join(f"{result.ties[m]:{width}d}" for m in result.metrics), "",
+              "Spearman's rho between metrics, × 100 (Table 3)",
+              "       " + " ".join(f"{n:>{width}}" for n in names[1:])]
     for i, m1 in enumerate(result.metrics[:-1]):
         row = [num(result.metric_correlations[(m1, m2)]) for m2 in result.metrics[i + 1:]]
         lines.append(f"  {display_name(m1):<5}" + " " * (width + 1) * i

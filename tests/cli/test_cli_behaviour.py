@@ -295,6 +295,7 @@ FILE_COMMANDS = {  # a command and its arguments, {x} the input file under test
     "judgments": ["judgments", "{x}"],
     "discourse": ["discourse", "{x}"],
     "report": ["report", "{a}", "{x}", "--html", "{html}"],
+    "judge": ["judge", "{a}", "{x}", "--html", "{html}"],
 }
 
 
@@ -492,6 +493,9 @@ def _same_figures(command, text, data):
         check(r"^\s+Jaccard\s+(-?[\d.]+)$", data["phrase"]["jaccard"])
     elif command == "report":  # alpha's table beside the page
         check(r"^\s+alpha plain\s+(-?[\d.]+)$", data["alpha_plain"])
+    elif command == "judge":  # counts of what the page holds
+        check(r": (\d+) items? to judge", data["items"], scale=1, digits=0)
+        check(r"^\s+(\d+) sentences in both systems", data["sentences"], scale=1, digits=0)
     else:
         pytest.fail(f"no figures checked for {command}")
 

@@ -103,8 +103,12 @@ def reference_analysis(items, metrics=DEFAULT_METRICS, options=None, ties="half"
                 continue
             table[m]["z_vs_las"], table[m]["p_vs_las"] = fisher_z_test(rho, defined[m], base, defined["las"])
         human_corr[aggregation] = table
+    judge_items = {j: sum(j in it.judgments for it in items) for j in judges}
+    judge_ties = {j: sum(it.judgments.get(j) == "tie" for it in items) for j in judges}
+    judge_comments = {j: sum(j in it.comments for it in items) for j in judges}
     return JudgmentAnalysis(tuple(metrics), judges, preferences, {m: preferences[m].count("tie") for m in metrics},
-                            agreement, judge_agreement, kappa_value, kappa, correlations, human_corr, fitted, n, diffs)
+                            agreement, judge_agreement, kappa_value, kappa, correlations, human_corr, fitted, n, diffs,
+                            judge_items, judge_ties, judge_comments)
 
 
 # --- generated items: sparse judges in varying order, ties, items nobody judged ------------------

@@ -1,0 +1,80 @@
+"""``spacy-agreement judge A B --html PAGE``: a page for blind pairwise judging of two parsers'
+analyses (Plank et al. 2015, §3), whose exports ``spacy-agreement judgments`` reads."""
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..evaluation.judging_items import JudgingSelection, JudgingSettings
+from ..limits import size_text
+from ..report.judging_page import DEFAULT_TITLE, judging_page
+from .handling import handled_errors
+from .options import InputFormat, format_option, json_option, output_option, quiet_option, tsv_option
+from .output import Output
+from .registry import command
+from .settings_options import apply_signature, signature_footer, signature_option
+
+
+class Layout(str, Enum):
+    stacked = "stacked"
+    side_by_side = "side-by-side"
+
+
+def summary(selection: JudgingSelection, path: Path, size: int) -> str:
+    """What the page holds and what was left out, as text."""
+    s = selection
+    rule = "every sentence" if s.settings.all_items else "the sentences whose analyses differ without punctuation"
+    lines = [f"wrote {path}: {len(s.items)} {'item' if len(s.items) == 1 else 'items'} to judge, {size_text(size)}",
+             f"  {s.sentences} sentences in both systems (paired by {s.matched_by}), {s.sentences - s.identical} "
+             f"differ without punctuation ({', '.join(s.settings.punct_rules)}), {s.identical} the same",
+             f"  items: {rule}" + (f", {len(s.items)} drawn of {s.candidates} (seed {s.settings.seed})"
+                                   if len(s.items) < s.candidates else "")]
+    for reason, ids in s.left_out_ids.items():
+        shown = ", ".join(ids[:5]) + (f", ... ({len(ids) - 5} more)" if len(ids) > 5 else "")
+        lines.append(f"  left out, {reason}: {len(ids)} ({shown})")
+    lines.append("judges open the page (no network needed), type a name, judge, press Export; then: "
+                 "spacy-agreement judgments judgments-*.jsonl")
+    return "\n".join(lines)
+
+
+@command("judge")
+def judge_command(
+    system_a: Path = typer.Argument(..., help="The first parser's analyses (CoNLL-U/CoNLL-X, spaCy DocBin or bracketed trees): system A of the judgments."),
+    system_b: Path = typer.Argument(..., help="The second parser's analyses of the same sentences: system B."),
+    html_path: Path = typer.Option(..., "--html", metavar="PAGE", help="Write the self-contained judging page here."),
+    gold: Optional[Path] = typer.Option(None, "--gold", metavar="FILE", help="Gold analyses: go into the exports (so that judgments can compare the metrics with the judges) and decide what is punctuation; hidden from the judges unless --show-gold."),
+    all_items: bool = typer.Option(False, "--all", help="Every sentence, also those whose analyses are the same once punctuation is removed (default: only those that differ, as Plank et al. 2015 chose)."),
+    items: Optional[int] = typer.Option(None, "--items", min=1, help="Draw this many items at random (kept in the items' order), as the paper drew 200."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the draw of --items."),
+    punct: str = typer.Option("form", "--punct", help="Punctuation rule(s) of the selection, comma-separated: form (CoNLL-07 eval.pl, the paper's; default), upos, label. Read from the gold where given, else from either system."),
+    layout: Layout = typer.Option(Layout.stacked, "--layout", help="The two analyses one above the other (stacked) or side by side."),
+    no_marks: bool = typer.Option(False, "--no-marks", help="Do not mark where the two analyses differ."),
+    show_gold: bool = typer.Option(False, "--show-gold", help="Show the gold analysis below the two (hidden by default, as in the paper)."),
+    no_ties: bool = typer.Option(False, "--no-ties", help="Judges must choose one analysis: no 'no preference' answer."),
+    title: str = typer.Option(DEFAULT_TITLE, "--title", help="Title of the page."),
+    fmt: Optional[InputFormat] = format_option(),
+    as_json: bool = json_option("Print what the page holds as one JSON object."),
+    tsv: bool = tsv_option(),
+    quiet: bool = quiet_option(),
+    output: Optional[Path] = output_option(),
+    signature: Optional[str] = signature_option(),
+) -> None:
+    """A page for blind pairwise judging of two parsers' analyses (Plank et al. 2015, section 3).
+
+    One self-contained HTML file, no network: each judge types a name, sees each sentence with its two analyses in
+    an order drawn for that judge, chooses the better one by key or button, and exports judgments-NAME.jsonl, which
+    spacy-agreement judgments reads (several judges' files at once)."""
+    paths = [system_a, system_b] + ([gold] if gold is not None else [])
+    with handled_errors(*paths):
+        out = Output(as_json, tsv, output, quiet)
+        settings = JudgingSettings(punct_rules=punct, all_items=all_items, items=items, seed=seed, ties=not no_ties)
+        settings = apply_signature(settings, signature)
+        page = judging_page(system_a, system_b, gold, settings=settings, fmt=fmt, layout=layout.value,
+                            marks=not no_marks, show_gold=show_gold, title=title)
+        page.write(html_path)
+        size = len(page.html.encode("utf-8"))
+        out.write(lambda: signature_footer(summary(page.selection, html_path, size), page.signature()),
+                  page.to_dict)  # the function's to_dict (signature included), as every command's --json
