@@ -14,6 +14,7 @@ import pytest
 from spacy_agreement.adapters.conll import parse_conll
 from spacy_agreement.adapters.files import load_parallel_files
 from spacy_agreement.agreement.accuracy import pairwise_attachment
+from spacy_agreement.agreement import nominal
 from spacy_agreement.agreement.layers import agreement_by_layer, disagreements
 from spacy_agreement.corpus import Corpus
 from spacy_agreement.errors import UndefinedMetricWarning
@@ -177,14 +178,14 @@ def same_trees_reference():
     return reference_matrices(items, ["a", "b", "c"])[0]
 
 
-def test_same_trees_different_upos():
+def test_same_trees_different_upos(engine):
     corpus = same_trees_corpus()
     assert pairwise_attachment(corpus).scores["las"] == 1.0
     result = agreement_by_layer(corpus, layers=("upos", "head", "deprel", "deprel_same_head"))
     ref = same_trees_reference()
     upos = result["upos"]
     assert upos.alpha < 1
-    assert upos.alpha == pytest.approx(package_alpha(ref["upos"][0]), abs=1e-12)
+    assert upos.alpha == pytest.approx(package_alpha(ref["upos"][0]), abs=1e-12) and upos.engine == engine
     # heads and relations identical and varied across tokens: α is exactly 1
     for name in ("head", "deprel", "deprel_same_head"):
         assert result[name].alpha == 1.0 and package_alpha(ref[name][0]) == 1.0
@@ -292,8 +293,19 @@ FILES = {
 ANNOTATORS = ["a", "b", "c"]
 
 
+@pytest.fixture(params=["krippendorff", "closed form"])
+def engine(request, monkeypatch):
+    """What computes the layers' nominal α, each checked against the ``krippendorff`` package: the
+    package itself, which nominal.value_alpha calls where units · categories² fits
+    nominal.PACKAGE_CELLS (these small matrices), or, with that path switched off
+    (PACKAGE_CELLS = 0), the closed form of nominal.py, which is then what the package checks."""
+    if request.param == "closed form":
+        monkeypatch.setattr(nominal, "PACKAGE_CELLS", 0)
+    return request.param
+
+
 @pytest.fixture
-def mixed(tmp_path):
+def mixed(tmp_path, engine):
     """(result, reference matrices) of FILES read from files, MISC SpaceAfter as a layer."""
     paths = []
     for name in ANNOTATORS:
@@ -312,7 +324,7 @@ def mixed(tmp_path):
     return result, ref
 
 
-def test_every_layer_alpha_equals_krippendorff(mixed):
+def test_every_layer_alpha_equals_krippendorff(mixed, engine):
     result, ref = mixed
     assert result.items == 3 and result.items_mismatched == [] and result.items_unpairable == 0
     assert set(result.layers) == set(ref)
@@ -322,6 +334,8 @@ def test_every_layer_alpha_equals_krippendorff(mixed):
         layer = result[name]
         expected = package_alpha(rows)
         assert same(layer.alpha, expected), (name, layer.alpha, expected)
+        if not math.isnan(expected):
+            assert layer.engine == engine, name  # the package did not check itself
         assert same(coincidence_alpha(rows), expected), name  # the reference of the CDT test agrees
         assert layer.units == pairable(rows), name
         assert layer.disagreeing == differing(rows), name
@@ -427,7 +441,7 @@ def test_json(mixed):
 
 # --- items whose annotations have different tokens ----------------------------------------------
 
-def test_items_with_different_tokens_are_left_out():
+def test_items_with_different_tokens_are_left_out(engine):
     good = ["1 a a X _ _ 0 root _ _", "2 b b Y _ _ 1 dep _ _", "3 c c Z _ _ 1 obj _ _"]
     good_b = ["1 a a X _ _ 0 root _ _", "2 b b X _ _ 1 dep _ _", "3 c c Z _ _ 2 obj _ _"]
     longer = good + ["4 d d X _ _ 1 dep _ _"]

@@ -1,7 +1,9 @@
 """The scorer ``spacy_agreement.syntax_scorer.v1`` goes through the examples once, scoring each
-as it comes: the same numbers as the whole-list scorer (written out below as the reference:
-spaCy's own ``parser_score``/``Scorer.score_deps`` and the package's ``evaluate`` over lists of
-every tree), a one-shot iterator is enough, and no list of all the trees is built."""
+as it comes: the same numbers as a whole-list reference written out below independently of the
+scorer (spaCy's own ``parser_score`` and ``Scorer`` for spaCy's scores; for the package's metrics,
+``evaluate`` over trees built here from the docs, through spaCy's alignment where the tokens
+differ; the counts and warnings from the examples themselves), a one-shot iterator is enough,
+and no list of all the trees is built."""
 import gc
 import json
 import math
@@ -17,90 +19,149 @@ from spacy.scorer import Scorer  # noqa: E402
 from spacy.tokens import Doc  # noqa: E402
 from spacy.training import Example  # noqa: E402
 
-from spacy_agreement.adapters.spacy import doc_analysis, doc_tree, head_cycle_tokens  # noqa: E402
 from spacy_agreement.agreement.alpha import alpha as alpha_of  # noqa: E402
-from spacy_agreement.errors import Location  # noqa: E402
 from spacy_agreement.evaluation.label_sets import LabelSetWarning  # noqa: E402
 from spacy_agreement.evaluation.leaf_ancestor import leaf_ancestor  # noqa: E402
 from spacy_agreement.evaluation.parser_metrics import EvaluationOptions, evaluate  # noqa: E402
 from spacy_agreement.integrations import spacy_scoring  # noqa: E402
-from spacy_agreement.integrations.spacy_components import (SPACY_OWN, SPACY_PUNCT, HeadCycleWarning,  # noqa: E402
-                                                            MisalignedExampleWarning, UnparsedDocWarning,
-                                                            aligned_tree, make_syntax_scorer, score_syntax, spacy_parser_scores,
-                                                            unparsed)
+from spacy_agreement.integrations.spacy_components import (HeadCycleWarning, MisalignedExampleWarning,  # noqa: E402
+                                                            UnparsedDocWarning, make_syntax_scorer, score_syntax,
+                                                            spacy_parser_scores)
+from spacy_agreement.trees import DependencyTree  # noqa: E402
 
 LABELS = ["nsubj", "obj", "amod", "det", "punct", "nsubj:pass", "OBL", "advmod"]
 TAGS = ["NOUN", "VERB", "ADJ", "DET", "PUNCT", "ADV"]
+#: The relations spaCy's parser_score leaves out of its attachment scores (its ignore_labels).
+PUNCT_LABELS = ("p", "punct")
 
 
-# --- the reference: the whole-list scorer ------------------------------------------------------
+# --- the reference: the whole list, from spaCy and from the docs themselves --------------------
 
-def reference_parser_scores(examples, options, **kwargs):
-    if not (options.label_map or options.ignore_subtypes):
-        return dict(parser_score(examples, **kwargs))
-    predicted_docs = {id(eg.predicted) for eg in examples}
+def unparsed(doc):
+    return not doc.has_annotation("DEP")
+
+
+def label_getter(examples, label_map, ignore_subtypes):
+    """spaCy's dep getter (the label in lower case, as parser_score compares it) with a predicted
+    label mapped to the gold's (``label_map``, in lower case) and the subtype dropped."""
+    predicted = {id(eg.predicted) for eg in examples}
+    lowered = {k.lower(): v.lower() for k, v in (label_map or {}).items()}
 
     def getter(token, attr):
         value = getattr(token, attr)
         label = (value if isinstance(value, str) else token.vocab.strings[value]).lower()
-        return options.label(label, predicted=id(token.doc) in predicted_docs)
+        if id(token.doc) in predicted:
+            label = lowered.get(label, label)
+        return label.split(":")[0] if ignore_subtypes else label
 
+    return getter
+
+
+def reference_parser_scores(examples, label_map=None, ignore_subtypes=False, **kwargs):
+    """spaCy's own scores: ``parser_score`` where no label changes; else the calls it makes
+    (``Scorer.score_spans`` of the sentences, ``Scorer.score_deps`` without p and punct) with the
+    getter above."""
+    if not (label_map or ignore_subtypes):
+        return dict(parser_score(examples, **kwargs))
     scores = dict(Scorer.score_spans(examples, "sents", has_annotation=lambda doc: doc.has_annotation("SENT_START"),
                                      **kwargs))
     scores.pop("sents_per_type", None)
-    kwargs.setdefault("getter", getter)
-    kwargs.setdefault("ignore_labels", tuple(SPACY_PUNCT))
+    kwargs.setdefault("getter", label_getter(examples, label_map, ignore_subtypes))
+    kwargs.setdefault("ignore_labels", PUNCT_LABELS)
     scores.update(Scorer.score_deps(examples, "dep", **kwargs))
     return scores
 
 
+def own_tree(doc, upos=None):
+    """A doc's analysis as one tree over all its tokens (a sentence more is a root more): token
+    i + 1's head is its head's position + 1, or 0 where it is its own head; relations in lower
+    case (spaCy's scorer compares them so); UPOS the doc's where it has them, else ``upos``."""
+    heads = [0 if t.head.i == t.i else t.head.i + 1 for t in doc]
+    tags = [t.pos_ for t in doc] if doc.has_annotation("POS") else list(upos or ["_"] * len(doc))
+    return DependencyTree.create(heads, [t.dep_.lower() for t in doc], [t.text for t in doc], tags)
+
+
+def own_aligned_tree(example, gold):
+    """The predicted analysis over the reference's tokens through spaCy's alignment, as the
+    scorer's documentation says: a reference token and a predicted one aligned one to one (each
+    the other's only partner) take the predicted relation and head, the head mapped to its
+    reference partner (0 for a root; the token itself, wrong, where the head has no partner); a
+    reference token without a partner is its own head with relation ``_``. Returns the tree and
+    the number of reference tokens without a partner."""
+    predicted = example.predicted
+    x2y, y2x = example.alignment.x2y, example.alignment.y2x  # predicted -> reference and back
+    starts = np.concatenate([[0], np.cumsum(x2y.lengths)])
+    partner = {}  # reference token -> its one predicted partner
+    for j in range(len(predicted)):
+        targets = x2y.data[starts[j]:starts[j + 1]].ravel().tolist()
+        if len(targets) == 1 and y2x.lengths[targets[0]] == 1:
+            partner[targets[0]] = j
+    reference_of = {j: i for i, j in partner.items()}
+    heads, deprels = [], []
+    for i in range(len(gold)):
+        if i not in partner:
+            heads.append(i + 1)
+            deprels.append("_")
+            continue
+        token = predicted[partner[i]]
+        head = token.head.i
+        heads.append(0 if head == token.i else reference_of[head] + 1 if head in reference_of else i + 1)
+        deprels.append(token.dep_.lower())
+    if predicted.has_annotation("POS"):
+        tags = [predicted[partner[i]].pos_ if i in partner else "_" for i in range(len(gold))]
+    else:
+        tags = list(gold.upos)
+    return DependencyTree.create(heads, deprels, list(gold.forms), tags), len(gold) - len(partner)
+
+
+def tokens_in_cycles(doc):
+    """Tokens whose chain of heads never reaches a root (a token that is its own head)."""
+    count = 0
+    for token in doc:
+        seen, node = set(), token.i
+        while doc[node].head.i != node and node not in seen:
+            seen.add(node)
+            node = doc[node].head.i
+        count += doc[node].head.i != node
+    return count
+
+
 def reference_score_syntax(examples, alpha="off", leaf_ancestor_=False, label_map=None, ignore_subtypes=False,
                            punct="label", **kwargs):
+    """The whole list at once: (scores, [(warning class, counts its message must say)])."""
     examples = list(examples)
-    options = EvaluationOptions(exclude_punct=True, punct_labels=frozenset(SPACY_PUNCT), punct_rules=punct,
+    options = EvaluationOptions(exclude_punct=True, punct_labels=frozenset(PUNCT_LABELS), punct_rules=punct,
                                 label_map={k.lower(): v.lower() for k, v in label_map.items()} if label_map else None,
                                 ignore_subtypes=ignore_subtypes)
+    said = []
     skipped = sum(unparsed(eg.predicted) for eg in examples)
     if skipped:
-        warnings.warn(f"{skipped} of {len(examples)} example(s) have no dependency parse in the prediction; "
-                      "skipped (dep_examples_unparsed)", UnparsedDocWarning)
+        said.append((UnparsedDocWarning, f"{skipped} of {len(examples)} example"))
     examples = [eg for eg in examples if not unparsed(eg.predicted)]
-    in_cycles = [int(head_cycle_tokens(doc_analysis(eg.predicted)[0]).size) for eg in examples]
+    in_cycles = [tokens_in_cycles(eg.predicted) for eg in examples]
     if any(in_cycles):
-        warnings.warn(f"{sum(in_cycles)} predicted token(s) of {sum(map(bool, in_cycles))} of {len(examples)} "
-                      "example(s) are in head cycles (reach no root), which no parser makes from words alone: was "
-                      "the parse run over docs that already had heads? scored as they are (dep_tokens_in_cycles)",
-                      HeadCycleWarning)
-    scores = reference_parser_scores(examples, options, **kwargs)
-    golds, preds, misaligned, unaligned, outside = [], [], 0, 0, 0
-    for k, eg in enumerate(examples, start=1):
-        ref, pred = eg.reference, eg.predicted
-        gold_tree, out_gold = doc_tree(ref, 0, len(ref), location=Location("example", k), heads_outside="root",
-                                       lowercase=True)
-        if [t.text for t in ref] != [t.text for t in pred]:
+        said.append((HeadCycleWarning, f"{sum(in_cycles)} predicted token"))
+    scores = reference_parser_scores(examples, label_map, ignore_subtypes, **kwargs)
+    golds, preds, misaligned, unaligned = [], [], 0, 0
+    for eg in examples:
+        gold = own_tree(eg.reference)
+        if [t.text for t in eg.reference] != [t.text for t in eg.predicted]:
             misaligned += 1
-            pred_tree, missing = aligned_tree(eg, gold_tree)
+            pred, missing = own_aligned_tree(eg, gold)
             unaligned += missing
-            out_pred = 0
         else:
-            pred_tree, out_pred = doc_tree(pred, 0, len(pred), location=Location("example", k),
-                                           heads_outside="root", lowercase=True, fallback=gold_tree)
-        outside += out_gold + out_pred
-        golds.append(gold_tree)
-        preds.append(pred_tree)
+            pred = own_tree(eg.predicted, gold.upos)
+        golds.append(gold)
+        preds.append(pred)
     if misaligned:
-        warnings.warn(f"{misaligned} of {len(examples)} example(s) have predicted tokens that differ from the "
-                      f"reference: scored over the reference tokens through spaCy's alignment, with the {unaligned} "
-                      "reference token(s) aligned to no single predicted token, and heads that map to none, counted "
-                      "wrong and left out of the compared trees (dep_examples_misaligned, dep_unaligned_tokens)",
-                      MisalignedExampleWarning)
+        said.append((MisalignedExampleWarning, f"{misaligned} of {len(examples)} example"))
     if golds:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", LabelSetWarning)
             result = evaluate(golds, preds, options)
         scores["dep_unseen_gold_label_share"] = result.label_check.share
         for key, value in result.scores.items():
-            if key not in SPACY_OWN:
+            if key not in ("las", "uas"):  # spaCy's own dep_las and dep_uas stand
                 scores[f"dep_{key}"] = value
         if leaf_ancestor_:
             scores["dep_leaf_ancestor"] = leaf_ancestor(golds, preds).leaf_ancestor_words
@@ -114,9 +175,22 @@ def reference_score_syntax(examples, alpha="off", leaf_ancestor_=False, label_ma
     scores["dep_examples_misaligned"] = misaligned
     scores["dep_examples_unparsed"] = skipped
     scores["dep_unaligned_tokens"] = unaligned
-    scores["dep_heads_outside_sentence"] = outside
+    scores["dep_heads_outside_sentence"] = 0  # a doc's heads are its own tokens
     scores["dep_tokens_in_cycles"] = sum(in_cycles)
-    return scores
+    return scores, said
+
+
+def reference_scores(examples, **options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return reference_score_syntax(examples, **options)[0]
+
+
+def assert_warned(seen, said):
+    """The warnings seen are those the reference says, in its order, each naming its counts."""
+    assert [w.category for w in seen] == [category for category, _ in said]
+    for w, (_, counts) in zip(seen, said):
+        assert counts in str(w.message), (str(w.message), counts)
 
 
 # --- generated examples ------------------------------------------------------------------------
@@ -209,9 +283,9 @@ def test_one_pass_scores_are_the_whole_list_scores(options):
     examples = list(generated(150, seed=1))
     reference_options = dict(options)
     reference_options["leaf_ancestor_"] = reference_options.pop("leaf_ancestor", False)
-    with warnings.catch_warnings(record=True) as expected_warnings:
-        warnings.simplefilter("always")
-        expected = reference_score_syntax(examples, **reference_options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected, said = reference_score_syntax(examples, **reference_options)
     source = OnePass(examples)
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
@@ -220,15 +294,14 @@ def test_one_pass_scores_are_the_whole_list_scores(options):
     assert list(scores) == list(expected)  # the same keys in the same order
     assert same(scores, expected)
     assert scores["dep_examples_misaligned"] > 0 and scores["dep_examples_unparsed"] > 0
-    # the same warnings, in the same order
-    assert [(w.category, str(w.message)) for w in seen] == [(w.category, str(w.message)) for w in expected_warnings]
+    assert_warned(seen, said)  # the same warnings, in the same order
 
 
 def test_registered_scorer_takes_a_generator():
     examples = list(generated(60, seed=2))
+    expected = reference_scores(examples)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        expected = reference_score_syntax(examples)
         scores = make_syntax_scorer()(example for example in examples)
     assert same(scores, expected)
 
@@ -241,9 +314,9 @@ def test_a_registered_metric_is_scored_in_the_same_pass():
         float(sum(1 for a in g.heads.tolist() if a == 0))))
     try:
         examples = list(generated(80, seed=3))
+        expected = reference_scores(examples)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            expected = reference_score_syntax(examples)
             scores = score_syntax(OnePass(examples))
         assert "dep_root_hits" in scores and same(scores, expected)
     finally:
@@ -255,7 +328,7 @@ def test_a_registered_metric_is_scored_in_the_same_pass():
 def test_spacy_own_scores_counted_in_one_pass_are_spacys(kwargs, label_map):
     examples = [eg for eg in generated(120, seed=4) if not unparsed(eg.predicted)]
     options = EvaluationOptions(label_map=label_map)
-    expected = reference_parser_scores(examples, options, **dict(kwargs))
+    expected = reference_parser_scores(examples, label_map, **dict(kwargs))
     source = OnePass(examples)
     assert same(spacy_parser_scores(source, options, **dict(kwargs)), expected)
     assert source.started == 1
@@ -267,7 +340,7 @@ def test_spacy_own_scores_counted_in_one_pass_are_spacys(kwargs, label_map):
 def test_no_examples():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert same(score_syntax(iter(())), reference_score_syntax([]))
+        assert same(score_syntax(iter(())), reference_scores([]))
 
 
 def test_no_list_of_all_trees_is_built(monkeypatch):
@@ -295,7 +368,7 @@ def test_no_list_of_all_trees_is_built(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         scores = score_syntax(examples(), leaf_ancestor=True)
-        expected = reference_score_syntax(generated(200, seed=5), leaf_ancestor_=True)
+    expected = reference_scores(generated(200, seed=5), leaf_ancestor_=True)
     assert same(scores, expected)
     assert len(alive) > 300  # gold and predicted trees of about 190 parsed examples
     assert most <= 2 * 8 + 2  # one batch of pairs, and the pair being made
