@@ -30,6 +30,11 @@ from .corpus import Corpus
 from .agreement.deltas import delta, distance_matrix, tree_edit_distance
 from .errors import InvalidTreeError, Location, MismatchedCorpusError, UndefinedMetricWarning
 from .integrations.nltk_scoring import score_nltk_trees
+from .evaluation.discourse_run import DiscourseRun, discourse
+from .evaluation.evalb_params import EvalbParams
+from .evaluation.evalb_run import EvalbRun, evalb
+from .evaluation.leaf_ancestor_run import LeafAncestorRun, leaf_ancestor
+from .evaluation.settings import DiscourseSettings, LeafAncestorSettings
 from .trees import ConstituencyTree, DependencyTree, Forest, OrderedTree
 from .vocab import LabelVocab
 
@@ -49,6 +54,15 @@ __all__ = [
     "MismatchedCorpusError",
     "OrderedTree",
     "UndefinedMetricWarning",
+    "DiscourseRun",
+    "DiscourseSettings",
+    "EvalbParams",
+    "EvalbRun",
+    "LeafAncestorRun",
+    "LeafAncestorSettings",
+    "discourse",
+    "evalb",
+    "leaf_ancestor",
     "alpha",
     "bracket_jaccard",
     "delta",

@@ -9,44 +9,18 @@ folders) give each text's figures and the corpus's, each annotator pair's counts
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import List, Optional
 
 import typer
 
-from ..evaluation.discourse import (corpus_agreement, discourse_agreement, load_discourse, merge_documents)
-from ..evaluation.discourse_model import DiscourseDocument
 from ..evaluation.discourse_report import agreement_text, corpus_text
-from ..evaluation.settings import DiscourseSettings
+from ..evaluation.discourse_run import discourse, discourse_settings, reader_for, texts_of  # noqa: F401
 from .handling import handled_errors
 from .options import json_option, output_option, quiet_option, tsv_option
 from .output import Output
 from .registry import command
-from .settings_options import apply_signature, signature_footer, signature_option, with_signature
-
-
-def reader_for(path: Path, reader: Optional[str]) -> str:
-    """``reader``, or the one the file's name calls for (``discourse`` for JSON and anything else)."""
-    if reader:
-        return reader
-    name = os.fspath(path)
-    if name.endswith(".tag"):
-        return "dtag-discourse"
-    if name.endswith(".t") or name.endswith(".t.gz"):
-        return "pml-discourse"
-    return "discourse"
-
-
-def texts_of(files: List[Path], reader: Optional[str]) -> Dict[str, DiscourseDocument]:
-    """The files read and merged per text (JSON files are one text, as before)."""
-    groups: Dict[str, List[DiscourseDocument]] = {}
-    for path in files:
-        chosen = reader_for(path, reader)
-        document = load_discourse(path, chosen)
-        key = "" if chosen == "discourse" else document.text
-        groups.setdefault(key, []).append(document)
-    return {key or docs[0].source: merge_documents(docs) for key, docs in groups.items()}
+from .settings_options import signature_footer, signature_option
 
 
 @command("discourse")
@@ -76,16 +50,7 @@ def discourse_command(
     """Agreement on discourse arrows: strict, one-level skipping, connective-based (Mirovsky et al. 2010)."""
     with handled_errors(*files):
         out = Output(as_json, tsv, output, quiet)
-        settings = apply_signature(DiscourseSettings(skip_both_ends=skip_both_ends, ranges=ranges,
-                                                     text_connectives=text_connectives, lists=lists,
-                                                     skip_empty=skip_empty), signature)
-        texts = texts_of(files, reader)
-        if len(texts) == 1:
-            (document,) = texts.values()
-            result = discourse_agreement(document, settings=settings)
-            out.write(lambda: signature_footer(agreement_text(result, confusion), settings.signature()),
-                      lambda: with_signature(result.to_dict(), settings.signature()))
-        else:
-            corpus = corpus_agreement(sorted(texts.items()), settings)
-            out.write(lambda: signature_footer(corpus_text(corpus, confusion), settings.signature()),
-                      lambda: with_signature(corpus.to_dict(), settings.signature()))
+        settings = discourse_settings(signature, skip_both_ends, ranges, text_connectives, lists, skip_empty)
+        run = discourse(files, settings, reader=reader)  # sa.discourse
+        text = corpus_text if run.corpus else agreement_text
+        out.write(lambda: signature_footer(text(run.agreement, confusion), run.signature), run.to_dict)

@@ -1,7 +1,6 @@
 """``spacy-agreement evalb``: bracket scores exactly as EVALB prints them (its bytes, diff-able with its output)."""
 from __future__ import annotations
 
-import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -9,52 +8,15 @@ from typing import Optional
 
 import typer
 
-from ..errors import InvalidTreeError, Location
-from ..evaluation.evalb import HEADER, EvalbParams, evaluate_files, format_report, format_summary
+from ..evaluation.evalb import HEADER, format_report, format_summary
+from ..evaluation.evalb_run import check_bracketed, evalb, evalb_settings, looks_like_conll  # noqa: F401 (compare's)
 from .handling import handled_errors
 from .options import json_option, output_option, quiet_option, tsv_option
 from .output import Output
 from .registry import command
-from .settings_options import apply_signature, signature_option, with_signature
-from .intervals import (ci_option, confidence_option, interval_option, interval_settings, intervals, resamples_option,
+from .settings_options import signature_option
+from .intervals import (ci_option, confidence_option, interval_option, intervals_text, resamples_option,
                         seed_option)
-
-
-def looks_like_conll(path: Path) -> Optional[int]:
-    """The line of the first content of ``path`` when the file is CoNLL, not bracketed trees:
-    its first line other than blank or a ``#`` comment is a token line (tab-separated fields,
-    an id first); ``None`` otherwise (a tree, a blank file, anything else: EVALB's own reading
-    reports it)."""
-    first = None
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for number, line in enumerate(handle, start=1):
-                text = line.strip()
-                if not text:
-                    continue
-                first = first or number
-                if text.startswith("#"):
-                    continue
-                fields = line.rstrip("\r\n").split("\t")
-                token = len(fields) >= 8 and re.fullmatch(r"\d+(?:[-.]\d+)?", fields[0]) is not None
-                return first if token else None
-    except OSError:
-        return None  # reading it reports the problem
-    return None
-
-
-def check_bracketed(*paths: Path) -> None:
-    """One error for an input that is CoNLL, before EVALB reads it line by line (where each
-    token line would be one more ``Reading sentence`` message); a file that cannot be opened
-    (missing, a folder, unreadable) is reported first, as itself."""
-    for path in paths:
-        open(path, "rb").close()
-    for path in paths:
-        line = looks_like_conll(path)
-        if line is not None:
-            raise InvalidTreeError("not bracketed trees: it looks like CoNLL (tab-separated token lines); "
-                                   "evalb reads one bracketed tree a line (dependency trees: use evaluate)",
-                                   Location(str(path), line=line))
 
 
 @command("evalb")
@@ -79,8 +41,7 @@ def evalb_command(
     with handled_errors(gold, test, params, may_be_empty=(params,)):
         out = Output(as_json, tsv, output, quiet)
         check_bracketed(gold, test)
-        settings = EvalbParams.read(params) if params else EvalbParams()
-        settings = apply_signature(settings.with_options(max_error=max_error, cutoff_len=cutoff_len), signature)
+        settings = evalb_settings(signature, params, max_error, cutoff_len)  # sa.evalb's, as it reads them
         for warning in settings.warnings:
             out.note(warning)
         # EVALB's bytes, whatever the encoding of the terminal. The rows go out in blocks as they are
@@ -99,23 +60,22 @@ def evalb_command(
         try:
             if stream:
                 emit(HEADER.encode("latin-1"))
-            report = evaluate_files(gold, test, settings, keep_sentences=as_json or ci,
-                                    write=emit if stream else None)
+            run = evalb(gold, test, settings, keep_sentences=as_json, write=emit if stream else None, ci=ci,
+                        resamples=resamples, seed=seed, confidence=confidence, interval=interval)
+            report = run.report
             for message in report.messages:
                 out.note(message)
-            ci_text, ci_json = "", {}
-            if ci and not report.aborted:
-                from ..evaluation.unit_counts import evalb_unit_counts
+            ci_text = ""
+            if run.intervals is not None:
                 from ..report.comparison_text import BRACKET_NAMES
 
-                ci_text, ci_json = intervals(evalb_unit_counts(report), interval_settings(resamples, seed, confidence,
-                                                                                          interval), BRACKET_NAMES)
-                ci_text = "\n\n" + ci_text  # after EVALB's bytes, which stay as they are
+                found = run.intervals
+                ci_text = "\n\n" + intervals_text(found.counts, found.found, found.settings, BRACKET_NAMES)
+                # after EVALB's bytes, which stay as they are
             # (no signature line in the text, EVALB's bytes: it is in --json and --tsv)
             if not stream:
-                out.write(lambda: format_report(report) + ci_text,
-                          lambda: {**with_signature(report.to_dict(sentences=as_json), settings.signature()),
-                                   **ci_json}, encoding="latin-1")
+                out.write(lambda: format_report(report) + ci_text, lambda: run.to_dict(sentences=as_json),
+                          encoding="latin-1")
             elif not report.aborted:
                 emit((format_summary(report) + ci_text + "\n").encode("latin-1"))
             if spool is not None:

@@ -47,12 +47,19 @@ def intervals(counts: UnitCounts, settings: IntervalSettings, names: Mapping[str
     ``ci_signature``) of one system's intervals; ``values``: the figures printed beside them
     (default: the counts' own corpus values)."""
     found = system_intervals(counts, settings)
-    shown = dict(values) if values is not None else counts.corpus()
-    text = format_intervals({m: shown[m] for m in counts.metrics if m in shown}, found, names, settings.confidence,
-                            settings.resamples, settings.interval)
-    text += f"\nci signature: {settings.signature()}"
+    text = intervals_text(counts, found, settings, names, values)
     return text, {"ci": {m: interval.to_list() for m, interval in found.items()}, "ci_signature": settings.signature()}
 
 
-__all__ = ["ci_option", "confidence_option", "interval_option", "interval_settings", "intervals", "resamples_option",
-           "seed_option"]
+def intervals_text(counts: UnitCounts, found: Mapping[str, Any], settings: IntervalSettings, names: Mapping[str, str],
+                   values: Optional[Mapping[str, float]] = None) -> str:
+    """The text block of intervals already computed (``found``, metric → interval, over ``counts``
+    with ``settings``): what :func:`intervals` prints."""
+    shown = dict(values) if values is not None else counts.corpus()
+    text = format_intervals({m: shown[m] for m in counts.metrics if m in shown}, found, names, settings.confidence,
+                            settings.resamples, settings.interval)
+    return text + f"\nci signature: {settings.signature()}"
+
+
+__all__ = ["ci_option", "confidence_option", "interval_option", "interval_settings", "intervals", "intervals_text",
+           "resamples_option", "seed_option"]

@@ -17,34 +17,23 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import typer
 
-from ..adapters.brackets import trim_trailing_failures
 from ..adapters.files import guess_format
-from ..evaluation.geig import EvalbParams
-from ..evaluation.settings import LeafAncestorSettings
-from ..evaluation.leaf_ancestor import (LeafAncestorResult, SentenceResult, format_sentence, leaf_ancestor,
-                                        leaf_ancestor_files)
+from ..evaluation.leaf_ancestor import LeafAncestorResult, SentenceResult, format_sentence
+from ..evaluation.leaf_ancestor_run import corpus_figures, leaf_ancestor, leaf_ancestor_settings
 from ..report.format import percent
 from ..report.text import listed
 from .handling import handled_errors
-from .options import (InputFormat, cycles, format_option, json_option,
-                      output_option, quiet_option, read_trees, strict_option, tsv_option)
+from .options import InputFormat, format_option, json_option, output_option, quiet_option, strict_option, tsv_option
 from .output import Output, dumps
 from .registry import command
-from .settings_options import apply_signature, signature_footer, signature_option, with_signature
-from .intervals import (ci_option, confidence_option, interval_option, interval_settings, intervals, resamples_option,
+from .settings_options import signature_footer, signature_option, with_signature
+from .intervals import (ci_option, confidence_option, interval_option, intervals_text, resamples_option,
                         seed_option)
 
 
 class CostChoice(str, Enum):
     exact = "exact"
     first_char = "first-char"
-
-
-def corpus_figures(result: LeafAncestorResult, gold: Path, candidate: Path, sentences: bool = False) -> Dict[str, Any]:
-    """What text, JSON and TSV all carry: the two files and the corpus scores and counts (and
-    with ``sentences`` every sentence and word, for JSON)."""
-    return {"gold": str(gold), "candidate": str(candidate), "sentences_scored": result.sentences_scored,
-            "words_scored": result.words_scored, **result.to_dict(sentences=sentences)}
 
 
 def worst_sentences(result: LeafAncestorResult, k: Optional[int] = None) -> List[Tuple[int, SentenceResult]]:
@@ -198,33 +187,25 @@ def leaf_ancestor_command(
     The corpus scores and the worst sentences word by word (every sentence with --words)."""
     with handled_errors(gold, candidate, evalb_params, may_be_empty=(evalb_params,)):
         out = Output(as_json, tsv, output, quiet)
-        params = EvalbParams.read(evalb_params) if evalb_params else None
-        settings = apply_signature(LeafAncestorSettings(cost=costs.value, evalb=params), signature)
-        kind = fmt or guess_format(gold)  # the gold file's format is the candidate's
-        streamed = kind == "bracket" and (as_json or (words and not tsv))
+        settings = leaf_ancestor_settings(signature, costs, evalb_params)  # sa.leaf_ancestor's, as it reads them
+        streamed = (fmt or guess_format(gold)) == "bracket" and (as_json or (words and not tsv))
         with SentenceSpool(as_json) if streamed else nullcontext() as spool:
-            if kind == "bracket":  # streamed (compiled reader and loops where they apply)
-                result = leaf_ancestor_files(gold, candidate, cost=settings.cost, evalb=settings.evalb, strict=strict,
-                                             keep_worst=0 if streamed else max(worst, 0), keep_rows=ci,
-                                             keep_skipped=None if as_json or ci else max(worst, 0), sink=spool)
-            else:
-                options = {"cycles": cycles(strict), "leaves": "categories", "missing": True}
-                gold_trees, cand_trees = trim_trailing_failures(read_trees(gold, kind, **options),
-                                                                read_trees(candidate, kind, **options))
-                result = leaf_ancestor(gold_trees, cand_trees, cost=settings.cost, evalb=settings.evalb,
-                                       strict=strict)
+            # bracket files are streamed (compiled reader and loops where they apply), keeping what the output needs
+            run = leaf_ancestor(gold, candidate, settings, format=fmt, strict=strict, ci=ci, resamples=resamples,
+                                seed=seed, confidence=confidence, interval=interval,
+                                keep_worst=0 if streamed else max(worst, 0),
+                                keep_skipped=None if as_json or ci else max(worst, 0), sink=spool)
+            result = run.result
             ci_text, ci_json = "", {}
-            if ci:
-                from ..evaluation.unit_counts import leaf_ancestor_unit_counts
+            if run.intervals is not None:
                 from ..report.comparison_text import BRACKET_NAMES
 
-                ci_text, ci_json = intervals(leaf_ancestor_unit_counts(result),
-                                             interval_settings(resamples, seed, confidence, interval), BRACKET_NAMES)
-                ci_text = "\n\n" + ci_text
+                found = run.intervals
+                ci_text = "\n\n" + intervals_text(found.counts, found.found, found.settings, BRACKET_NAMES)
+                ci_json = found.to_dict()
             if spool is not None:
                 streamed_output(out, result, spool, gold, candidate, worst, ci_text, ci_json, settings.signature())
             else:
                 out.write(lambda: signature_footer(format_result(result, gold, candidate, worst, words) + ci_text,
                                                    settings.signature()),
-                          lambda: {**with_signature(corpus_figures(result, gold, candidate, sentences=as_json),
-                                                    settings.signature()), **ci_json})
+                          lambda: run.to_dict(sentences=as_json))
