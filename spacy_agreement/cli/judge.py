@@ -11,6 +11,7 @@ import typer
 from ..evaluation.judging_items import JudgingSelection, JudgingSettings
 from ..limits import size_text
 from ..report.judging_page import DEFAULT_TITLE, judging_page
+from ..report.text import listed
 from .handling import handled_errors
 from .options import InputFormat, format_option, json_option, output_option, quiet_option, tsv_option
 from .output import Output
@@ -33,8 +34,8 @@ def summary(selection: JudgingSelection, path: Path, size: int) -> str:
              f"  items: {rule}" + (f", {len(s.items)} drawn of {s.candidates} (seed {s.settings.seed})"
                                    if len(s.items) < s.candidates else "")]
     for reason, ids in s.left_out_ids.items():
-        shown = ", ".join(ids[:5]) + (f", ... ({len(ids) - 5} more)" if len(ids) > 5 else "")
-        lines.append(f"  left out, {reason}: {len(ids)} ({shown})")
+        lines.append(f"  left out, {reason}: {len(ids)}")
+        lines.extend(listed(list(ids), 5, indent="    ", hint=""))
     lines.append("judges open the page (no network needed), type a name, judge, press Export; then: "
                  "spacy-agreement judgments judgments-*.jsonl")
     return "\n".join(lines)

@@ -360,7 +360,7 @@ def analyse_judgments(
             if not scored:
                 left_out = ("the items are phrase-structure trees, and the parser metrics score dependency trees"
                             if isinstance(item.a, ConstituencyTree) else
-                            "the items have no gold tree (make the judging page with --gold to have it)")
+                            "the items have no gold tree (make the judging page with judge --gold to have it)")
                 metrics, columns = (), {}
         elif scored and item.gold is None:
             raise JudgmentError(f"item {item.id!r} has no gold tree, and the items before it have one: give every "

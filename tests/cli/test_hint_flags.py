@@ -43,6 +43,8 @@ PRINTED_BY = {
     "evaluation/aligned_refusals.py": ("evaluate",),
     "evaluation/parser_metrics.py": ("evaluate", "compare"),
     "evaluation/label_sets.py": ("evaluate", "compare"),
+    "evaluation/judging_items.py": ("judge",),
+    "report/judging_page.py": ("judge",),
 }
 #: Modules of the CLI shared by every command, whose flags are each command's own or said of a parameter.
 SHARED = {"cli/options.py", "cli/handling.py", "cli/output.py", "cli/registry.py", "cli/settings_options.py",
@@ -51,7 +53,7 @@ SHARED = {"cli/options.py", "cli/handling.py", "cli/output.py", "cli/registry.py
 #: Flags a command prints but lacks, known and left to the module's owners: (module, command) -> flags.
 #: compare runs parser_metrics.evaluate, whose RootCaseWarning says "--fold-root-case" (evaluate's flag).
 KNOWN_GAPS: dict = {}
-FLAG = re.compile(r"(?<![\w-])(?<!(?:alpha|ayers|eport|luate|mpare|evalb|estor|ments|ourse|hetic| demo) )"
+FLAG = re.compile(r"(?<![\w-])(?<!(?:alpha|ayers|eport|luate|mpare|evalb|estor|ments|ourse|hetic| demo|judge) )"
                   r"--[a-z][a-z0-9-]*")
 
 
