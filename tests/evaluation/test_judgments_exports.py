@@ -83,7 +83,7 @@ def test_items_without_gold_are_analysed_for_the_judges_alone(tmp_path):
     bo = export(tmp_path / "judgments-bo.jsonl", "bo", {"s1": "A", "s2": "A", "s3": "A"}, gold=False)
     result = runner.invoke(app, ["judgments", str(ann), str(bo)])
     assert result.exit_code == 0, result.output
-    assert "no metric tables: the items have no gold tree (make the judging page with --gold" in result.stdout
+    assert "no metric tables: the items have no gold tree (make the judging page with judge --gold" in result.stdout
     assert "between judges: raw agreement 66.67%" in result.stdout
     data = json.loads(runner.invoke(app, ["judgments", str(ann), str(bo), "--json"]).stdout)
     assert data["items"] == 3 and "agreement_las" not in data and data["metrics_left_out"].startswith("the items")
