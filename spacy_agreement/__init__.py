@@ -23,9 +23,10 @@ from .adapters import (
     read_conll,
     to_dependency_graph,
 )
-from .agreement.alpha import AlphaResult, alpha, estimate_alpha
+from .agreement.alpha import AlphaResult, estimate_alpha
+from .agreement.alpha_run import alpha
 from .agreement.settings import AlphaSettings
-from .agreement.layers import LayerSettings, LayersResult, agreement_by_layer, disagreements
+from .agreement.layers import LayerSettings, LayersResult, agreement_by_layer, disagreements, layers
 from .corpus import Corpus
 from .agreement.deltas import delta, distance_matrix, tree_edit_distance
 from .errors import InvalidTreeError, Location, MismatchedCorpusError, UndefinedMetricWarning
@@ -77,6 +78,7 @@ __all__ = [
     "disagreements",
     "LayerSettings",
     "LayersResult",
+    "layers",
     "load_annotations",
     "load_annotator_dirs",
     "load_multi_user",

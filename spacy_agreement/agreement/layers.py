@@ -24,16 +24,19 @@ weighs more, as with the accuracies. Undefined values are ``nan`` with one warni
 from __future__ import annotations
 
 import math
+import os
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from ..adapters.multi_user import USER_KEY
 from ..corpus import Corpus
 from ..errors import BadOptionError, UndefinedMetricWarning
-from ..signature import Settings, setting
+from ..signature import Settings, read_signature, setting
+from .inputs import check_data_reading, input_paths, read_inputs, value_of
 from .layer_values import LAYERS, Layer, LayerData, layer_data
 from .nominal import category_agreement, coded_cohen_kappa, coded_fleiss_kappa, confusion_pairs, value_alpha, \
     observed_agreement, unit_counts
@@ -134,6 +137,11 @@ class LayersResult:
     items_unpairable: int
     data: LayerData = field(repr=False, default=None)  # type: ignore[assignment]
     settings: LayerSettings = field(default_factory=LayerSettings)
+    #: what the readers said about the inputs (pseudo-users set aside, files not read ...), of
+    #: :func:`layers`; the text output shows them, ``--json`` does not
+    input_notes: List[str] = field(default_factory=list, repr=False)
+    #: the (token, layer) disagreements written with ``export=`` (:func:`layers`), else ``None``
+    exported: Optional[int] = field(default=None, repr=False)
 
     @property
     def signature(self) -> str:
@@ -148,12 +156,37 @@ class LayersResult:
     def __getitem__(self, layer: str) -> LayerAgreement:
         return self.layers[layer]
 
-    def to_json(self, details: bool = True) -> Dict[str, Any]:
-        """One object per layer under ``layers`` (``layers.upos.alpha`` ...), the counts and the signature."""
+    def to_dict(self, details: bool = True) -> Dict[str, Any]:
+        """What ``layers --json`` prints: one object per layer under ``layers``
+        (``layers.upos.alpha`` ...), with its per-label rows, confusions and per-annotator
+        figures (``details``), the counts and the signature."""
         return {"annotators": list(self.annotators), "items": self.items,
                 "items_mismatched": len(self.items_mismatched), "items_unpairable": self.items_unpairable,
                 "layers": {name: layer.to_dict(details) for name, layer in self.layers.items()},
                 "notes": self.notes, "signature": self.signature}
+
+    def to_json(self, details: bool = True) -> Dict[str, Any]:
+        """The same as :meth:`to_dict` (its name before 0.4)."""
+        return self.to_dict(details)
+
+    def __repr__(self) -> str:
+        """One line: α of the first layers, the annotators and items, the signature."""
+        shown = [f"{name} {_percent(layer.alpha)}" for name, layer in list(self.layers.items())[:6]]
+        if len(self.layers) > 6:
+            shown.append(f"... {len(self.layers) - 6} more")
+        return (f"LayersResult(alpha {', '.join(shown) or 'of no layer'}; {len(self.annotators)} annotators, "
+                f"{self.items} items; signature {self.signature})")
+
+    def _repr_html_(self) -> str:
+        """A compact table for a notebook: each layer's α, A_o, κ, Fleiss' κ, units and tokens
+        that differ, its most frequent confusions, the signature."""
+        from ..report.agreement_tables import layers_table
+
+        return layers_table(self)
+
+
+def _percent(value: float) -> str:
+    return "n/a" if value is None or math.isnan(value) else f"{100 * value:.2f}"
 
 
 def _pairs(annotators: Sequence[str], reference: str) -> List[Tuple[int, int]]:
@@ -236,8 +269,6 @@ def agreement_by_layer(data: Any, settings: Optional[LayerSettings] = None, **op
     ``unannotated``)."""
     settings = settings or LayerSettings()
     if options:
-        from dataclasses import replace
-
         settings = replace(settings, **options)
     corpus = data if isinstance(data, Corpus) else Corpus.from_items(data)
     values = layer_data(corpus, settings.layers, settings.misc, settings.per_feature, settings.same_forms,
@@ -262,6 +293,97 @@ def agreement_by_layer(data: Any, settings: Optional[LayerSettings] = None, **op
                         values, settings)
 
 
+def _names(value: Optional[Sequence[str]]) -> Optional[Tuple[str, ...]]:
+    """Names given as a list, or one string of comma-separated names; ``None`` for none."""
+    if not value:
+        return None
+    return tuple(v.strip() for v in value.split(",") if v.strip()) if isinstance(value, str) else tuple(value)
+
+
+def layers(*inputs: Any, settings: Union[None, str, LayerSettings] = None, dirs: bool = False,
+           allow_duplicates: bool = False, user_key: str = USER_KEY, include: Optional[Sequence[str]] = None,
+           annotator_key: Optional[str] = None, annotator_part: Optional[str] = None,
+           name_pattern: Optional[str] = None, format: Optional[str] = None, layer: Optional[Sequence[str]] = None,
+           misc: Optional[Sequence[str]] = None, no_per_feature: bool = False, reference: Optional[str] = None,
+           any_forms: bool = False, unannotated: str = "none",
+           export: Optional[Union[str, "os.PathLike[str]"]] = None, strict: bool = False,
+           signature: Optional[str] = None, **fields: Any) -> LayersResult:
+    """``spacy-agreement layers`` as a function: agreement on every annotation layer
+    (Krippendorff's α over nominal values, A_o, Cohen's and Fleiss' κ; module docstring), per
+    label and per annotator. ``result.to_dict()`` is what ``layers --json`` prints for the
+    same inputs and options, signature included.
+
+    ``inputs``: annotation paths as the command takes them (parallel files, annotator folders
+    with ``dirs=True``, one project export, flat folder, Prodigy JSONL, multi-user CoNLL-U or
+    DocBin), or data already read (a :class:`~spacy_agreement.corpus.Corpus`, or the items
+    :meth:`Corpus.from_items` takes), then optionally the settings positionally.
+    ``settings``: a :class:`LayerSettings`, or a signature given back (as ``--signature``: a
+    signature, or a saved JSON output holding one); an option given otherwise than by default
+    replaces a settings object's field, as do the settings' own field names
+    (``layers``, ``misc``, ``per_feature``, ``reference``, ``same_forms``, ``unannotated``,
+    the keywords of :func:`agreement_by_layer`).
+
+    The options are the command's long options (``-`` as ``_``) with its defaults: ``layer``
+    (the command's repeated ``--layer``: the layers to compare, default every basic layer and
+    each feature name), ``misc``, ``no_per_feature``, ``reference``, ``any_forms``,
+    ``unannotated``, ``strict`` (head cycles are errors while reading), ``signature``, the
+    reading options of ``alpha`` (``dirs``, ``format``, ``include``, ...), and ``export``:
+    a ``.tsv``, ``.csv`` or ``.jsonl`` file to write every (token, layer) disagreement to
+    (:func:`disagreements`; their number in ``result.exported``).
+    """
+    paths = input_paths(inputs)
+    reading = {"dirs": dirs, "allow_duplicates": allow_duplicates, "user_key": user_key, "include": include,
+               "annotator_key": annotator_key, "annotator_part": annotator_part, "name_pattern": name_pattern,
+               "format": format}
+    data: Any = None
+    if paths is None:
+        data, *rest = inputs
+        if len(rest) > 1:
+            raise TypeError("layers() takes data already read and its settings, or annotation paths")
+        if rest:
+            if settings is not None:
+                raise TypeError("layers() got settings twice (positionally and settings=)")
+            settings = rest[0]
+        check_data_reading(reading)
+        if strict:
+            raise BadOptionError("strict reads annotation files: give paths, or leave it out with data already read",
+                                 option="strict")
+    if isinstance(settings, str):  # a signature given back, as --signature
+        if signature:
+            raise TypeError("layers() got two signatures (settings= and signature=): give one")
+        signature, settings = settings, None
+    if settings is not None and not isinstance(settings, LayerSettings):
+        raise BadOptionError(f"settings must be a LayerSettings or a signature, not {type(settings).__name__}",
+                             option="settings")
+    if export is not None:
+        from ..report.disagreement_export import export_format
+
+        export_format(export)  # a bad suffix is one error before anything is read
+    given = {"layers": _names(layer), "misc": _names(misc),
+             "per_feature": False if no_per_feature else None, "reference": reference or None,
+             "same_forms": False if any_forms else None,
+             "unannotated": value_of(unannotated) if value_of(unannotated) != "none" else None}
+    wanted = {name: value for name, value in given.items() if value is not None}
+    for name in set(wanted) & set(fields):
+        raise TypeError(f"layers() got {name} twice: by its option and by its field name")
+    resolved = replace(settings or LayerSettings(), **wanted, **fields)
+    if signature:
+        resolved = resolved.merged(read_signature(signature))
+    corpus = read_inputs(paths, strict=strict, **reading) if paths is not None else \
+        (data if isinstance(data, Corpus) else Corpus.from_items(data))
+    with warnings.catch_warnings(record=True) as caught:  # said again below, at the caller's line
+        warnings.simplefilter("always")
+        result = agreement_by_layer(corpus, resolved)
+    for warning in caught:
+        warnings.warn(warning.message, stacklevel=2)
+    result.input_notes = list(corpus.matched_by.notes) if corpus.matched_by is not None else []
+    if export is not None:
+        from ..report.disagreement_export import export_disagreements
+
+        result.exported = export_disagreements(disagreements(result), result.annotators, export)
+    return result
+
+
 def disagreements(result: LayersResult, layers: Optional[Sequence[str]] = None) -> Iterator[Dict[str, Any]]:
     """One row per (token, layer) whose annotators gave two or more different values, layer by
     layer in unit order: ``item``, ``token`` (its id), ``form``, ``layer`` and each annotator's
@@ -282,4 +404,4 @@ def disagreements(result: LayersResult, layers: Optional[Sequence[str]] = None) 
 
 
 __all__ = ["LabelRow", "LayerAgreement", "LayerSettings", "LayersResult", "agreement_by_layer", "disagreements",
-           "layer_agreement"]
+           "layer_agreement", "layers"]

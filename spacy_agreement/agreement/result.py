@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..errors import undefined
+from .accuracy import AccuracyResult
 from .settings import AlphaSettings
+
+if TYPE_CHECKING:
+    from ..corpus import Corpus
 
 #: Keys an :class:`AlphaResult` (with the accuracies beside it) writes whatever its δ: a δ
 #: whose keys (``alpha_<name>``, ...) would be one of them cannot be registered.
@@ -28,6 +32,15 @@ class AlphaResult:
     ``"bootstrap over items (De fixed)"``; estimates carry a ``confidence`` interval
     (``low``, ``high``) from ``samples`` draws. ``item_disagreement[u, k]`` is the mean
     squared δ number k (in the order of ``alphas``) between the annotations of item u.
+
+    A result of :func:`spacy_agreement.alpha` (the ``alpha`` command's function) also carries
+    the inputs: ``accuracy`` (LAS/UAS/LA or bracket Jaccard and their counts, also
+    ``result.las``, ``result.jaccard``) and the ``corpus`` it was computed on (annotators, how
+    the items were matched, what the readers set aside); its :meth:`to_dict` is then what
+    ``alpha --json`` prints. With ``method="off"`` (``--alpha off``) ``alphas`` is empty,
+    ``method`` is ``"off"`` and ``items``/``annotations`` count the corpus. A result of the
+    engine (:func:`spacy_agreement.agreement.alpha.alpha`) has neither: :meth:`to_dict` is
+    α's part alone (:meth:`alpha_dict`).
     """
 
     alphas: Dict[str, float]
@@ -56,11 +69,20 @@ class AlphaResult:
     budget: Optional[float] = None  # the budget that cost was held against
     seconds: Optional[float] = None  # the estimated seconds of the exact α on this machine, where a policy chose
     settings: AlphaSettings = field(default_factory=AlphaSettings)  # how it was computed (method, δ resolved)
+    #: the accuracies beside α (:func:`spacy_agreement.alpha`; ``None`` from the engine)
+    accuracy: Optional[AccuracyResult] = field(default=None, repr=False)
+    #: the corpus read from the inputs (:func:`spacy_agreement.alpha`; ``None`` from the engine)
+    corpus: Optional["Corpus"] = field(default=None, repr=False, compare=False)
 
     @property
     def signature(self) -> str:
         """How these numbers were computed (:mod:`spacy_agreement.signature`)."""
         return self.settings.signature()
+
+    @property
+    def computed(self) -> bool:
+        """Whether α was computed (not ``method="off"``)."""
+        return self.method != "off"
 
     def __getitem__(self, kind: str) -> float:
         return self.alphas[kind]
@@ -68,7 +90,28 @@ class AlphaResult:
     def __getattr__(self, name: str) -> float:
         if name.startswith("alpha_") and name[6:] in self.__dict__.get("alphas", {}):
             return self.alphas[name[6:]]
+        accuracy = self.__dict__.get("accuracy")
+        if accuracy is not None and name in accuracy.scores:  # result.las, result.jaccard
+            return accuracy.scores[name]
         raise AttributeError(name)
+
+    def __repr__(self) -> str:
+        """One line: α of each δ, the accuracies, the items and the signature."""
+        parts = [f"alpha {k} {_percent(v)}" for k, v in self.alphas.items()] if self.computed else ["alpha off"]
+        if self.accuracy is not None:
+            names = {"las": "LAS", "uas": "UAS", "la": "LA", "jaccard": "Jaccard"}
+            parts += [f"{names.get(k, k)} {_percent(v)}" for k, v in self.accuracy.scores.items()]
+        where = f"{self.items} items, {self.annotations} annotations"
+        if self.corpus is not None:
+            where += f", {len(self.corpus.annotators)} annotators"
+        how = self.method + (f", {_percent(self.confidence, 0)}% interval" if self.confidence is not None else "")
+        return f"AlphaResult({', '.join(parts)}; {where}; {how}; signature {self.signature})"
+
+    def _repr_html_(self) -> str:
+        """A compact table for a notebook: α, the accuracies, the items of most disagreement, the signature."""
+        from ..report.agreement_tables import alpha_table
+
+        return alpha_table(self)
 
     @property
     def alpha(self) -> float:
@@ -82,7 +125,18 @@ class AlphaResult:
         return self.alphas
 
     def to_dict(self) -> Dict[str, Any]:
-        """A flat dict in the style of spaCy's scorers."""
+        """A flat dict in the style of spaCy's scorers: with the inputs (a result of
+        :func:`spacy_agreement.alpha`) what ``alpha --json`` prints for them, key for key
+        (:func:`run_summary` and the signature); else α's part alone (:meth:`alpha_dict`)."""
+        if self.accuracy is None or self.corpus is None:
+            return self.alpha_dict()
+        out = run_summary(self.corpus, self if self.computed else None, self.accuracy)
+        out["signature"] = self.signature
+        return out
+
+    def alpha_dict(self) -> Dict[str, Any]:
+        """α's part of :meth:`to_dict`: each δ's α, Do and De, the counts of skips, the
+        interval and cost of an estimate, and the signature."""
         out: Dict[str, Any] = {f"alpha_{k}": v for k, v in self.alphas.items()}
         out.update({
             "alpha_method": self.method,
@@ -135,6 +189,35 @@ class AlphaResult:
         """The same result as an estimate with an interval (``alphas`` replaced if given)."""
         return replace(self, alphas=dict(alphas or self.alphas), method=method, low=low, high=high,
                        confidence=confidence, samples=samples)
+
+
+def _percent(value: Optional[float], digits: int = 2) -> str:
+    """A fraction as a percentage for :meth:`AlphaResult.__repr__` (``n/a`` if undefined)."""
+    if value is None or math.isnan(value):
+        return "n/a"
+    return f"{100 * value:.{digits}f}"
+
+
+def run_summary(corpus: "Corpus", result: Optional[AlphaResult], accuracy: AccuracyResult) -> Dict[str, Any]:
+    """The flat dict of ``alpha --json`` but its signature: α (with ``alpha_method``;
+    ``"off"`` when ``result`` is ``None``, not computed), the accuracies, every count of
+    skips, what the readers counted and how the items were matched."""
+    out: Dict[str, Any] = {"tree_family": corpus.family, "annotators": len(corpus.annotators)}
+    out.update(result.alpha_dict() if result is not None else {"alpha_method": "off"})
+    out.pop("signature", None)  # the caller adds the signature of the whole run (α and accuracies)
+    out.update(accuracy.to_dict())
+    out["items_unpairable_accuracy"] = accuracy.items_unpairable
+    out["multiword_ranges"] = sum(s.multiword_ranges for s in corpus.read_stats.values())
+    out["empty_nodes"] = sum(s.empty_nodes for s in corpus.read_stats.values())
+    out["failed_parses"] = sum(s.failed_parses for s in corpus.read_stats.values())
+    if result is not None:
+        out["partial_trees"] = list(result.partial_trees)
+    if corpus.matched_by is not None:  # how the annotations were paired into items, what some lack
+        out.update(corpus.matched_by.to_dict())
+        out["items_missing"] = list(corpus.matched_by.missing)
+        out["resegmented"] = list(corpus.matched_by.resegmented)
+        out["input_notes"] = list(corpus.matched_by.notes)
+    return out
 
 
 def alphas_from_sums(observed_sums: Sequence[float], expected_sums: Sequence[float], n: int,

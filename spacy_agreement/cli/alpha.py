@@ -1,4 +1,7 @@
-"""``spacy-agreement alpha``: Krippendorff's α and the uncorrected accuracies of parallel annotations."""
+"""``spacy-agreement alpha``: Krippendorff's α and the uncorrected accuracies of parallel annotations:
+the options of :func:`spacy_agreement.alpha` (``--alpha`` is its ``method=``; ``--json`` is its
+result's ``to_dict()``) and the text of its result. The options and helpers that ``report`` and
+``layers`` share are here too."""
 from __future__ import annotations
 
 from enum import Enum
@@ -7,18 +10,16 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import typer
 
-from ..adapters.annotations import load_annotations
 from ..adapters.multi_user import USER_KEY
 from ..agreement.accuracy import AccuracyResult
 from ..agreement.alpha import AlphaResult
 from ..agreement.deltas import delta_names
-from ..agreement.run import agreement
+from ..agreement.inputs import read_inputs
+from ..agreement.alpha_run import alpha as alpha_of_inputs
 from ..agreement.settings import BACKENDS, DEFAULT_ALPHA_SECONDS, AlphaSettings
-from ..errors import BadOptionError
 from ..corpus import Corpus
 from ..report.format import percent
 from ..report.text import summary, text_report
-from ..limits import memory_limit
 from .handling import handled_errors
 from .options import (max_memory_option, InputFormat, choices, cycles, format_option, json_option,
                       output_option, quiet_option, strict_option, tsv_option)
@@ -130,14 +131,13 @@ def load_corpus(paths: List[Path], dirs: bool, fmt: Optional[InputFormat], stric
                 single_root: bool = False, allow_duplicates: bool = False, user_key: str = USER_KEY,
                 include: Optional[List[str]] = None, annotator_key: Optional[str] = None,
                 annotator_part: Optional["AnnotatorPart"] = None, name_pattern: Optional[str] = None) -> Corpus:
-    """The corpus of the annotator inputs of ``alpha``, ``report`` and ``layers``, whatever wrote
-    them (:func:`~spacy_agreement.adapters.annotations.load_annotations`: parallel files, annotator
-    folders, project exports as folders or ZIPs, flat folders, Prodigy JSONL, multi-user CoNLL-U,
-    DocBins)."""
-    return load_annotations(paths, dirs, fmt or None, single_root=single_root, cycles=cycles(strict),
-                            allow_duplicates=allow_duplicates, user_key=user_key, include=include or (),
-                            annotator_key=annotator_key, name_pattern=name_pattern,
-                            annotator_part=annotator_part.value if annotator_part is not None else None)
+    """The corpus of the annotator inputs of ``report``, whatever wrote them, as
+    :func:`spacy_agreement.alpha` reads them (:func:`~spacy_agreement.agreement.inputs.read_inputs`:
+    parallel files, annotator folders, project exports as folders or ZIPs, flat folders, Prodigy
+    JSONL, multi-user CoNLL-U, DocBins)."""
+    return read_inputs(paths, strict=strict, dirs=dirs, format=fmt, single_root=single_root,
+                       allow_duplicates=allow_duplicates, user_key=user_key, include=include,
+                       annotator_key=annotator_key, annotator_part=annotator_part, name_pattern=name_pattern)
 
 
 class AnnotatorPart(str, Enum):
@@ -192,6 +192,14 @@ def run_signature(result: Optional[AlphaResult], settings: AlphaSettings) -> str
     return result.signature if result is not None else settings.signature()
 
 
+def write_result(out: Output, result: AlphaResult, worst: int) -> None:
+    """The text of a result of :func:`spacy_agreement.alpha`, or with ``--json`` / ``--tsv``
+    its ``to_dict()``."""
+    computed = result if result.computed else None
+    out.write(lambda: signature_footer(text(result.corpus, computed, result.accuracy, worst), result.signature),
+              lambda: result.to_dict())
+
+
 def write(out: Output, corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyResult, worst: int,
           settings: Optional[AlphaSettings] = None) -> None:
     """The text, or with ``--json`` / ``--tsv`` α (with intervals), accuracies and every count
@@ -239,24 +247,14 @@ def alpha_command(
     max_memory: Optional[float] = max_memory_option(),
 ) -> None:
     """Krippendorff's alpha (delta plain, diff, norm) and LAS/UAS/LA or bracket Jaccard."""
-    with handled_errors(*paths), memory_limit(max_memory):
-        if backend == "gpu":  # a missing extra or GPU is one line before the files are read
-            from ..agreement.gpu import cuda_module
-
-            cuda_module()
+    with handled_errors(*paths):
         out = Output(as_json, tsv, output, quiet)
-        if sample_pairs and method is AlphaChoice.auto:
-            method = AlphaChoice.sampled  # --sample-pairs alone asks for the sampled estimate
-        if method is AlphaChoice.off and (bootstrap or pqgram or delta):
-            raise BadOptionError("--bootstrap, --delta and --pqgram need alpha: leave out --alpha off")
-        settings = alpha_settings_from_options(
-            method, budget, seconds, strict, threads, delta, pqgram, signature, size=size.value,
-            exclude_mismatched=exclude_mismatched, seed=seed, bootstrap=bootstrap or 0,
-            ignore_subtypes=ignore_subtypes, fold_root_case=not case_sensitive_root, backend=backend,
-            partial=partial.value,
-            scheduler=scheduler, progress=out.progress,
-            **({"sample_pairs": sample_pairs} if sample_pairs else {}))
-        corpus = load_corpus(paths, dirs, fmt, settings.cycles == "raise", single_root, allow_duplicates, user_key,
-                             include, annotator_key, annotator_part, name_pattern)
-        result, accuracy = agreement(corpus, settings)
-        write(out, corpus, result, accuracy, worst, settings)
+        result = alpha_of_inputs(
+            *paths, dirs=dirs, allow_duplicates=allow_duplicates, user_key=user_key, partial=partial,
+            include=include, annotator_key=annotator_key, annotator_part=annotator_part, name_pattern=name_pattern,
+            format=fmt, strict=strict, single_root=single_root, size=size, exclude_mismatched=exclude_mismatched,
+            threads=threads, backend=backend, scheduler=scheduler, method=method, alpha_budget=budget,
+            alpha_seconds=seconds, sample_pairs=sample_pairs, seed=seed, bootstrap=bootstrap, delta=delta,
+            pqgram=pqgram, ignore_subtypes=ignore_subtypes, case_sensitive_root=case_sensitive_root,
+            signature=signature, max_memory=max_memory, progress=out.progress)
+        write_result(out, result, worst)

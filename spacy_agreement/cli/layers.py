@@ -1,5 +1,7 @@
 """``spacy-agreement layers``: agreement on every annotation layer (UPOS, XPOS, FEATS, LEMMA,
-HEAD, DEPREL, MISC keys), per label and per annotator, and the per-token disagreements."""
+HEAD, DEPREL, MISC keys), per label and per annotator, and the per-token disagreements: the
+options of :func:`spacy_agreement.layers` (``--json`` is its result's ``to_dict()``) and the
+text of its result."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,8 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from ..agreement.layers import LayerSettings, agreement_by_layer, disagreements
-from ..report.disagreement_export import export_disagreements, export_format
+from ..agreement.layers import layers as layers_of_inputs
 from ..report.layers_text import layers_text
 from ..agreement.layer_values import EXTRA_LAYERS, LAYERS
 from . import alpha
@@ -16,7 +17,7 @@ from .handling import handled_errors
 from .options import format_option, json_option, output_option, quiet_option, strict_option, tsv_option
 from .output import Output
 from .registry import command
-from .settings_options import apply_signature, signature_footer, signature_option
+from .settings_options import signature_footer, signature_option
 
 
 @command("layers")
@@ -48,18 +49,12 @@ def layers_command(
     """Agreement on every layer: Krippendorff's alpha, Cohen's and Fleiss' kappa, per label and per annotator."""
     with handled_errors(*paths):
         out = Output(as_json, tsv, output, quiet)
+        result = layers_of_inputs(*paths, dirs=dirs, allow_duplicates=allow_duplicates, user_key=user_key,
+                                  include=include, annotator_key=annotator_key, annotator_part=annotator_part,
+                                  name_pattern=name_pattern, format=fmt, layer=layer, misc=misc,
+                                  no_per_feature=no_per_feature, reference=reference, any_forms=any_forms,
+                                  unannotated=unannotated, export=export, strict=strict, signature=signature)
         if export is not None:
-            export_format(export)  # a bad suffix is one line before anything is read
-        settings = LayerSettings(layers=tuple(layer or LAYERS), misc=tuple(misc or ()), per_feature=not no_per_feature,
-                                 reference=reference or "", same_forms=not any_forms, unannotated=unannotated)
-        settings = apply_signature(settings, signature)
-        corpus = alpha.load_corpus(paths, dirs, fmt, strict, allow_duplicates=allow_duplicates, user_key=user_key,
-                                   include=include, annotator_key=annotator_key, annotator_part=annotator_part,
-                                   name_pattern=name_pattern)
-        result = agreement_by_layer(corpus, settings)
-        if export is not None:
-            written = export_disagreements(disagreements(result), result.annotators, export)
-            out.note(f"wrote {export}: {written} (token, layer) disagreement(s)")
-        notes = list(corpus.matched_by.notes) if corpus.matched_by is not None else []
-        text = layers_text(result, details) + "".join(f"\ninput: {note}" for note in notes)
-        out.write(lambda: signature_footer(text, result.signature), lambda: result.to_json())
+            out.note(f"wrote {export}: {result.exported} (token, layer) disagreement(s)")
+        text = layers_text(result, details) + "".join(f"\ninput: {note}" for note in result.input_notes)
+        out.write(lambda: signature_footer(text, result.signature), lambda: result.to_dict())

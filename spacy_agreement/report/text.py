@@ -9,6 +9,7 @@ import numpy as np
 
 from ..agreement.accuracy import AccuracyResult
 from ..agreement.alpha import AlphaResult
+from ..agreement.result import run_summary
 from ..corpus import Corpus
 from .format import percent as _percent
 
@@ -89,24 +90,11 @@ def alpha_method_line(result: Optional[AlphaResult]) -> str:
 
 
 def summary(corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyResult) -> Dict[str, Any]:
-    """The flat dict of the CLI's ``--json`` output: α (with ``alpha_method``; ``"off"`` when
-    not computed), accuracies and every count of skips."""
-    out: Dict[str, Any] = {"tree_family": corpus.family, "annotators": len(corpus.annotators)}
-    out.update(result.to_dict() if result is not None else {"alpha_method": "off"})
-    out.pop("signature", None)  # the caller adds the signature of the whole run (α and accuracies)
-    out.update(accuracy.to_dict())
-    out["items_unpairable_accuracy"] = accuracy.items_unpairable
-    out["multiword_ranges"] = sum(s.multiword_ranges for s in corpus.read_stats.values())
-    out["empty_nodes"] = sum(s.empty_nodes for s in corpus.read_stats.values())
-    out["failed_parses"] = sum(s.failed_parses for s in corpus.read_stats.values())
-    if result is not None:
-        out["partial_trees"] = list(result.partial_trees)
-    if corpus.matched_by is not None:  # how the annotations were paired into items, what some lack
-        out.update(corpus.matched_by.to_dict())
-        out["items_missing"] = list(corpus.matched_by.missing)
-        out["resegmented"] = list(corpus.matched_by.resegmented)
-        out["input_notes"] = list(corpus.matched_by.notes)
-    return out
+    """The flat dict of the CLI's ``--json`` output but its signature: α (with
+    ``alpha_method``; ``"off"`` when not computed), accuracies and every count of skips
+    (:func:`~spacy_agreement.agreement.result.run_summary`, what
+    :meth:`AlphaResult.to_dict` of :func:`spacy_agreement.alpha` writes)."""
+    return run_summary(corpus, result, accuracy)
 
 
 def text_report(corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyResult, worst: int = 5) -> str:

@@ -76,7 +76,9 @@ def test_alpha_over_phrase_trees_matches_reference(items):
 
 
 class _nowarn_if_defined:
-    """Expect an UndefinedMetricWarning exactly when some reference α is undefined."""
+    """Expect an UndefinedMetricWarning about α exactly when some reference α is undefined
+    (``sa.alpha`` also computes the accuracies, which warn of their own: LAS of items whose
+    annotations all differ in tokens)."""
 
     def __init__(self, expected):
         self.undefined = any(math.isnan(v) for v in expected.values())
@@ -91,7 +93,8 @@ class _nowarn_if_defined:
 
     def __exit__(self, *exc):
         self._catch.__exit__(*exc)
-        got = any(issubclass(r.category, sa.UndefinedMetricWarning) for r in self.records)
+        got = any(issubclass(r.category, sa.UndefinedMetricWarning) and str(r.message.metric).startswith("alpha_")
+                  for r in self.records)
         assert got == self.undefined
         return False
 

@@ -132,7 +132,7 @@ def test_a_bug_is_a_traceback_not_a_bad_input_line(files, monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("a bug, not bad input")
 
-    monkeypatch.setattr(alpha_command, "agreement", broken)
+    monkeypatch.setattr(alpha_command, "alpha_of_inputs", broken)
     result = runner.invoke(app, ["alpha", *map(str, files)])
     assert isinstance(result.exception, ValueError) and "a bug" in str(result.exception)
     assert "a bug" not in result.stderr  # not turned into a one-line message
@@ -141,7 +141,7 @@ def test_a_bug_is_a_traceback_not_a_bad_input_line(files, monkeypatch):
 def test_a_bug_shows_its_traceback_in_a_real_process(files):
     code = ("import sys; from spacy_agreement.cli import alpha as c\n"
             "def broken(*a, **k): raise ValueError('a bug, not bad input')\n"
-            "c.agreement = broken\nfrom spacy_agreement.cli import main\nsys.argv[0] = 'spacy-agreement'\nmain()")
+            "c.alpha_of_inputs = broken\nfrom spacy_agreement.cli import main\nsys.argv[0] = 'spacy-agreement'\nmain()")
     done = subprocess.run([sys.executable, "-c", code, "alpha", *map(str, files)], capture_output=True, text=True)
     assert done.returncode != 0 and "Traceback" in done.stderr and "ValueError: a bug" in done.stderr
 
