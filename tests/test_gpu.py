@@ -3,6 +3,7 @@ kernel, sum by sum: on a CUDA GPU when there is one, else the same kernel in Num
 simulator (NUMBA_ENABLE_CUDASIM=1, slow: small forests only). And the one-line answers of
 ``--backend gpu`` without a GPU or without the extra."""
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -183,3 +184,64 @@ def test_a_kernel_numba_cannot_compile_is_one_option_error():
         gpu._launch(_FailingKernel(compiled=False), 1, TPB, ())
     with pytest.raises(AttributeError):  # once compiled, a fault is the launch's own
         gpu._launch(_FailingKernel(compiled=True), 1, TPB, ())
+
+
+def test_the_kernel_asks_for_the_disk_cache_and_runs_without_it(monkeypatch):
+    """cuda.jit(cache=True) for the kernel and its device functions; where Numba finds no
+    writable cache folder (it raises at cuda.jit) they are compiled without the cache, and the
+    sums are the same. The simulator takes the option and ignores it."""
+    gpu._kernel(TPB)
+    real_jit, asked = gpu.cuda.jit, []
+
+    def no_cache_folder(function, device=False, cache=False):
+        asked.append((function.__name__, cache))
+        if cache:
+            raise RuntimeError(f"cannot cache function {function.__name__!r}: no locator available for file 'gpu.py'")
+        return real_jit(function, device=device)
+
+    monkeypatch.setattr(gpu.cuda, "jit", no_cache_folder)
+    monkeypatch.setattr(gpu, "_kernels", {})
+    monkeypatch.setattr(gpu, "_relabel", None)
+    monkeypatch.setattr(gpu, "_ted", None)
+    vocab = LabelVocab()
+    ordered = [to_ordered(("a", (("b", ()), ("c", ()))), vocab), to_ordered(("a", (("c", ()),)), vocab),
+               to_ordered(("x", ()), vocab)]
+    forest = Forest.from_trees(ordered)
+    sizes = np.array([t.size for t in ordered], dtype=np.int64)
+    counts = np.ones(len(ordered))
+    assert_same_sums(gpu_sums(forest, sizes, counts), expected_sums(forest, sizes, counts))
+    assert asked == [("_relabel_cost", True), ("_relabel_cost", False), ("_ted_distance", True),
+                     ("_ted_distance", False), ("sums", True), ("sums", False)]
+    assert gpu.kernel_cache(TPB) is None
+
+
+_CACHED_RUN = """
+import json, sys
+import numpy as np
+from spacy_agreement import LabelVocab
+from spacy_agreement.agreement import gpu
+from spacy_agreement.trees import Forest
+from tests.helpers import to_ordered
+vocab = LabelVocab()
+ordered = [to_ordered(("a", (("b", ()), ("c", ()))), vocab), to_ordered(("a", (("c", ()),)), vocab)]
+sums = gpu.expected_sums_gpu(Forest.from_trees(ordered), np.array([3, 2]), np.ones(2))
+print(json.dumps({"sums": sums.tolist(), "cache": gpu.kernel_cache()}))
+"""
+
+
+@pytest.mark.skipif(SIMULATED, reason="the simulator compiles nothing")
+def test_a_second_process_loads_the_kernel_from_the_disk_cache(tmp_path):
+    """The first process compiles the kernel and writes it to NUMBA_CACHE_DIR; the second
+    loads it (a cache hit, no compilation) and gets the same sums."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    runs = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", _CACHED_RUN], capture_output=True, text=True, env=env,
+                              cwd=root, timeout=300)
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    (first_path, first_hits, first_misses), (second_path, second_hits, second_misses) = (r["cache"] for r in runs)
+    assert first_path.startswith(str(tmp_path)) and second_path == first_path
+    assert (first_hits, first_misses) == (0, 1) and (second_hits, second_misses) == (1, 0)
+    assert runs[0]["sums"] == runs[1]["sums"]

@@ -25,6 +25,12 @@ the CPU kernels use (labels, leftmost leaves, keyroots, offsets), written with N
   atomic add each. The distances are exact integers with unit costs, so the δplain and
   δdiff sums equal the CPU kernel's exactly; δnorm's equal them to rounding (the order of
   the additions differs).
+* **Compiled once per machine.** The kernel and its device functions are compiled with
+  Numba's disk cache (``cuda.jit(cache=True)``): the first process compiles them (several
+  seconds) and writes the result to ``NUMBA_CACHE_DIR``, the ``__pycache__`` beside this
+  file or ``~/.cache/numba``, whichever is writable first; a later process loads it (the
+  cache is keyed by the source file, the argument types, the GPU's compute capability and
+  the numba-cuda version). Where no folder is writable each process compiles, as before.
 
 Without the extra the backend raises an ``ImportError`` naming ``numba`` (the CLI answers it
 with the extra to install); without a usable GPU a
@@ -48,11 +54,14 @@ THREADS_PER_BLOCK = 128
 #: Largest tree (nodes) whose unit-cost distances fit int16 tables (a distance is at most m + n).
 INT16_MAX_NODES = 16_383
 
-_kernels: Dict[Tuple[bool, int], Callable[..., Any]] = {}
-#: numba.cuda and numba.float64 once imported: module globals, as the kernels must see them
-#: (the CUDA simulator swaps a kernel's global ``cuda`` for its own, not a closure's).
+_kernels: Dict[int, Callable[..., Any]] = {}
+#: numba.cuda and numba.float64 once imported, and the device functions once compiled: module
+#: globals, as the kernels must see them (the CUDA simulator swaps a kernel's global ``cuda``
+#: for its own, not a closure's; and a disk-cached kernel may close over plain values only).
 cuda: Any = None
 float64: Any = None
+_relabel: Any = None
+_ted: Any = None
 
 
 def cuda_module() -> Any:
@@ -73,75 +82,77 @@ def cuda_module() -> Any:
     return cuda
 
 
-def _kernel(unit: bool, threads_per_block: int) -> Callable[..., Any]:
-    """The sums kernel for unit costs or a label-cost matrix (compiled at its first launch)."""
-    global cuda, float64
-    key = (unit, threads_per_block)
-    if key in _kernels:
-        return _kernels[key]
-    cuda = cuda_module()
-    from numba import float64
+def _jit(function: Callable[..., Any], device: bool = False) -> Any:
+    """``cuda.jit`` with Numba's disk cache (``cache=True``): a later process loads the
+    compiled kernel instead of compiling it again. The cache goes to ``NUMBA_CACHE_DIR`` when
+    set, else to the ``__pycache__`` beside this file, else to the user's cache folder
+    (``~/.cache/numba``); where none is writable the kernel is compiled in every process, as
+    without the cache. The simulator takes the option and ignores it."""
+    try:
+        return cuda.jit(function, device=device, cache=True)
+    except (OSError, RuntimeError):  # "cannot cache function ...: no locator available"
+        return cuda.jit(function, device=device)
 
-    tpb = threads_per_block
 
-    @cuda.jit(device=True)
-    def unit_relabel(label_a, label_b, cost, n_labels):
+def _relabel_cost(label_a, label_b, cost, n_labels):
+    """Relabelling cost: 0/1 with unit costs (``n_labels == 0``, ``cost`` an integer array,
+    so that the tables' arithmetic stays integer) or ``cost[label_a * n_labels + label_b]``
+    (``cost`` float64, the tables' arithmetic float64)."""
+    if n_labels == 0:
         return 0 if label_a == label_b else 1
+    return cost[label_a * n_labels + label_b]
 
-    @cuda.jit(device=True)
-    def cost_relabel(label_a, label_b, cost, n_labels):
-        return cost[label_a * n_labels + label_b]
 
-    # one relabel function per kernel, so that the tables' arithmetic has one type (integers
-    # with unit costs, float64 with a cost matrix) and no branch on the mode is compiled
-    relabel = unit_relabel if unit else cost_relabel
-
-    @cuda.jit(device=True)
-    def ted(labels, lml, keyroots, a0, an, ka, nka, b0, bn, kb, nkb, cost, n_labels, td, fd, stride, t):
-        """Zhang–Shasha of trees A (nodes a0.., keyroots ka..) and B: insert and delete 1,
-        relabel 0/1 (unit) or cost[label_a * n_labels + label_b]; tables interleaved."""
-        if an == 0:
-            return bn
-        if bn == 0:
-            return an
-        w = bn + 1
-        for ia in range(nka):
-            i = keyroots[ka + ia]
-            li = lml[a0 + i]
-            mi = i - li + 1
-            for ib in range(nkb):
-                j = keyroots[kb + ib]
-                lj = lml[b0 + j]
-                mj = j - lj + 1
-                for dj in range(mj + 1):
-                    fd[dj * stride + t] = dj
-                for di in range(1, mi + 1):
-                    x = li + di - 1
-                    row = di * w
-                    prev = row - w
-                    fd[row * stride + t] = di
-                    x_on_path = lml[a0 + x] == li
-                    p = (lml[a0 + x] - li) * w
-                    for dj in range(1, mj + 1):
-                        y = lj + dj - 1
-                        best = fd[(prev + dj) * stride + t] + 1
-                        cand = fd[(row + dj - 1) * stride + t] + 1
+def _ted_distance(labels, lml, keyroots, a0, an, ka, nka, b0, bn, kb, nkb, cost, n_labels, td, fd, stride, t):
+    """Zhang–Shasha of trees A (nodes a0.., keyroots ka..) and B: insert and delete 1,
+    relabel 0/1 (unit) or cost[label_a * n_labels + label_b]; tables interleaved."""
+    if an == 0:
+        return bn
+    if bn == 0:
+        return an
+    w = bn + 1
+    for ia in range(nka):
+        i = keyroots[ka + ia]
+        li = lml[a0 + i]
+        mi = i - li + 1
+        for ib in range(nkb):
+            j = keyroots[kb + ib]
+            lj = lml[b0 + j]
+            mj = j - lj + 1
+            for dj in range(mj + 1):
+                fd[dj * stride + t] = dj
+            for di in range(1, mi + 1):
+                x = li + di - 1
+                row = di * w
+                prev = row - w
+                fd[row * stride + t] = di
+                x_on_path = lml[a0 + x] == li
+                p = (lml[a0 + x] - li) * w
+                for dj in range(1, mj + 1):
+                    y = lj + dj - 1
+                    best = fd[(prev + dj) * stride + t] + 1
+                    cand = fd[(row + dj - 1) * stride + t] + 1
+                    if cand < best:
+                        best = cand
+                    if x_on_path and lml[b0 + y] == lj:
+                        sub = _relabel(labels[a0 + x], labels[b0 + y], cost, n_labels)
+                        cand = fd[(prev + dj - 1) * stride + t] + sub
                         if cand < best:
                             best = cand
-                        if x_on_path and lml[b0 + y] == lj:
-                            sub = relabel(labels[a0 + x], labels[b0 + y], cost, n_labels)
-                            cand = fd[(prev + dj - 1) * stride + t] + sub
-                            if cand < best:
-                                best = cand
-                            td[(x * bn + y) * stride + t] = best
-                        else:
-                            cand = fd[(p + lml[b0 + y] - lj) * stride + t] + td[(x * bn + y) * stride + t]
-                            if cand < best:
-                                best = cand
-                        fd[(row + dj) * stride + t] = best
-        return td[((an - 1) * bn + bn - 1) * stride + t]
+                        td[(x * bn + y) * stride + t] = best
+                    else:
+                        cand = fd[(p + lml[b0 + y] - lj) * stride + t] + td[(x * bn + y) * stride + t]
+                        if cand < best:
+                            best = cand
+                    fd[(row + dj) * stride + t] = best
+    return td[((an - 1) * bn + bn - 1) * stride + t]
 
-    @cuda.jit
+
+def _sums_function(tpb: int) -> Callable[..., Any]:
+    """The kernel's Python function for blocks of ``tpb`` threads (the shared-memory sums'
+    size must be a compile-time constant: it is the one value the function closes over, so
+    that Numba's disk cache can key it)."""
+
     def sums(labels, lml, offsets, keyroots, kr_offsets, sizes, counts, row_first, n_rows, first, n_pairs, cost,
              n_labels, td, fd, stride, out):
         t = cuda.grid(1)
@@ -162,9 +173,9 @@ def _kernel(unit: bool, threads_per_block: int) -> Callable[..., Any]:
                     hi = mid - 1
             i = lo
             j = i + 1 + (g - row_first[i])
-            d = float64(ted(labels, lml, keyroots, offsets[i], offsets[i + 1] - offsets[i], kr_offsets[i],
-                            kr_offsets[i + 1] - kr_offsets[i], offsets[j], offsets[j + 1] - offsets[j],
-                            kr_offsets[j], kr_offsets[j + 1] - kr_offsets[j], cost, n_labels, td, fd, stride, t))
+            d = float64(_ted(labels, lml, keyroots, offsets[i], offsets[i + 1] - offsets[i], kr_offsets[i],
+                             kr_offsets[i + 1] - kr_offsets[i], offsets[j], offsets[j + 1] - offsets[j],
+                             kr_offsets[j], kr_offsets[j + 1] - kr_offsets[j], cost, n_labels, td, fd, stride, t))
             weight = 2.0 * counts[i] * counts[j]
             na = float64(sizes[i])
             nb = float64(sizes[j])
@@ -187,8 +198,34 @@ def _kernel(unit: bool, threads_per_block: int) -> Callable[..., Any]:
             cuda.atomic.add(out, 1, part[1, 0])
             cuda.atomic.add(out, 2, part[2, 0])
 
-    _kernels[key] = sums
     return sums
+
+
+def _kernel(threads_per_block: int) -> Callable[..., Any]:
+    """The sums kernel for blocks of ``threads_per_block`` threads: one dispatcher, compiled
+    at its first launch for unit costs (an integer ``cost``, integer tables) or a label-cost
+    matrix (float64), or loaded from Numba's disk cache when an earlier process compiled it."""
+    global cuda, float64, _relabel, _ted
+    if threads_per_block in _kernels:
+        return _kernels[threads_per_block]
+    cuda = cuda_module()
+    from numba import float64
+
+    if _ted is None:
+        _relabel = _jit(_relabel_cost, device=True)
+        _ted = _jit(_ted_distance, device=True)
+    _kernels[threads_per_block] = _jit(_sums_function(threads_per_block))
+    return _kernels[threads_per_block]
+
+
+def kernel_cache(threads_per_block: int = THREADS_PER_BLOCK) -> Optional[Tuple[str, int, int]]:
+    """Where the kernel's disk cache lies and how many of this process's compilations it
+    answered (hits) and did not (misses): ``(folder, hits, misses)``, or ``None`` when the
+    kernel is not cached (the simulator, no writable folder)."""
+    stats = getattr(_kernel(threads_per_block), "stats", None)
+    if stats is None or not stats.cache_path:
+        return None
+    return stats.cache_path, sum(stats.cache_hits.values()), sum(stats.cache_misses.values())
 
 
 def _launch(kernel: Any, blocks: int, threads_per_block: int, args: Tuple[Any, ...]) -> None:
@@ -201,7 +238,16 @@ def _launch(kernel: Any, blocks: int, threads_per_block: int, args: Tuple[Any, .
         with warnings.catch_warnings():
             # NumbaPerformanceWarning, a class of numba's or numba-cuda's own depending on the version
             warnings.filterwarnings("ignore", message=r".*Grid size .* under-utilization")
-            kernel[blocks, threads_per_block](*args)
+            try:
+                kernel[blocks, threads_per_block](*args)
+            except OSError:
+                # the cache folder, writable when the kernel was made, is not any more: compile
+                # without the cache (a launch that failed here has not run)
+                disable = getattr(getattr(kernel, "_cache", None), "disable", None)
+                if disable is None:
+                    raise
+                disable()
+                kernel[blocks, threads_per_block](*args)
     except (AttributeError, ImportError, TypeError) as exc:
         if getattr(kernel, "overloads", None):  # compiled already: not a compiler fault
             raise
@@ -260,7 +306,8 @@ def expected_sums_gpu(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cos
     if n < 2:
         return out
     unit = cost is None
-    cost_arr = np.zeros(1) if unit else np.ascontiguousarray(cost, dtype=np.float64)
+    # unit costs: an integer cost array, so that the kernel's tables stay integer
+    cost_arr = np.zeros(1, dtype=np.int32) if unit else np.ascontiguousarray(cost, dtype=np.float64)
     n_labels = 0 if unit else int(cost_arr.shape[0])
     if not unit and forest.labels.size and (forest.labels.min() < 0 or forest.labels.max() >= n_labels):
         raise ValueError("a label id lies outside the cost matrix")
@@ -280,7 +327,7 @@ def expected_sums_gpu(forest: Forest, sizes: np.ndarray, counts: np.ndarray, cos
     biggest_launch = threads_per_launch(max_nodes, dtype.itemsize, device_bytes, n_pairs, threads_per_block)
     elements = max(_table_elements(max_nodes) * biggest_launch,
                    min(int(device_bytes) // dtype.itemsize, _table_elements(max_nodes) * n_pairs))
-    kernel = _kernel(unit, threads_per_block)
+    kernel = _kernel(threads_per_block)
     arrays = [cuda_api.to_device(np.ascontiguousarray(a)) for a in (
         forest.labels, forest.lml, forest.offsets, forest.keyroots, forest.kr_offsets,
         np.asarray(sizes, dtype=np.int64), np.asarray(counts, dtype=np.float64), row_first)]
