@@ -81,8 +81,11 @@ def first_compiles(kernel, blocks, tpb, args):
     # the first launch: compile (or load from the cache) for the launch's types, timed apart
     if "kernel compile or load" not in spans and hasattr(kernel, "typeof_pyval"):  # (not the simulator)
         start = time.perf_counter() - t0
-        kernel.compile(tuple(kernel.typeof_pyval(a) for a in args))
-        spans["kernel compile or load"] = [(start, time.perf_counter() - t0)]
+        try:
+            kernel.compile(tuple(kernel.typeof_pyval(a) for a in args))
+            spans["kernel compile or load"] = [(start, time.perf_counter() - t0)]
+        except Exception as exc:  # left to the launch, untimed
+            spans["kernel compile failed: " + type(exc).__name__] = [(start, time.perf_counter() - t0)]
     return launch(kernel, blocks, tpb, args)
 
 gpu._launch = first_compiles
@@ -197,10 +200,18 @@ def main(argv=None):
           f"(plain, diff), αnorm {gpu_out['alpha_norm']!r} vs {cpu_out['alpha_norm']!r}; the two GPU runs' α "
           f"{'equal' if all(gpu_out[k] == warm_out[k] for k in keys) else 'DIFFERENT'}")
     timed_env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp / "numba-cache-timed")}
-    runs = {"gpu, first process": timed_cli(dirs, "--backend", "gpu", env=timed_env),
-            "gpu, second process": timed_cli(dirs, "--backend", "gpu", env=timed_env),
-            f"--threads {args.threads}": timed_cli(dirs, "--threads", str(args.threads))}
+    try:
+        runs = {"gpu, first process": timed_cli(dirs, "--backend", "gpu", env=timed_env),
+                "gpu, second process": timed_cli(dirs, "--backend", "gpu", env=timed_env),
+                f"--threads {args.threads}": timed_cli(dirs, "--threads", str(args.threads))}
+    except subprocess.CalledProcessError as exc:
+        print(f"the timed command failed ({exc.returncode}): {exc.stderr[-2000:]}")
+        runs = {}
     tables = {name: breakdown(*run) for name, run in runs.items()}
+    for name, (_, timings) in runs.items():
+        for label in timings["spans"]:
+            if label.startswith("kernel compile failed"):
+                print(f"{name}: {label}")
     rows = list(dict.fromkeys(row for table in tables.values() for row in table))
     print(f"\nwhere the time goes (s), the same commands timed inside:\n{'':36}"
           + "".join(f"{name:>22}" for name in tables))
