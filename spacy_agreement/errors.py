@@ -14,10 +14,12 @@ known (trees built in Python, spaCy ``Doc`` objects, NLTK trees) the form is
 """
 from __future__ import annotations
 
+import functools
 import math
 import warnings
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Optional, Tuple, Union
+from typing import Any, Callable, List, Optional, Sequence, Tuple, TypeVar, Union
 
 
 @dataclass(frozen=True)
@@ -161,34 +163,99 @@ class UndefinedMetricWarning(RuntimeWarning):
     This is the one policy of the library for undefined results: α when the expected
     disagreement is zero (every annotation identical, or nothing pairable), accuracies and
     parser metrics over nothing to count, κ when chance agreement is 1, leaf-ancestor scores
-    without words are ``nan`` and this warning is issued, once per undefined value returned.
+    without words are ``nan`` and this warning is issued, once per undefined value returned;
+    a call marked :func:`warns_once` (``evaluate``, the parser metrics' corpus scores, the
+    conll18 scores' ``to_dict``) issues one warning naming every value it left undefined.
     :func:`undefined` and :func:`ratio` apply it.
 
     ``metric`` names the undefined value and ``reason`` says why (as :func:`undefined` was
     given them; ``None`` for a warning made from a message alone), so that a program can
     group or filter warnings without parsing their text; the message is ``"<metric> is
-    undefined: <reason>; returning nan"`` (:meth:`of`).
+    undefined: <reason>; returning nan"`` (:meth:`of`). ``undefined`` holds every
+    ``(metric, reason)`` the warning names (:meth:`of_many`: one warning for several values,
+    whose ``metric`` then names them all, ``"ucp and lcp"``, and ``reason`` is theirs when
+    they share one, else ``None``); ``metrics`` their names.
     """
 
-    def __init__(self, message: str = "", metric: Optional[str] = None, reason: Optional[str] = None) -> None:
+    def __init__(self, message: str = "", metric: Optional[str] = None, reason: Optional[str] = None,
+                 undefined: Sequence[Tuple[str, str]] = ()) -> None:
         super().__init__(message)
         self.metric = metric
         self.reason = reason
+        self.undefined: Tuple[Tuple[str, str], ...] = (
+            tuple(undefined) if undefined else ((metric, reason),) if metric is not None and reason is not None else ())
+
+    @property
+    def metrics(self) -> Tuple[str, ...]:
+        """The names of the undefined values the warning names (empty for one made from a message alone)."""
+        return tuple(name for name, _ in self.undefined)
 
     @classmethod
     def of(cls, metric: str, reason: str = "nothing to count (0/0)") -> "UndefinedMetricWarning":
         """The warning that ``metric`` is undefined for ``reason``, with its message."""
         return cls(f"{metric} is undefined: {reason}; returning nan", metric, reason)
 
-    def __reduce__(self) -> Tuple[type, Tuple[str, Optional[str], Optional[str]]]:
-        return type(self), (str(self), self.metric, self.reason)
+    @classmethod
+    def of_many(cls, undefined: Sequence[Tuple[str, str]]) -> "UndefinedMetricWarning":
+        """One warning for the ``(metric, reason)`` pairs of one call: the names of one reason
+        together, ``"ucp and lcp are undefined: <reason>; las_content is undefined: <reason>;
+        returning nan"`` (:meth:`of`'s message for one pair)."""
+        pairs = list(dict.fromkeys(undefined))
+        if len(pairs) == 1:
+            return cls.of(*pairs[0])
+        groups: dict = {}
+        for name, why in pairs:
+            groups.setdefault(why, []).append(name)
+        parts = [f"{joined(names)} {'is' if len(names) == 1 else 'are'} undefined: {why}" for why, names in groups.items()]
+        return cls(f"{'; '.join(parts)}; returning nan", joined([name for name, _ in pairs]),
+                   next(iter(groups)) if len(groups) == 1 else None, pairs)
+
+    def __reduce__(self) -> Tuple[type, Tuple[Any, ...]]:
+        return type(self), (str(self), self.metric, self.reason, self.undefined)
+
+
+def joined(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+#: The undefined values of the running :func:`warns_once` call (``None`` outside one).
+_UNDEFINED: "ContextVar[Optional[List[Tuple[str, str]]]]" = ContextVar("spacy_agreement_undefined", default=None)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def warns_once(function: F) -> F:
+    """``function`` with one :class:`UndefinedMetricWarning` per call: the values it leaves
+    undefined (:func:`undefined`, anywhere below it) are collected and named in one warning
+    (:meth:`UndefinedMetricWarning.of_many`) when it returns, pointing at its caller. Inside
+    another such call, the outer one warns."""
+    @functools.wraps(function)
+    def once(*args: Any, **kwargs: Any) -> Any:
+        if _UNDEFINED.get() is not None:
+            return function(*args, **kwargs)
+        found: List[Tuple[str, str]] = []
+        token = _UNDEFINED.set(found)
+        try:
+            result = function(*args, **kwargs)
+        finally:
+            _UNDEFINED.reset(token)
+        if found:
+            warnings.warn(UndefinedMetricWarning.of_many(found), stacklevel=2)
+        return result
+    return once  # type: ignore[return-value]
 
 
 def undefined(name: str, why: str = "nothing to count (0/0)", stacklevel: int = 2) -> float:
     """The one policy for undefined results: warn :class:`UndefinedMetricWarning` (``"<name> is
     undefined: <why>; returning nan"``, with ``metric=name`` and ``reason=why``) and return
     ``nan``. ``stacklevel`` counts from the caller of this function (2: the warning points at
-    the caller's caller)."""
+    the caller's caller). Within a :func:`warns_once` call the value is collected, and that
+    call's one warning names it."""
+    found = _UNDEFINED.get()
+    if found is not None:
+        if (name, why) not in found:
+            found.append((name, why))
+        return math.nan
     warnings.warn(UndefinedMetricWarning.of(name, why), stacklevel=stacklevel + 1)
     return math.nan
 

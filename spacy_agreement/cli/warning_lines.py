@@ -28,11 +28,13 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _undefined(message: Union[str, Warning]) -> Optional[Tuple[str, str]]:
-    """``(metric, reason)`` of an undefined result made by :func:`~spacy_agreement.errors.undefined`."""
-    if isinstance(message, UndefinedMetricWarning) and message.metric is not None and message.reason is not None:
-        return _one_line(message.metric), _one_line(message.reason)
-    return None
+def _undefined(message: Union[str, Warning]) -> List[Tuple[str, str]]:
+    """``(metric, reason)`` of each undefined result a warning made by
+    :func:`~spacy_agreement.errors.undefined` names (several for one call's one warning,
+    :func:`~spacy_agreement.errors.warns_once`); none for any other warning."""
+    if isinstance(message, UndefinedMetricWarning):
+        return [(_one_line(metric), _one_line(reason)) for metric, reason in message.undefined]
+    return []
 
 
 def warning_lines(messages: Sequence[Union[str, Warning]]) -> List[str]:
@@ -41,11 +43,12 @@ def warning_lines(messages: Sequence[Union[str, Warning]]) -> List[str]:
     reason on one line (``alpha_plain, alpha_diff and alpha_norm are undefined: ...``)."""
     groups: Dict[Tuple[bool, str], List[str]] = {}
     for message in messages:
-        undefined = _undefined(message)
-        key, name = ((True, undefined[1]), undefined[0]) if undefined else ((False, _one_line(str(message))), "")
-        names = groups.setdefault(key, [])
-        if name not in names:
-            names.append(name)
+        found = _undefined(message)
+        for key, name in ([((True, reason), metric) for metric, reason in found] if found
+                          else [((False, _one_line(str(message))), "")]):
+            names = groups.setdefault(key, [])
+            if name not in names:
+                names.append(name)
     lines = []
     for (grouped, text), names in groups.items():
         if not grouped:

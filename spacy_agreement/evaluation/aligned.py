@@ -75,7 +75,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ..adapters.conllu_words import ConlluLayers, PathLike, read_conllu_layers
-from ..errors import Location, MismatchedCorpusError, ratio
+from ..errors import Location, MismatchedCorpusError, ratio, warns_once
 from .ud_metrics import CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, universal_deprel, universal_feats
 
 #: the scores, in the script's order, and their names in its table
@@ -187,9 +187,11 @@ class AlignedScores:
 
         return f"conll18|v:{version()}"
 
+    @warns_once
     def to_dict(self) -> Dict[str, object]:
         """Flat: for every score ``<m>_precision``, ``<m>_recall``, ``<m>_f1`` and
-        ``<m>_aligned_accuracy`` as fractions (``nan`` with a warning where undefined, ``None``
+        ``<m>_aligned_accuracy`` as fractions (``nan`` where undefined, one warning naming them
+        all, :func:`~spacy_agreement.errors.warns_once`; ``None``
         for the aligned accuracy of tokens, sentences and words), the counts ``<m>_correct``,
         ``<m>_gold``, ``<m>_system``, ``<m>_aligned`` (``None`` where there is no aligned
         accuracy); then the reading's counts and the ``signature``."""

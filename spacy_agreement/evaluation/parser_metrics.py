@@ -41,8 +41,9 @@ one; it then appears in all of them.
 
 **Undefined values** (a denominator of 0: UCP without a gold verb that has a dependent, any
 metric when every token is excluded) follow the library's policy: ``nan`` and one
-:class:`~spacy_agreement.errors.UndefinedMetricWarning` per undefined value returned: per
-corpus score of :func:`evaluate`, per score of :func:`sentence_scores`. The per-sentence rows
+:class:`~spacy_agreement.errors.UndefinedMetricWarning` per call naming every undefined value
+(:func:`~spacy_agreement.errors.warns_once`): the corpus scores of :func:`evaluate`, the scores
+of :func:`sentence_scores`. The per-sentence rows
 of :attr:`EvaluationResult.sentences` hold ``nan`` where a sentence has nothing to count,
 without a warning each (a breakdown, not a result: UCP is undefined in every sentence without
 a verb).
@@ -88,7 +89,7 @@ import numpy as np
 from ..agreement.accuracy import ScoresByName, token_mismatch
 from ..agreement.deltas import tree_edit_distance
 from ..registry import Registry
-from ..errors import BadOptionError, MismatchedCorpusError, ResourceLimitError, undefined
+from ..errors import BadOptionError, MismatchedCorpusError, ResourceLimitError, undefined, warns_once
 from ..trees import DependencyTree
 from .label_sets import (WARN_SHARE, WARN_TOKENS, LabelSetCheck, LabelSetWarning, LabelTable, RootCaseWarning,  # noqa: F401
                          check_label_sets, root_case_tokens)
@@ -434,9 +435,10 @@ class Counts:
         for metric, (numerator, denominator) in other.values.items():
             self.add(metric, numerator, denominator)
 
+    @warns_once
     def scores(self, warn: bool = True) -> Dict[str, float]:
-        """Each metric's score; undefined ones are ``nan`` with one warning each (not with
-        ``warn=False``)."""
+        """Each metric's score; undefined ones are ``nan`` with one warning naming them all
+        (:func:`~spacy_agreement.errors.warns_once`; none with ``warn=False``)."""
         return {metric: get_metric(metric).value(numerator, denominator, warn)
                 for metric, (numerator, denominator) in self.values.items()}
 
@@ -530,7 +532,7 @@ def label_check(compared: Sequence[Tuple[DependencyTree, DependencyTree]],
     label the predictions never use is above ``warn_share`` (and at least
     :data:`~.label_sets.WARN_TOKENS` tokens)."""
     check = check_label_sets((g.deprels, p.deprels) for g, p in compared)
-    label_warnings(check, root_case_tokens((g.deprels, p.deprels) for g, p in compared), warn_share, stacklevel=4)
+    label_warnings(check, root_case_tokens((g.deprels, p.deprels) for g, p in compared), warn_share, stacklevel=5)
     return check
 
 
@@ -547,6 +549,7 @@ def label_warnings(check: LabelSetCheck, root_case: int, warn_share: float = WAR
                       stacklevel=stacklevel)
 
 
+@warns_once
 def evaluate(
     gold: Sequence[DependencyTree],
     pred: Sequence[DependencyTree],
@@ -559,9 +562,15 @@ def evaluate(
     """Every metric of :data:`PARSER_METRICS` (or those named in ``metrics``) for a corpus of
     gold and predicted trees, sentence by sentence. ``check_forms=False`` compares only the
     number of tokens (for a parser that rewrote forms, e.g. numbers as ``<num>``; the form
-    punctuation rule reads the gold forms). An undefined corpus score is ``nan`` with one
-    :class:`~spacy_agreement.errors.UndefinedMetricWarning`; per-sentence rows hold ``nan``
-    without a warning (module docstring). ``options`` are the settings (their
+    punctuation rule reads the gold forms). An undefined corpus score is ``nan``, and one
+    :class:`~spacy_agreement.errors.UndefinedMetricWarning` names every undefined score of the
+    call; per-sentence rows hold ``nan`` without a warning (module docstring).
+
+    This is the evaluation of trees as 0.2 defined it: ``options`` default to
+    :class:`EvaluationOptions` ``()``, the package's convention (``conv:package``: subtypes
+    kept, the root case folded), which its signature names. ``spacy-agreement evaluate`` and
+    :func:`spacy_agreement.evaluate` (files or trees, conll18's convention by default, the
+    character alignment for other tokens) are the command. ``options`` are the settings (their
     ``skip_mismatched`` and ``check_forms`` unless given here) and go into the result, whose
     ``signature`` says how its numbers were computed. ``keep_counts=True`` keeps each
     sentence's counts in ``unit_counts`` (:class:`~.unit_counts.UnitCounts`, for intervals and
@@ -583,7 +592,7 @@ def evaluate(
 
         table = _conllu.StringTable()
         return evaluate_columns(tree_batches(gold, pred, table, lambda g, p: token_problem(g, p, check_forms)),
-                                table, options, chosen, keep_counts, stacklevel=6)
+                                table, options, chosen, keep_counts, stacklevel=7)  # past warns_once
     # labels as compared, once for the label-set check and the metrics
     compared = [(options.normalise(g), options.normalise(p, predicted=True)) for g, p in zip(gold, pred)]
     problems = [token_problem(g, p, check_forms) for g, p in zip(gold, pred)]
@@ -669,29 +678,33 @@ def token_problem(gold: DependencyTree, pred: DependencyTree, check_forms: bool)
     return None if len(gold) == len(pred) else f"{len(gold)} tokens against {len(pred)}"
 
 
+@warns_once
 def sentence_scores(gold: DependencyTree, pred: DependencyTree,
                     options: Optional[EvaluationOptions] = None, check_forms: bool = True,
                     metrics: Optional[Sequence[str]] = None, warn: bool = True) -> Dict[str, float]:
     """Each metric (or those in ``metrics``) for one sentence: ``nan`` where a metric has
     nothing to count (e.g. UCP without verbs), with one
-    :class:`~spacy_agreement.errors.UndefinedMetricWarning` each unless ``warn=False`` (for
-    callers that handle ``nan`` themselves)."""
+    :class:`~spacy_agreement.errors.UndefinedMetricWarning` naming them all unless ``warn=False``
+    (for callers that handle ``nan`` themselves)."""
     problem = token_problem(gold, pred, check_forms)
     if problem is not None:
         raise MismatchedCorpusError(f"gold and prediction differ in tokens: {problem}", gold.location)
     return sentence_counts(gold, pred, options or EvaluationOptions(), metrics).scores(warn)
 
 
+@warns_once
 def neutral_edge_direction(gold: DependencyTree, pred: DependencyTree, **options) -> float:
     """NED of one sentence (Schwartz et al. 2011, as used by Plank et al. 2015)."""
     return sentence_scores(gold, pred, EvaluationOptions(**options), metrics=("ned",))["ned"]
 
 
+@warns_once
 def ted_accuracy(gold: DependencyTree, pred: DependencyTree, **options) -> float:
     """TED accuracy of one sentence (Tsarfaty et al. 2011; normalisation in the module doc)."""
     return sentence_scores(gold, pred, EvaluationOptions(**options), metrics=("ted",))["ted"]
 
 
+@warns_once
 def complete_predications(gold: DependencyTree, pred: DependencyTree, **options) -> Tuple[float, float]:
     """(UCP, LCP) of one sentence (Plank et al. 2015, §2)."""
     scores = sentence_scores(gold, pred, EvaluationOptions(**options), metrics=("ucp", "lcp"))
