@@ -35,7 +35,14 @@ from .evaluation.discourse_run import DiscourseRun, discourse
 from .evaluation.evalb_params import EvalbParams
 from .evaluation.evalb_run import EvalbRun, evalb
 from .evaluation.leaf_ancestor_run import LeafAncestorRun, leaf_ancestor
-from .evaluation.settings import DiscourseSettings, LeafAncestorSettings
+from .evaluation.compare_run import CompareRun, compare
+from .evaluation.evaluate_run import EvaluateRun, evaluate
+from .evaluation.judging_items import JudgingSettings
+from .evaluation.judgments_run import JudgmentsRun, judgments
+from .evaluation.metric_options import EvaluationOptions
+from .evaluation.significance import ComparisonSettings
+from .report.judging_page import JudgingPage, judge, judging_page
+from .evaluation.settings import DiscourseSettings, JudgmentSettings, LeafAncestorSettings
 from .trees import ConstituencyTree, DependencyTree, Forest, OrderedTree
 from .vocab import LabelVocab
 
@@ -93,6 +100,19 @@ __all__ = [
     "read_brackets",
     "read_conll",
     "score_nltk_trees",
+    "CompareRun",
+    "ComparisonSettings",
+    "EvaluateRun",
+    "EvaluationOptions",
+    "JudgingPage",
+    "JudgingSettings",
+    "JudgmentSettings",
+    "JudgmentsRun",
+    "compare",
+    "evaluate",
+    "judge",
+    "judging_page",
+    "judgments",
     "to_dependency_graph",
     "tree_edit_distance",
 ]

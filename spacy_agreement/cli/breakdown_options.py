@@ -3,12 +3,11 @@ depth, sentence length, UPOS and relation (MaltEval's group-by,
 :mod:`spacy_agreement.evaluation.breakdowns`)."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, Mapping, Tuple
 
 import typer
 
-from ..errors import BadOptionError
-from ..evaluation.breakdown_tables import breakdowns_to_json, format_breakdowns
+from ..evaluation.breakdown_tables import breakdowns_to_json, chosen_attributes as attributes, format_breakdowns
 from ..evaluation.breakdowns import ATTRIBUTES, Breakdown
 
 BREAKDOWN_HELP = ("Attachment (head and label) recall, precision and F by group: 'all', or some of "
@@ -18,19 +17,6 @@ BREAKDOWN_HELP = ("Attachment (head and label) recall, precision and F by group:
 
 def breakdown_option() -> Any:
     return typer.Option(None, "--breakdown", metavar="ATTRIBUTES", help=BREAKDOWN_HELP)
-
-
-def attributes(value: Optional[str]) -> Optional[List[str]]:
-    """The attributes asked for (``None``: no breakdown)."""
-    if value is None:
-        return None
-    if value.strip() == "all":
-        return list(ATTRIBUTES)
-    chosen = [v.strip() for v in value.split(",") if v.strip()]
-    unknown = [v for v in chosen if v not in ATTRIBUTES]
-    if unknown or not chosen:
-        raise BadOptionError(f"--breakdown {value!r}: 'all' or some of {', '.join(ATTRIBUTES)}", option="breakdown")
-    return chosen
 
 
 def breakdown_output(systems: Mapping[str, Mapping[str, Breakdown]]) -> Tuple[str, Dict[str, Any]]:

@@ -1,44 +1,38 @@
-"""``spacy-agreement evaluate``: every parser metric of predicted trees (a file, or a spaCy pipeline) against gold."""
+"""``spacy-agreement evaluate``: every parser metric of predicted trees (a file, or a spaCy pipeline) against gold.
+
+The command is :func:`spacy_agreement.evaluate` (:mod:`spacy_agreement.evaluation.evaluate_run`)
+and the text it prints; the functions that read and align the files moved to the library
+(:mod:`spacy_agreement.evaluation.conll18_files`) and are exported here under their old names."""
 from __future__ import annotations
 
-from bisect import bisect_right
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
-import numpy as np
 import typer
 
-from ..adapters.files import guess_format
-from ..adapters.conll import surface_tokens
-from ..errors import AgreementError, BadOptionError, InvalidTreeError, MismatchedCorpusError
 from ..evaluation.aligned import AlignedScores, format_conll18_table
-from ..evaluation.aligned_refusals import RECURSION, ScriptRefusal, ScriptRefusalError, pair_refusal
-from ..evaluation.label_sets import read_label_map
+from ..evaluation.breakdown_tables import format_breakdowns
+from ..evaluation.conll18_files import (CONLL18_FIXED, CONLL18_FLAGS, aligned_json, aligned_keys,  # noqa: F401
+                                        aligned_scores, check_conll18_options, conll18_beside, conll18_changes,
+                                        conll18_refusal, conll18_table, dependency_trees, refuse_as_conll18,
+                                        refuse_deep_heads, text_difference, tokens_differ)
+from ..evaluation.evaluate_run import EvaluateRun, evaluate, evaluate_streamed as streamed_run, from_raw_text  # noqa: F401
 from ..evaluation.metric_options import CONVENTIONS, NED_VARIANTS
-from ..evaluation.parser_metrics import EvaluationResult, display_name, evaluate, token_problem
-from ..integrations.spacy_parse import spacy_convention_scores, write_parses
+from ..evaluation.parser_metrics import EvaluationResult, display_name
+from ..integrations.spacy_parse import load_pipeline, parse_with_model  # noqa: F401
 from ..report.format import percent
 from ..report.text import listed
-from ..limits import memory_limit
-from ..trees import DependencyTree
 from .handling import handled_errors, in_flags
-from .options import (InputFormat, choices, format_option, max_memory_option, read_trees, CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, cycles,
-                      json_option, metric_options, output_option, quiet_option, strict_option,
-                      tsv_option)
+from .options import (CONVENTION_HELP, InputFormat, choices, format_option, max_memory_option, CONTENT_HELP,  # noqa: F401
+                      IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, json_option, output_option, quiet_option,
+                      strict_option, tsv_option)
 from .output import Output
 from .registry import command
-from .settings_options import apply_signature, signature_footer, signature_option
-from ..evaluation.breakdowns import breakdowns_from_layers, breakdowns_from_trees
-from .breakdown_options import attributes, breakdown_option, breakdown_output
-from .intervals import (ci_option, confidence_option, interval_option, interval_settings, intervals, resamples_option,
+from .settings_options import signature_footer, signature_option
+from .breakdown_options import breakdown_option
+from .intervals import (ci_option, confidence_option, interval_option, intervals_text, resamples_option,
                         seed_option)
 
-CONVENTION_HELP = ("The field's convention the options start from (any option given overrides it): conll18 "
-                   "(conll18_ud_eval.py: every word, subtypes stripped, root as written), conll07 (eval07.pl: labels "
-                   "as written, punctuation scored), conllx (eval.pl: punctuation by form excluded), plank2015, spacy "
-                   "(spacy evaluate's UAS and LAS: F over arcs, each side's punct/p arcs left out by its own label, "
-                   "labels lowercased) or package (0.2's defaults).")
 
 def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optional[Dict[str, float]] = None) -> str:
     """The readable table: counts, one line per metric (percent, ``n/a`` if undefined),
@@ -87,201 +81,6 @@ def format_result(result: EvaluationResult, worst: int = 10, spacy_scores: Optio
     return "\n".join(lines)
 
 
-#: The options the aligned evaluation (other tokens) has: conll18_ud_eval.py's, no other
-#: (each with the flag that changes it).
-CONLL18_FIXED = {"ignore_subtypes": True, "fold_root_case": False, "exclude_punct": False, "label_map": None}
-CONLL18_FLAGS = {"ignore_subtypes": "--keep-subtypes", "fold_root_case": "--fold-root-case",
-                 "exclude_punct": "--no-punct", "label_map": "--label-map"}
-
-
-def tokens_differ(gold: List[Any], pred: List[Any], check_forms: bool) -> bool:
-    """Whether gold and prediction differ in sentence count or in any sentence's tokens."""
-    return len(gold) != len(pred) or any(token_problem(g, p, check_forms) is not None for g, p in zip(gold, pred))
-
-
-def text_difference(gold: List[Any], pred: List[Any], gold_path: Path, pred_path: Path) -> Optional[str]:
-    """Where the two files' texts (their surface tokens without whitespace, as
-    conll18_ud_eval.py compares them) first differ, or ``None`` when they are the same text."""
-    def characters(trees: List[Any]) -> Tuple[str, List[int]]:
-        text, starts, length = [], [], 0
-        for tree in trees:
-            starts.append(length)
-            text.append("".join("".join(form.split()) for form, _, _ in surface_tokens(tree)))
-            length += len(text[-1])
-        return "".join(text), starts
-
-    g_text, g_starts = characters(gold)
-    p_text, _ = characters(pred)
-    if g_text == p_text:
-        return None
-    at = next((k for k, (a, b) in enumerate(zip(g_text, p_text)) if a != b), min(len(g_text), len(p_text)))
-    sentence = max(0, bisect_right(g_starts, at) - 1)
-    where = gold[sentence].location if gold else gold_path
-    return (f"{where}: the gold ({len(gold)} sentences) and {pred_path} ({len(pred)} sentences) are not the same "
-            f"text (gold {g_text[at:at + 20]!r}, predicted {p_text[at:at + 20]!r}): no alignment can pair their words")
-
-
-def aligned_scores(gold: Path, pred: Path, fmt: Optional[str], options: Any) -> Tuple[AlignedScores, Tuple[Any, Any]]:
-    """The thirteen scores of conll18_ud_eval.py through its character alignment, for files
-    whose tokens or sentences differ: CoNLL-U only, under conll18's conventions (any other
-    option is an error saying so, as is another format); with the two files' layers, read once
-    (``--ci`` and ``--breakdown`` use them too)."""
-    from ..adapters.conllu_words import read_conllu_layers
-    from ..evaluation.aligned import evaluate_aligned_layers
-
-    if (fmt or guess_format(gold)) != "conll":
-        raise BadOptionError(f"{pred}: the tokens differ from the gold's; aligning other tokenisations needs "
-                             "CoNLL-U files (or skip those sentences with --skip-mismatched)")
-    check_conll18_options(pred, options)
-    layers = (read_conllu_layers(gold), read_conllu_layers(pred))
-    scores = evaluate_aligned_layers(*layers)
-    refuse_deep_heads(gold, pred, fmt, options, layers)
-    return scores, layers
-
-
-def conll18_changes(options: Any) -> List[str]:
-    """The options set otherwise than conll18_ud_eval.py scores (:data:`CONLL18_FIXED`)."""
-    return [name for name, value in CONLL18_FIXED.items() if getattr(options, name) != value]
-
-
-def check_conll18_options(where: Path, options: Any) -> None:
-    """One error naming the options that conll18_ud_eval.py's character alignment cannot honour."""
-    other = conll18_changes(options)
-    if other:
-        flags = ", ".join(CONLL18_FLAGS[name] for name in other)
-        raise BadOptionError(f"{where}: the tokens differ from the gold's, and the character alignment scores "
-                             f"as conll18_ud_eval.py does, whose conventions these options change: {flags} "
-                             "(leave them out, or score only the sentences whose tokens match with "
-                             "--skip-mismatched)")
-
-
-def conll18_beside(gold: Path, pred: Path, fmt: Optional[str], options: Any, out: Output,
-                   scans: Optional[Tuple[Any, Any]] = None) -> Optional[AlignedScores]:
-    """On identical tokens under --convention conll18, the thirteen scores of conll18_ud_eval.py
-    beside the package's (the same LAS, UAS, CLAS, MLAS, BLEX); none for other conventions or
-    formats. A pair that the script refuses is refused (:func:`refuse_as_conll18`); where the
-    script reads the files and the table still cannot be computed, one line on stderr says why,
-    ``--quiet`` or not. ``scans``: the two files as the Cython scanner read them (not read again)."""
-    if not conll18_table(gold, pred, fmt, options):
-        return None
-    from ..adapters.conllu_words import read_conllu_layers
-    from ..evaluation.aligned import evaluate_aligned_layers
-
-    try:
-        layers = (read_conllu_layers(gold, scanned=scans[0] if scans else None),
-                  read_conllu_layers(pred, scanned=scans[1] if scans else None))
-        scores = evaluate_aligned_layers(*layers)
-        refuse_deep_heads(gold, pred, fmt, options, layers)
-        return scores
-    except ScriptRefusalError:
-        raise
-    except AgreementError as exc:
-        refusal = conll18_refusal(gold, pred, fmt, options)
-        if refusal is not None and not (refusal.text and (options.skip_mismatched or not options.check_forms)):
-            raise refusal.error() from None
-        # the script reads the files (or refuses only their texts, which --skip-mismatched or
-        # --ignore-forms let the package score): why its table is missing, --quiet or not
-        why = f" (conll18_ud_eval.py refuses the pair: {' '.join(refusal.reason.split(chr(10)))})" if refusal else ""
-        typer.echo(f"the thirteen scores of conll18_ud_eval.py are not computed: {exc}{why}", err=True)
-        return None
-
-
-def conll18_table(gold: Path, pred: Optional[Path], fmt: Optional[str], options: Any) -> bool:
-    """Whether the output holds conll18_ud_eval.py's table: under --convention conll18 with no
-    option that changes its conventions, for CoNLL files."""
-    return (options.convention == "conll18" and not conll18_changes(options)
-            and (fmt or guess_format(gold)) == "conll" and (pred is None or (fmt or guess_format(pred)) == "conll"))
-
-
-def conll18_refusal(gold: Path, pred: Optional[Path], fmt: Optional[str], options: Any) -> Optional[ScriptRefusal]:
-    """Why conll18_ud_eval.py would refuse the files (the gold alone without ``pred``), where
-    its table is part of the output (:func:`conll18_table`); ``None`` when it reads them or
-    there is no table (:func:`~spacy_agreement.evaluation.aligned_refusals.pair_refusal`)."""
-    if not conll18_table(gold, pred, fmt, options):
-        return None
-    return pair_refusal(gold, pred)
-
-
-def refuse_deep_heads(gold: Path, pred: Optional[Path], fmt: Optional[str], options: Any, layers: Tuple[Any, ...]) -> None:
-    """The one refusal that the readers of the table do not see: a sentence longer than the
-    script's recursion can follow (:data:`~spacy_agreement.evaluation.aligned_refusals.RECURSION`
-    words) whose chain of heads is that deep. Checked only where such a sentence is read."""
-    if any(len(found) and int(np.diff(found.sentence_words).max()) > RECURSION for found in layers):
-        refusal = conll18_refusal(gold, pred, fmt, options)
-        if refusal is not None:
-            raise refusal.error()
-
-
-@contextmanager
-def refuse_as_conll18(gold: Path, pred: Optional[Path], fmt: Optional[str], options: Any) -> Iterator[None]:
-    """Under --convention conll18 a file that conll18_ud_eval.py refuses is refused: an input
-    error on the way (a reader's, whichever path read the files) becomes the script's refusal,
-    one line with its message, the place and ``--convention package`` to score the files anyway
-    (or, where the package's own reader refused them, its reason). A difference of text stays
-    the package's error (the package refuses it too), the script's reason added."""
-    try:
-        yield
-    except (InvalidTreeError, MismatchedCorpusError) as exc:
-        if isinstance(exc, ScriptRefusalError):
-            raise
-        refusal = conll18_refusal(gold, pred, fmt, options)
-        if refusal is None:
-            raise
-        if refusal.text and isinstance(exc, MismatchedCorpusError):  # the package's line, the script's reason after it
-            reason = " ".join(refusal.reason.split("\n"))
-            raise MismatchedCorpusError(f"{exc.message} (conll18_ud_eval.py refuses the pair too: {reason})",
-                                        exc.location) from None
-        raise refusal.error(str(exc) if getattr(exc, "read_by_package", False) else None) from None
-
-
-def aligned_keys(aligned: AlignedScores) -> Dict[str, Any]:
-    """The aligned scores' flat keys (``<m>_precision``, ``<m>_f1``, ...), not their signature."""
-    return {k: v for k, v in aligned.to_dict().items() if k != "signature"}
-
-
-def aligned_json(aligned: AlignedScores, options: Any) -> Dict[str, Any]:
-    """The JSON of an aligned evaluation: every score of conll18_ud_eval.py, and ``las``,
-    ``uas``, ``clas``, ``mlas``, ``blex`` as their F1 (what the script reports)."""
-    out: Dict[str, Any] = {name: getattr(aligned, name).f1 for name in ("uas", "las", "clas", "mlas", "blex")}
-    out.update(aligned_keys(aligned))
-    out.update(alignment="characters", gold=aligned.gold_source, predicted=aligned.system_source,
-               signature=options.signature())
-    return out
-
-
-def from_raw_text(model: str, gold: Path, gold_trees: List[Any], fmt: Optional[str], options: Any,
-                  save_parses: Optional[Path], out: Output) -> Tuple[AlignedScores, Tuple[Any, Any]]:
-    """``--model --from-text``: the pipeline tokenises, splits and parses the gold's raw text
-    (:func:`~spacy_agreement.integrations.spacy_parse.parse_raw_text`); its parses are scored
-    through conll18_ud_eval.py's alignment (and saved with ``--save-parses``)."""
-    from ..adapters.conllu_words import parse_conllu_layers, read_conllu_layers
-    from ..evaluation.aligned import evaluate_aligned_layers
-    from ..integrations.spacy_parse import parse_raw_text
-
-    check_conll18_options(gold, options)
-    nlp = load_pipeline(model, out)
-    text = parse_raw_text(nlp, gold_trees, progress=out.progress)
-    name = str(save_parses) if save_parses is not None else f"<{model} on the raw text>"
-    if save_parses is not None:
-        save_parses.write_text(text, encoding="utf-8")
-        out.note(f"wrote the pipeline's {text.count(chr(10) + chr(10))} sentences to {save_parses}")
-    layers = (read_conllu_layers(gold), parse_conllu_layers(text, name))
-    scores = evaluate_aligned_layers(*layers)
-    refuse_deep_heads(gold, None, fmt, options, layers[:1])
-    return scores, layers
-
-
-def aligned_intervals(layers: Optional[Tuple[Any, Any]], settings: Any) -> Tuple[str, Dict[str, Any]]:
-    """``--ci`` of an aligned evaluation: intervals of the thirteen F1 scores, per gold sentence."""
-    if settings is None or layers is None:
-        return "", {}
-    from ..evaluation.aligned import DISPLAY_NAMES
-    from ..evaluation.unit_counts import aligned_unit_counts
-
-    text, keys = intervals(aligned_unit_counts(*layers), settings, dict(DISPLAY_NAMES))
-    return "\n\nF1 of conll18_ud_eval.py's scores, " + text[0].lower() + text[1:], keys
-
-
 def format_aligned(aligned: AlignedScores, gold_sentences: int, pred_sentences: Optional[int]) -> str:
     """The text of an aligned evaluation: what was aligned, then conll18_ud_eval.py's table."""
     predicted = "the pipeline's own" if pred_sentences is None else str(pred_sentences)
@@ -292,107 +91,62 @@ def format_aligned(aligned: AlignedScores, gold_sentences: int, pred_sentences: 
     return f"{head}\n\n{format_conll18_table(aligned)}"
 
 
-def dependency_trees(path: Path, fmt: Optional[str], strict: bool) -> List[Any]:
-    """The dependency trees of a file in any registered format that has them (CoNLL-U/X, a
-    ``.spacy`` DocBin, ...; from the content unless ``--format``)."""
-    try:
-        trees = read_trees(path, fmt, cycles(strict), missing=False)
-    except AgreementError as exc:
-        exc.read_by_package = True  # type: ignore[attr-defined]  # refuse_as_conll18: the package refuses it too
-        raise
-    if any(not isinstance(t, DependencyTree) for t in trees):
-        raise BadOptionError(f"{path}: evaluate scores dependency trees; this file holds phrase-structure trees "
-                             "(use leaf-ancestor or evalb)")
-    return trees
+def format_run(run: EvaluateRun, worst: int = 10) -> str:
+    """The text of a run (without the signature line): the package's table (the same tokens)
+    or what was aligned (other tokens), the intervals of ``--ci``, the tables of ``--breakdown``,
+    and conll18_ud_eval.py's table beside the package's figures."""
+    found = run.intervals
+    if run.alignment == "characters":
+        assert run.aligned is not None
+        text = format_aligned(run.aligned, run.gold_sentences or 0, run.system_sentences)
+        if found is not None:
+            shown = intervals_text(found.counts, found.found, found.settings, run.display_names())
+            text += "\n\nF1 of conll18_ud_eval.py's scores, " + shown[0].lower() + shown[1:]
+    else:
+        assert run.result is not None
+        text = format_result(run.result, worst, run.spacy_scores)
+        if found is not None:
+            text += "\n\n" + intervals_text(found.counts, found.found, found.settings, run.display_names(),
+                                            run.result.scores)
+    if run.breakdowns:
+        text += "\n\n" + format_breakdowns(run.breakdowns)
+    if run.alignment == "identical" and run.aligned is not None:
+        text += f"\n\n{format_conll18_table(run.aligned)}"
+    return text
 
 
-def load_pipeline(model: str, out: Output) -> Any:
-    """A spaCy pipeline with a parser (spaCy imported only here); says on stderr that it is
-    loading (it can take seconds)."""
-    out.note(f"loading the spaCy pipeline {model} ...")
-    import spacy
-
-    try:
-        nlp = spacy.load(model)
-    except OSError as exc:
-        raise BadOptionError(f"{model}: cannot load the spaCy pipeline ({exc})") from exc
-    if "parser" not in nlp.pipe_names and not any(getattr(p, "moves", None) is not None for _, p in nlp.pipeline):
-        raise BadOptionError(f"{model}: the pipeline has no parser")
-    return nlp
+def write_run(run: EvaluateRun, worst: int, out: Output) -> None:
+    """The run as text (with its signature), ``--json`` (:meth:`EvaluateRun.to_dict`) or
+    ``--tsv``; why conll18_ud_eval.py's table is missing, on stderr, ``--quiet`` or not."""
+    if run.conll18_missing:
+        typer.echo(run.conll18_missing, err=True)
+    out.write(lambda: signature_footer(format_run(run, worst), run.signature), run.to_dict)
 
 
-def parse_with_model(model: str, gold_trees: List[Any], out: Output) -> Tuple[List[Any], Any, List[Any]]:
-    """The gold words parsed by a spaCy pipeline: the trees, the pipeline and the docs."""
-    from ..integrations.spacy_parse import parse_with_pipeline
+def aligned_intervals(layers: Optional[Tuple[Any, Any]], settings: Any) -> Tuple[str, Dict[str, Any]]:
+    """``--ci`` of an aligned evaluation as text and JSON keys (0.3's helper)."""
+    from ..evaluation.aligned import DISPLAY_NAMES
+    from ..evaluation.comparison import system_intervals
+    from ..evaluation.unit_counts import aligned_unit_counts
 
-    nlp = load_pipeline(model, out)
-    docs: List[Any] = []
-    trees = parse_with_pipeline(nlp, gold_trees, progress=out.progress, docs_out=docs)
-    return trees, nlp, docs
+    if settings is None or layers is None:
+        return "", {}
+    counts = aligned_unit_counts(*layers)
+    found = system_intervals(counts, settings)
+    text = intervals_text(counts, found, settings, dict(DISPLAY_NAMES))
+    return ("\n\nF1 of conll18_ud_eval.py's scores, " + text[0].lower() + text[1:],
+            {"ci": {m: i.to_list() for m, i in found.items()}, "ci_signature": settings.signature()})
 
 
 def evaluate_streamed(gold: Path, pred: Optional[Path], fmt: Optional[str], options: Any, ci_settings: Any,
                       ci: bool, worst: int, out: Output, block: Optional[int] = None) -> bool:
-    """``evaluate`` of two CoNLL files read in step, ``block`` sentences at a time
-    (:mod:`~spacy_agreement.evaluation.streaming`): memory flat in the corpus size, the figures
-    of the whole-file evaluation. Same tokens: the package's metrics (nothing kept per sentence
-    but with ``--ci``), and under conll18 the script's thirteen scores beside them, each from
-    summed counts. Other tokens: the script's scores from its alignment, the files cut where
-    they meet at a sentence boundary (:mod:`~spacy_agreement.evaluation.aligned_stream`).
-    ``False`` when the whole-file path must run instead (another format, a file or block the
-    fast readers leave to the Python readers, an error they name, ``--ci`` on other tokens)."""
-    from ..evaluation.aligned_stream import Beside, evaluate_aligned_streamed
-    from ..evaluation.parser_metrics import (Counts, fast_path_applies, get_metric, label_warnings,
-                                             metric_names)
-    from ..evaluation.streaming import BLOCK, TokensDiffer, Unscannable, evaluate_identical
-
-    if pred is None or (fmt or guess_format(gold)) != "conll" or (fmt or guess_format(pred)) != "conll":
+    """The streamed evaluation of two CoNLL files written to ``out`` (0.3's entry point:
+    :func:`spacy_agreement.evaluation.evaluate_run.evaluate_streamed` is the library's);
+    ``False`` when the whole-file path must run instead."""
+    run = streamed_run(gold, pred, fmt, options, ci_settings, block) if pred is not None else None
+    if run is None:
         return False
-    chosen = list(metric_names())
-    if not fast_path_applies(chosen):
-        return False
-    block = block or BLOCK
-
-    def build(counts: Dict[str, List[float]], **fields: Any) -> EvaluationResult:
-        total = Counts(counts)
-        return EvaluationResult(total.scores(), counts=total, **fields)
-
-    from .. import _conllu
-
-    table = _conllu.StringTable()
-    beside = (Beside(table, str(gold), str(pred))
-              if options.convention == "conll18" and not conll18_changes(options) else None)
-    try:
-        result = evaluate_identical(gold, pred, options, {m: get_metric(m) for m in chosen}, ci, block, beside,
-                                    lambda check, root_case: label_warnings(check, root_case, stacklevel=5),
-                                    build, table)
-    except Unscannable:
-        return False
-    except TokensDiffer:
-        if ci_settings is not None or conll18_changes(options):
-            return False  # the whole files: their intervals, or the options the alignment cannot honour
-        try:
-            other, n_gold, n_pred = evaluate_aligned_streamed(gold, pred, block)
-        except Unscannable:
-            return False  # the whole-file path names where the texts differ, or what the script refuses
-        out.write(lambda: signature_footer(format_aligned(other, n_gold, n_pred), options.signature()),
-                  lambda: aligned_json(other, options))
-        return True
-    ci_text, ci_json = "", {}  # type: Tuple[str, Dict[str, Any]]
-    if ci_settings is not None:
-        counts = result.unit_counts
-        defined = [m for m, v in result.scores.items() if v == v]
-        ci_text, ci_json = intervals(counts.select(counts.units, defined), ci_settings,
-                                     {m: display_name(m) for m in counts.metrics}, result.scores)
-        ci_text = "\n\n" + ci_text
-    aligned: Optional[AlignedScores] = beside.scores() if beside is not None else None
-    if beside is not None and aligned is None:
-        aligned = conll18_beside(gold, pred, fmt, options, out)  # the whole files: says why the script refuses
-    out.write(lambda: signature_footer(format_result(result, worst, {}) + ci_text
-                                       + (f"\n\n{format_conll18_table(aligned)}" if aligned else ""),
-                                       result.signature),
-              lambda: {**result.to_json(), "alignment": "identical",
-                       **(aligned_keys(aligned) if aligned else {}), **ci_json})
+    write_run(run, worst, out)
     return True
 
 
@@ -436,75 +190,13 @@ def evaluate_command(
 
     LAS, UAS, LA, NED, TED, UCP, LCP, POS-wise and root-weighted LAS, and CLAS, MLAS, BLEX of the
     CoNLL 2018 shared task."""
-    with handled_errors(gold, pred, label_map), memory_limit(max_memory):
+    with handled_errors(gold, pred, label_map):
         out = Output(as_json, tsv, output, quiet)
-        if (pred is None) == (model is None):
-            raise BadOptionError("give either a predicted file or --model, not both or neither")
-        if save_parses is not None and model is None:
-            raise BadOptionError("--save-parses keeps the parses of --model: give --model")
-        if from_text and model is None:
-            raise BadOptionError("--from-text gives the raw text to the pipeline of --model: give --model")
-        options = metric_options(no_punct, punct, punct_label, verb_tags, content_tags, convention=convention,
-                                 ignore_subtypes=ignore_subtypes, ted_norm=ted_norm, ned=ned,
-                                 label_map=read_label_map(label_map) if label_map else None,
-                                 fold_root_case=None if case_sensitive_root is None else not case_sensitive_root,
-                                 skip_mismatched=skip_mismatched, check_forms=not ignore_forms,
-                                 cycles=cycles(strict))
-        options = apply_signature(options, signature, default=type(options).for_convention(convention))
-        strict = options.cycles == "raise"
-        ci_settings = interval_settings(resamples, seed, confidence, interval) if ci else None
-        with refuse_as_conll18(gold, pred, fmt, options):
-            by = attributes(breakdown)
-            system_name = pred.name if pred is not None else str(model)
-            if model is None and not by and not strict:
-                if evaluate_streamed(gold, pred, fmt, options, ci_settings, ci, worst, out):
-                    return
-            gold_trees = dependency_trees(gold, fmt, strict)
-            spacy_scores: Dict[str, float] = {}
-            if model is not None and from_text:
-                aligned, layers = from_raw_text(model, gold, gold_trees, fmt, options, save_parses, out)
-                ci_text, ci_json = aligned_intervals(layers, ci_settings)
-                b_text, b_json = breakdown_output({system_name: breakdowns_from_layers(*layers, by=by)}) if by else ("", {})
-                out.write(lambda: signature_footer(format_aligned(aligned, len(gold_trees), None) + ci_text + b_text,
-                                                   options.signature()),
-                          lambda: {**aligned_json(aligned, options), **ci_json, **b_json})
-                return
-            if model is not None:
-                pred_trees, nlp, docs = parse_with_model(model, gold_trees, out)
-                spacy_scores = spacy_convention_scores(nlp, docs, gold_trees, options)
-                if save_parses is not None:
-                    rerooted: List[str] = []  # sentences the pipeline split: one root in the file
-                    save_parses.write_text(write_parses(pred_trees, gold_trees, rerooted), encoding="utf-8")
-                    out.note(f"wrote {len(pred_trees)} parses to {save_parses}" + (
-                        f" ({len(rerooted)} with several roots written with one: the later attached to the first as "
-                        f"parataxis, e.g. sent_id {rerooted[0]})" if rerooted else ""))
-            else:
-                pred_trees = dependency_trees(pred, fmt, strict)
-                if tokens_differ(gold_trees, pred_trees, options.check_forms) and not options.skip_mismatched:
-                    # other tokens or sentences: conll18_ud_eval.py's character alignment, its thirteen scores
-                    difference = text_difference(gold_trees, pred_trees, gold, pred)
-                    if difference is not None:
-                        raise MismatchedCorpusError(difference)
-                    aligned, layers = aligned_scores(gold, pred, fmt, options)
-                    ci_text, ci_json = aligned_intervals(layers, ci_settings)
-                    b_text, b_json = breakdown_output({system_name: breakdowns_from_layers(*layers, by=by)}) if by else ("", {})
-                    out.write(lambda: signature_footer(format_aligned(aligned, len(gold_trees), len(pred_trees)) + ci_text
-                                                       + b_text, options.signature()),
-                              lambda: {**aligned_json(aligned, options), **ci_json, **b_json})
-                    return
-            result = evaluate(gold_trees, pred_trees, options, keep_counts=ci)
-            ci_text, ci_json = "", {}
-            if ci_settings is not None:
-                counts = result.unit_counts
-                defined = [m for m, v in result.scores.items() if v == v]  # nan: undefined on the corpus
-                ci_text, ci_json = intervals(counts.select(counts.units, defined), ci_settings,
-                                             {m: display_name(m) for m in counts.metrics}, result.scores)
-                ci_text = "\n\n" + ci_text
-            b_text, b_json = (breakdown_output({system_name: breakdowns_from_trees(list(zip(gold_trees, pred_trees)), by=by, options=options)})
-                              if by else ("", {}))
-            aligned = conll18_beside(gold, pred, fmt, options, out) if model is None else None
-            out.write(lambda: signature_footer(format_result(result, worst, spacy_scores) + ci_text + b_text
-                                               + (f"\n\n{format_conll18_table(aligned)}" if aligned else ""),
-                                               result.signature),
-                      lambda: {**result.to_json(), **spacy_scores, "alignment": "identical",
-                               **(aligned_keys(aligned) if aligned else {}), **ci_json, **b_json})
+        run = evaluate(gold, pred, signature, format=fmt, model=model, convention=convention, no_punct=no_punct,
+                       punct=punct, punct_label=punct_label, verb_tags=verb_tags, content_tags=content_tags, ned=ned,
+                       ignore_subtypes=ignore_subtypes, skip_mismatched=skip_mismatched, ignore_forms=ignore_forms,
+                       strict=strict, ted_norm=ted_norm, label_map=label_map, case_sensitive_root=case_sensitive_root,
+                       from_text=from_text, save_parses=save_parses, max_memory=max_memory, ci=ci,
+                       resamples=resamples, seed=seed, confidence=confidence, interval=interval, breakdown=breakdown,
+                       note=out.note, progress=out.progress)
+        write_run(run, worst, out)

@@ -1,5 +1,6 @@
 """``spacy-agreement judge A B --html PAGE``: a page for blind pairwise judging of two parsers'
-analyses (Plank et al. 2015, §3), whose exports ``spacy-agreement judgments`` reads."""
+analyses (Plank et al. 2015, §3), whose exports ``spacy-agreement judgments`` reads. The command
+is :func:`spacy_agreement.judge` (:mod:`spacy_agreement.report.judging_page`) and the summary it prints."""
 from __future__ import annotations
 
 from enum import Enum
@@ -8,15 +9,15 @@ from typing import Optional
 
 import typer
 
-from ..evaluation.judging_items import JudgingSelection, JudgingSettings
+from ..evaluation.judging_items import JudgingSelection
 from ..limits import size_text
-from ..report.judging_page import DEFAULT_TITLE, judging_page
+from ..report.judging_page import DEFAULT_TITLE, judge
 from ..report.text import listed
 from .handling import handled_errors
 from .options import InputFormat, format_option, json_option, output_option, quiet_option, tsv_option
 from .output import Output
 from .registry import command
-from .settings_options import apply_signature, signature_footer, signature_option
+from .settings_options import signature_footer, signature_option
 
 
 class Layout(str, Enum):
@@ -71,11 +72,9 @@ def judge_command(
     paths = [system_a, system_b] + ([gold] if gold is not None else [])
     with handled_errors(*paths):
         out = Output(as_json, tsv, output, quiet)
-        settings = JudgingSettings(punct_rules=punct, all_items=all_items, items=items, seed=seed, ties=not no_ties)
-        settings = apply_signature(settings, signature)
-        page = judging_page(system_a, system_b, gold, settings=settings, fmt=fmt, layout=layout.value,
-                            marks=not no_marks, show_gold=show_gold, title=title)
-        page.write(html_path)
+        page = judge(system_a, system_b, signature, html=html_path, gold=gold, all=all_items, items=items, seed=seed,
+                     punct=punct, layout=layout.value, no_marks=no_marks, show_gold=show_gold, no_ties=no_ties,
+                     title=title, format=fmt)
         size = len(page.html.encode("utf-8"))
         out.write(lambda: signature_footer(summary(page.selection, html_path, size), page.signature()),
                   page.to_dict)  # the function's to_dict (signature included), as every command's --json

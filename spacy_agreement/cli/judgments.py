@@ -5,7 +5,8 @@ merged by item: a judge's judgment in a later file replaces the one in an earlie
 warning says so. One file (or release folder) is streamed: :func:`~spacy_agreement.evaluation.judgments.iter_judgments`
 yields one checked item at a time and :func:`~spacy_agreement.evaluation.judgments.analyse_judgments`
 keeps per item only the metrics' differences and the judges' preferences, so memory does not
-grow with the trees of the file."""
+grow with the trees of the file. The command is :func:`spacy_agreement.judgments`
+(:mod:`spacy_agreement.evaluation.judgments_run`) and the text it prints."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,14 +14,14 @@ from typing import List, Optional
 
 import typer
 
-from ..evaluation.settings import JudgmentSettings
-from ..evaluation.judgments import DEFAULT_METRICS, analyse_judgments, format_analysis, iter_judgments
+from ..evaluation.judgments import DEFAULT_METRICS
+from ..evaluation.judgments_run import judgments
 from .handling import handled_errors
-from .options import (CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, comma_list,
-                      json_option, metric_options, output_option, quiet_option, tsv_option)
+from .options import CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, json_option, output_option, \
+    quiet_option, tsv_option
 from .output import Output
 from .registry import command
-from .settings_options import apply_signature, signature_footer, signature_option, with_signature
+from .settings_options import signature_footer, signature_option
 
 
 @command("judgments")
@@ -49,15 +50,7 @@ def judgments_command(
     """Which metric agrees with the people who judge parses (Plank et al. 2015, Tables 1, 3-5)."""
     with handled_errors(*paths):
         out = Output(as_json, tsv, output, quiet)
-        options = metric_options(no_punct, punct, None, verb_tags, content_tags, settings_class=JudgmentSettings,
-                                 ned=ned, metrics=tuple(metric), ties=ties, kappa=kappa, seed=seed,
-                                 check_forms=not ignore_forms)
-        options = apply_signature(options, signature)
-        # the items are read, checked and scored one at a time: no tree outlives its item
-        folder = {} if not any(p.is_dir() for p in paths) else {
-            "parses": comma_list(parses, "--parses", 2), "colours": comma_list(colours, "--colours", 2)}
-        items = iter_judgments(paths[0] if len(paths) == 1 else paths, **folder)
-        result = analyse_judgments(items, metrics=options.metrics, options=options, ties=options.ties,
-                                   seed=options.seed, kappa=options.kappa, check_forms=options.check_forms)
-        out.write(lambda: signature_footer(format_analysis(result), options.signature()),
-                  lambda: with_signature(result.to_dict(), options.signature()))
+        run = judgments(*paths, settings=signature, no_punct=no_punct, punct=punct, verb_tags=verb_tags,
+                        content_tags=content_tags, ned=ned, kappa=kappa, parses=parses, colours=colours,
+                        ignore_forms=ignore_forms, ties=ties, seed=seed, metric=metric)
+        out.write(lambda: signature_footer(run.text(), run.signature), run.to_dict)

@@ -17,6 +17,7 @@ import typer
 from ..adapters.files import read_trees as registry_read_trees
 from ..adapters.files import reader_names
 from ..errors import BadOptionError
+from ..evaluation.metric_options import options_from_flags, tag_set
 
 # --------------------------------------------------------------------------- options
 
@@ -154,40 +155,16 @@ CONTENT_HELP = ("Gold tags of content words for LAS content/function, comma-sepa
                 "(default ADJ,NOUN,PROPN,VERB; e.g. AN,NC,NP,VA,VE for CDT).")
 NED_HELP = "NED variant: schwartz (reversed edges and grandparents count) or undirected (reversed edges only)."
 IGNORE_FORMS_HELP = "Compare sentences by token count only (a parser that rewrote forms, e.g. numbers as <num>)."
+CONVENTION_HELP = ("The field's convention the options start from (any option given overrides it): conll18 "
+                   "(conll18_ud_eval.py: every word, subtypes stripped, root as written), conll07 (eval07.pl: labels "
+                   "as written, punctuation scored), conllx (eval.pl: punctuation by form excluded), plank2015, spacy "
+                   "(spacy evaluate's UAS and LAS: F over arcs, each side's punct/p arcs left out by its own label, "
+                   "labels lowercased) or package (0.2's defaults).")
 
 
-def tags(value: Optional[str], default: Any) -> Any:
-    """A comma-separated tag list as a frozenset (``default`` when not given)."""
-    if value is None:
-        return default
-    found = frozenset(t.strip() for t in value.split(",") if t.strip())
-    if not found:
-        raise BadOptionError(f"no tags in {value!r}")
-    return found
-
-
-def metric_options(no_punct: Optional[bool], punct: Optional[str], punct_label: Optional[List[str]] = None,
-                   verb_tags: Optional[str] = None, content_tags: Optional[str] = None,
-                   settings_class: Any = None, convention: Optional[str] = None, **rest: Any) -> Any:
-    """:class:`~spacy_agreement.evaluation.parser_metrics.EvaluationOptions` (or
-    ``settings_class``, a subclass) from the shared options: those given (not ``None``)
-    over the values of ``convention`` (:data:`~spacy_agreement.evaluation.metric_options.CONVENTIONS`),
-    or over the defaults without one (a bad value raises :class:`~spacy_agreement.errors.BadOptionError`)."""
-    from ..evaluation.parser_metrics import EvaluationOptions
-
-    given = {k: v for k, v in rest.items() if v is not None}
-    if no_punct is not None:
-        given["exclude_punct"] = no_punct
-    if punct is not None:
-        given["punct_rules"] = punct
-    if punct_label:
-        given["punct_labels"] = frozenset(punct_label)
-    if verb_tags is not None:
-        given["verb_upos"] = tags(verb_tags, None)
-    if content_tags is not None:
-        given["content_upos"] = tags(content_tags, None)
-    cls = settings_class or EvaluationOptions
-    return cls.for_convention(convention, **given) if convention else cls(**given)
+# the library's (spacy_agreement.evaluation.metric_options), under the names the commands use
+tags = tag_set
+metric_options = options_from_flags
 
 
 def read_trees(path: Path, fmt: Optional[str], cycles: str = "drop", **options: Any) -> List[Any]:

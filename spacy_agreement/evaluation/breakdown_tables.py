@@ -14,12 +14,27 @@ for each system); groups are merged over the systems in their natural order.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Mapping
+from typing import Dict, List, Mapping, Optional
 
+from ..errors import BadOptionError
 from ..report.format import percent
 from .breakdowns import ATTRIBUTES, FIXED_ORDER, TITLES, Breakdown, BreakdownRow
 
 Systems = Mapping[str, Mapping[str, Breakdown]]
+
+
+def chosen_attributes(value: Optional[str]) -> Optional[List[str]]:
+    """The attributes ``--breakdown VALUE`` asks for: ``all``, or some of
+    :data:`~.breakdowns.ATTRIBUTES` comma-separated (``None``: no breakdown)."""
+    if value is None:
+        return None
+    if value.strip() == "all":
+        return list(ATTRIBUTES)
+    chosen = [v.strip() for v in value.split(",") if v.strip()]
+    unknown = [v for v in chosen if v not in ATTRIBUTES]
+    if unknown or not chosen:
+        raise BadOptionError(f"--breakdown {value!r}: 'all' or some of {', '.join(ATTRIBUTES)}", option="breakdown")
+    return chosen
 
 
 def merged_groups(by: str, breakdowns: List[Breakdown]) -> List[str]:

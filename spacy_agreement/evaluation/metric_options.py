@@ -65,7 +65,12 @@ Weight = Union[str, Callable[[int], float]]
 class EvaluationOptions(Settings):
     """Options applied the same way to every metric (see the module docstring): the settings
     of one parser evaluation, written into its result with their signature
-    (:mod:`spacy_agreement.signature`)."""
+    (:mod:`spacy_agreement.signature`).
+
+    ``EvaluationOptions()`` keeps 0.2's defaults, the convention ``package`` (``conv:package``),
+    on which the judgments, the spaCy scorer's config and code written against
+    :func:`~spacy_agreement.evaluation.parser_metrics.evaluate` rely; ``spacy-agreement evaluate``
+    and :func:`spacy_agreement.evaluate` start from ``for_convention("conll18")``."""
 
     computation = "evaluate"
 
@@ -174,6 +179,41 @@ class EvaluationOptions(Settings):
         if self.root_weight == "uniform":
             return 1.0
         raise BadOptionError(f"unknown root weight {self.root_weight!r}: 'inverse-log', 'log', 'uniform' or a function")
+
+
+def tag_set(value: Optional[str], default: Any) -> Any:
+    """A comma-separated tag list (``--verb-tags``, ``--content-tags``) as a frozenset
+    (``default`` when not given)."""
+    if value is None:
+        return default
+    found = frozenset(t.strip() for t in value.split(",") if t.strip())
+    if not found:
+        raise BadOptionError(f"no tags in {value!r}")
+    return found
+
+
+def options_from_flags(no_punct: Optional[bool], punct: Optional[str], punct_label: Any = None,
+                       verb_tags: Optional[str] = None, content_tags: Optional[str] = None,
+                       settings_class: Any = None, convention: Optional[str] = None, **rest: Any) -> Any:
+    """:class:`EvaluationOptions` (or ``settings_class``, a subclass) from the options of
+    ``evaluate``, ``compare`` and ``judgments`` as their flags give them (``--no-punct``,
+    ``--punct RULES``, ``--punct-label`` repeated, ``--verb-tags``/``--content-tags`` comma-separated;
+    ``rest`` the fields by name): those given (not ``None``) over the values of ``convention``
+    (:data:`CONVENTIONS`), or over the defaults without one (a bad value raises
+    :class:`~spacy_agreement.errors.BadOptionError`)."""
+    given = {k: v for k, v in rest.items() if v is not None}
+    if no_punct is not None:
+        given["exclude_punct"] = no_punct
+    if punct is not None:
+        given["punct_rules"] = punct
+    if punct_label:
+        given["punct_labels"] = frozenset(punct_label)
+    if verb_tags is not None:
+        given["verb_upos"] = tag_set(verb_tags, None)
+    if content_tags is not None:
+        given["content_upos"] = tag_set(content_tags, None)
+    cls = settings_class or EvaluationOptions
+    return cls.for_convention(convention, **given) if convention else cls(**given)
 
 
 def spacy_arc_label(label: str, label_map: Optional[Mapping[str, str]] = None, ignore_subtypes: bool = False) -> str:

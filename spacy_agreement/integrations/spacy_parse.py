@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..adapters.conll import sentence_text, space_after, surface_tokens
 from ..adapters.spacy import doc_tree, token_columns
@@ -40,6 +40,34 @@ def gold_doc_words(tree: DependencyTree) -> Dict[str, List[Any]]:
     """``words`` and ``spaces`` of a ``Doc`` over a gold sentence, as ``spacy convert`` builds
     it from CoNLL-U (and ``spacy evaluate --gold-preproc`` gives the pipeline)."""
     return {"words": list(tree.forms), "spaces": space_after(tree)}
+
+
+def load_pipeline(model: str, note: Optional[Callable[[str], Any]] = None) -> Any:
+    """A spaCy pipeline with a parser (``evaluate --model``; spaCy imported only here); ``note``
+    hears that it is loading (it can take seconds)."""
+    from ..errors import BadOptionError
+
+    if note is not None:
+        note(f"loading the spaCy pipeline {model} ...")
+    import spacy
+
+    try:
+        nlp = spacy.load(model)
+    except OSError as exc:
+        raise BadOptionError(f"{model}: cannot load the spaCy pipeline ({exc})") from exc
+    if "parser" not in nlp.pipe_names and not any(getattr(p, "moves", None) is not None for _, p in nlp.pipeline):
+        raise BadOptionError(f"{model}: the pipeline has no parser")
+    return nlp
+
+
+def parse_with_model(model: str, gold: Sequence[DependencyTree], note: Optional[Callable[[str], Any]] = None,
+                     progress: bool = False) -> Tuple[List[DependencyTree], Any, List[Any]]:
+    """The gold words parsed by the spaCy pipeline ``model`` (:func:`load_pipeline`,
+    :func:`parse_with_pipeline`): the trees, the pipeline and the docs."""
+    nlp = load_pipeline(model, note)
+    docs: List[Any] = []
+    trees = parse_with_pipeline(nlp, gold, progress=progress, docs_out=docs)
+    return trees, nlp, docs
 
 
 def parse_with_pipeline(nlp, gold: Sequence[DependencyTree], batch_size: Optional[int] = None,

@@ -276,6 +276,11 @@ class JudgingPage:
                 "layout": self.layout, "marks": self.marks, "show_gold": self.show_gold,
                 "signature": self.signature()}
 
+    def __repr__(self) -> str:
+        s = self.selection
+        return (f"JudgingPage({len(s.items)} items of {s.sentences} sentences ({s.identical} the same without "
+                f"punctuation), {len(self.html.encode('utf-8')):,} bytes, {self.layout}; {self.signature()})")
+
     def _repr_html_(self) -> str:
         s = self.selection
         return (f"<p>Judging page {esc(self.page_id)}: {len(s.items)} items of {s.sentences} sentences "
@@ -382,4 +387,29 @@ def judging_page(system_a: PathLike, system_b: PathLike, gold: Optional[PathLike
     return build_judging_page(selection, layout, marks, show_gold, title)
 
 
-__all__ = ["DEFAULT_TITLE", "LAYOUTS", "JudgingPage", "build_judging_page", "first_shown", "judging_page"]
+def judge(system_a: PathLike, system_b: PathLike, settings: Union[None, str, JudgingSettings] = None, *,
+          html: Optional[PathLike] = None, gold: Optional[PathLike] = None, all: bool = False,
+          items: Optional[int] = None, seed: int = 0, punct: str = "form", layout: str = "stacked",
+          no_marks: bool = False, show_gold: bool = False, no_ties: bool = False, title: str = DEFAULT_TITLE,
+          format: Optional[str] = None) -> JudgingPage:
+    """``spacy-agreement judge A B --html PAGE``: the page for blind pairwise judging of two
+    parsers' analyses (Plank et al. 2015, §3; module docstring), written to ``html`` when given.
+    The options are the command's (``-`` as ``_``, its defaults): ``gold`` (into the exports,
+    and what decides punctuation), ``all`` (every sentence, not only those that differ without
+    punctuation), ``items`` and ``seed`` (draw that many), ``punct`` (the selection's rules),
+    ``layout``, ``no_marks``, ``show_gold``, ``no_ties``, ``title``, ``format``; ``settings``: a
+    :class:`~spacy_agreement.evaluation.judging_items.JudgingSettings` or a signature given back
+    (``--signature``). :func:`judging_page` is the same page with the selection's settings as
+    keywords; :meth:`JudgingPage.to_dict` is ``judge --json``."""
+    from ..evaluation.command_results import resolve_settings
+
+    chosen = resolve_settings(settings, JudgingSettings(punct_rules=punct, all_items=all, items=items, seed=seed,
+                                                        ties=not no_ties))
+    page = judging_page(system_a, system_b, gold, settings=chosen, fmt=format, layout=getattr(layout, "value", layout),
+                        marks=not no_marks, show_gold=show_gold, title=title)
+    if html is not None:
+        page.write(html)
+    return page
+
+
+__all__ = ["DEFAULT_TITLE", "LAYOUTS", "JudgingPage", "build_judging_page", "first_shown", "judge", "judging_page"]

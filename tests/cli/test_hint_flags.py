@@ -45,6 +45,11 @@ PRINTED_BY = {
     "evaluation/label_sets.py": ("evaluate", "compare"),
     "evaluation/judging_items.py": ("judge",),
     "report/judging_page.py": ("judge",),
+    "evaluation/evaluate_run.py": ("evaluate",),
+    "evaluation/conll18_files.py": ("evaluate", "compare"),
+    "evaluation/breakdown_tables.py": ("evaluate", "compare"),
+    "evaluation/compare_run.py": ("compare",),
+    "evaluation/judgments_run.py": ("judgments",),
 }
 #: Modules of the CLI shared by every command, whose flags are each command's own or said of a parameter.
 SHARED = {"cli/options.py", "cli/handling.py", "cli/output.py", "cli/registry.py", "cli/settings_options.py",
