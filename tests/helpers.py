@@ -208,3 +208,25 @@ def krippendorff_nominal(reliability):
             return float(krippendorff.alpha(reliability_data=reliability, level_of_measurement="nominal"))
         except ValueError:
             return math.nan
+
+
+def option_defaults(command, printing=()):
+    """``{python name of the long option: typer default}`` of a CLI command's options, for the
+    tests that a library function has its command's defaults: ``--a/--b`` flags by their first
+    name, ``--signature`` as the function's ``settings``, the options in ``printing`` (those that
+    only shape what the command prints) left out."""
+    import inspect
+
+    out = {}
+    for parameter in inspect.signature(command).parameters.values():
+        info = parameter.default
+        decls = getattr(info, "param_decls", None)
+        if not decls:
+            continue  # an argument
+        long = next(d for d in decls if d.startswith("--")).split("/")[0]
+        if long in printing:
+            continue
+        name = "settings" if long == "--signature" else long[2:].replace("-", "_")
+        out[name] = getattr(info.default, "value", info.default)
+    return out
+

@@ -4,7 +4,6 @@ flattened to ``a.b``)."""
 from __future__ import annotations
 
 import json
-import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,18 +12,10 @@ from typing import Any, Callable, Dict, Optional, Union
 import typer
 
 from ..errors import BadOptionError
+from ..evaluation.command_results import json_safe
 from .warning_lines import quiet_warnings
 
 
-def json_safe(value: Any) -> Any:
-    """NaN and infinities (undefined results) as null, in nested dicts and lists too."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_safe(v) for v in value]
-    return value
 
 
 def dumps(value: Any, indent: Optional[int] = 2) -> str:

@@ -13,12 +13,15 @@ import pytest
 from typer.testing import CliRunner
 
 import spacy_agreement as sa
+
 from spacy_agreement.cli import app
 from spacy_agreement.cli.evalb import evalb_command
 from spacy_agreement.cli.leaf_ancestor import leaf_ancestor_command
 from spacy_agreement.cli.output import flat, tsv_lines
 from spacy_agreement.evaluation.leaf_ancestor import leaf_ancestor as leaf_ancestor_trees
 from spacy_agreement.evaluation.settings import LeafAncestorSettings
+
+from .. import helpers
 
 DATA = Path(__file__).parents[1] / "data"
 EVALB = DATA / "evalb"
@@ -34,20 +37,7 @@ def cli_json(*args):
 
 
 def option_defaults(command):
-    """``{python name of the long option: typer default}`` of a command's options; ``--signature``
-    is the function's ``settings``."""
-    out = {}
-    for parameter in inspect.signature(command).parameters.values():
-        info = parameter.default
-        decls = getattr(info, "param_decls", None)
-        if not decls:
-            continue  # an argument
-        long = next(d for d in decls if d.startswith("--"))
-        if long in PRINTING:
-            continue
-        name = "settings" if long == "--signature" else long[2:].replace("-", "_")
-        out[name] = getattr(info.default, "value", info.default)
-    return out
+    return helpers.option_defaults(command, PRINTING)
 
 
 @pytest.mark.parametrize("function, command", [(sa.evalb, evalb_command), (sa.leaf_ancestor, leaf_ancestor_command)])

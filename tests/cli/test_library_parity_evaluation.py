@@ -28,6 +28,8 @@ from spacy_agreement.cli.judge import judge_command
 from spacy_agreement.cli.judgments import judgments_command
 from spacy_agreement.cli.output import tsv_lines
 
+from .. import helpers
+
 from ..report.judging_data import write_systems
 
 DATA = Path(__file__).parents[1] / "data"
@@ -70,20 +72,7 @@ def assert_same(printed, data):
 
 
 def option_defaults(command):
-    """``{python name of the long option: typer default}`` of a command's options (``--a/--b``
-    flags by their first name; ``--signature`` is the function's ``settings``)."""
-    out = {}
-    for parameter in inspect.signature(command).parameters.values():
-        info = parameter.default
-        decls = getattr(info, "param_decls", None)
-        if not decls:
-            continue  # an argument
-        long = next(d for d in decls if d.startswith("--")).split("/")[0]
-        if long in PRINTING:
-            continue
-        name = "settings" if long == "--signature" else long[2:].replace("-", "_")
-        out[name] = getattr(info.default, "value", info.default)
-    return out
+    return helpers.option_defaults(command, PRINTING)
 
 
 def as_compared(value):
