@@ -229,7 +229,8 @@ print(json.dumps({"sums": sums.tolist(), "cache": gpu.kernel_cache()}))
 """
 
 
-@pytest.mark.skipif(SIMULATED, reason="the simulator compiles nothing")
+@pytest.mark.skipif(SIMULATED, reason="no CUDA GPU: the disk cache of the compiled kernel NOT tested "
+                    "(the simulator compiles nothing)")
 def test_a_second_process_loads_the_kernel_from_the_disk_cache(tmp_path):
     """The first process compiles the kernel and writes it to NUMBA_CACHE_DIR; the second
     loads it (a cache hit, no compilation) and gets the same sums."""
