@@ -317,3 +317,17 @@ def test_evaluation_reads_its_files_through_adapters():
     for module in ("judgments_files", "discourse_files"):
         assert "spacy_agreement.adapters.files" in graph[f"spacy_agreement.adapters.{module}"]  # read_trees
     assert evalb.file_lines is evalb_files.file_lines
+
+
+def test_no_command_module_imports_another():
+    """A CLI command module (``cli/NAME.py`` registering ``spacy-agreement NAME``) imports no other
+    command module (issue 40): what commands share lives in the CLI's shared modules, the private
+    ones named with a leading underscore (``cli/_annotations.py``), or in the library."""
+    graph = import_graph(PACKAGE)
+    cli = PACKAGE / "cli"
+    commands = {f"spacy_agreement.cli.{path.stem}" for path in cli.glob("*.py")
+                if any(line.startswith('@command("') for line in path.read_text(encoding="utf-8").splitlines())}
+    assert "spacy_agreement.cli.alpha" in commands and "spacy_agreement.cli.report" in commands
+    wrong = [f"{module} imports {target} (line {line})" for module in sorted(commands)
+             for target, line in sorted(graph[module].items()) if target in commands and target != module]
+    assert not wrong, "\n".join(wrong)

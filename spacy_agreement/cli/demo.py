@@ -8,7 +8,7 @@ from typing import Optional
 from ..agreement.run import agreement
 from ..adapters.files import load_annotator_dirs, load_parallel_files
 from ..report.text import summary
-from . import alpha
+from . import _annotations as shared
 from .handling import handled_errors
 from .options import json_option, output_option, quiet_option, tsv_option
 from .output import Output, dumps, tsv_lines
@@ -42,9 +42,9 @@ def demo_command(
             out.emit("\n".join([
                 "== Dependency annotations: three annotators, one file annotated by one of them only ==",
                 f"   (annotator directories {', '.join(d.name for d in dep_dirs)} in {base / 'dependency'})\n",
-                alpha.text(*results["dependency"], 5),
+                shared.text(*results["dependency"], 5),
                 "\n== Phrase-structure annotations: two annotators ==\n",
-                alpha.text(*results["phrase"], 5),
+                shared.text(*results["phrase"], 5),
                 "",
                 f"signature: {results['phrase'][1].signature}",
             ]))

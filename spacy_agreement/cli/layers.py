@@ -12,7 +12,7 @@ import typer
 from ..agreement.layers import layers as layers_of_inputs
 from ..report.layers_text import layers_text
 from ..agreement.layer_values import EXTRA_LAYERS, LAYERS
-from . import alpha
+from . import _annotations as shared
 from .handling import handled_errors
 from .options import format_option, json_option, output_option, quiet_option, strict_option, tsv_option
 from .output import Output
@@ -22,14 +22,14 @@ from .settings_options import signature_footer, signature_option
 
 @command("layers")
 def layers_command(
-    paths: List[Path] = typer.Argument(..., help=alpha.PATHS_HELP),
-    dirs: bool = typer.Option(False, "--dirs", help=alpha.DIRS_HELP),
-    allow_duplicates: bool = alpha.allow_duplicates_option(),
-    user_key: str = alpha.user_key_option(),
-    include: Optional[List[str]] = alpha.input_options()[0],
-    annotator_key: Optional[str] = alpha.input_options()[1],
-    annotator_part: Optional[alpha.AnnotatorPart] = alpha.flat_folder_options()[0],
-    name_pattern: Optional[str] = alpha.flat_folder_options()[1],
+    paths: List[Path] = typer.Argument(..., help=shared.PATHS_HELP),
+    dirs: bool = typer.Option(False, "--dirs", help=shared.DIRS_HELP),
+    allow_duplicates: bool = shared.allow_duplicates_option(),
+    user_key: str = shared.user_key_option(),
+    include: Optional[List[str]] = shared.input_options()[0],
+    annotator_key: Optional[str] = shared.input_options()[1],
+    annotator_part: Optional[shared.AnnotatorPart] = shared.flat_folder_options()[0],
+    name_pattern: Optional[str] = shared.flat_folder_options()[1],
     fmt: Optional[str] = format_option(),
     layer: Optional[List[str]] = typer.Option(None, "--layer", help=f"A layer to compare (repeat): {', '.join(LAYERS + EXTRA_LAYERS)}, feats.NAME or misc.KEY (default: every basic layer, and each feature name)."),
     misc: Optional[List[str]] = typer.Option(None, "--misc", help="A MISC key to compare as a layer, misc.KEY (repeat)."),

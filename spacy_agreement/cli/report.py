@@ -9,7 +9,7 @@ import typer
 from ..agreement.run import agreement
 from ..errors import BadOptionError
 from ..report.html import build_report
-from . import alpha
+from . import _annotations as shared
 from ..limits import memory_limit, size_text
 from .handling import handled_errors
 from .options import (max_memory_option, InputFormat, format_option, json_option, output_option, quiet_option,
@@ -21,16 +21,16 @@ from .settings_options import signature_option
 
 @command("report")
 def report_command(
-    paths: List[Path] = typer.Argument(..., help=alpha.PATHS_HELP),
+    paths: List[Path] = typer.Argument(..., help=shared.PATHS_HELP),
     html_path: Path = typer.Option(..., "--html", help="Write the self-contained HTML report here."),
-    dirs: bool = typer.Option(False, "--dirs", help=alpha.DIRS_HELP),
-    allow_duplicates: bool = alpha.allow_duplicates_option(),
-    user_key: str = alpha.user_key_option(),
-    partial: alpha.PartialPolicy = alpha.partial_option(),
-    include: Optional[List[str]] = alpha.input_options()[0],
-    annotator_key: Optional[str] = alpha.input_options()[1],
-    annotator_part: Optional[alpha.AnnotatorPart] = alpha.flat_folder_options()[0],
-    name_pattern: Optional[str] = alpha.flat_folder_options()[1],
+    dirs: bool = typer.Option(False, "--dirs", help=shared.DIRS_HELP),
+    allow_duplicates: bool = shared.allow_duplicates_option(),
+    user_key: str = shared.user_key_option(),
+    partial: shared.PartialPolicy = shared.partial_option(),
+    include: Optional[List[str]] = shared.input_options()[0],
+    annotator_key: Optional[str] = shared.input_options()[1],
+    annotator_part: Optional[shared.AnnotatorPart] = shared.flat_folder_options()[0],
+    name_pattern: Optional[str] = shared.flat_folder_options()[1],
     fmt: Optional[InputFormat] = format_option(),
     items: int = typer.Option(50, "--items", help="How many of the most disagreeing items to draw (the page's filters work on these)."),
     worst: int = typer.Option(0, "--worst", help="How many entries of each list the text summary shows (missing annotations, partial trees, the most disagreeing items ...); default none: the page has them."),
@@ -42,16 +42,16 @@ def report_command(
     quiet: bool = quiet_option(),
     output: Optional[Path] = output_option("With --json or --tsv: write alpha and the accuracies to this file instead of stdout."),
     strict: bool = strict_option("Tokens that are their own head, sentences without a root and other head cycles are errors instead of being counted."),
-    method: alpha.AlphaChoice = alpha.alpha_option(),
-    budget: Optional[float] = alpha.budget_option(),
-    seconds: float = alpha.seconds_option(),
-    size: alpha.SizeConvention = alpha.size_option(),
-    sample_pairs: Optional[int] = alpha.sample_pairs_option(),
-    seed: int = alpha.seed_option(),
-    threads: Optional[int] = alpha.threads_option(),
-    delta: Optional[List[str]] = alpha.delta_option(),
-    ignore_subtypes: bool = alpha.label_options()[0],
-    case_sensitive_root: bool = alpha.label_options()[1],
+    method: shared.AlphaChoice = shared.alpha_option(),
+    budget: Optional[float] = shared.budget_option(),
+    seconds: float = shared.seconds_option(),
+    size: shared.SizeConvention = shared.size_option(),
+    sample_pairs: Optional[int] = shared.sample_pairs_option(),
+    seed: int = shared.seed_option(),
+    threads: Optional[int] = shared.threads_option(),
+    delta: Optional[List[str]] = shared.delta_option(),
+    ignore_subtypes: bool = shared.label_options()[0],
+    case_sensitive_root: bool = shared.label_options()[1],
     signature: Optional[str] = signature_option(),
     max_memory: Optional[float] = max_memory_option(),
 ) -> None:
@@ -61,16 +61,16 @@ def report_command(
     pairwise scores, confusions, plots."""
     with handled_errors(*paths), memory_limit(max_memory):
         out = Output(as_json, tsv, output, quiet)
-        if sample_pairs and method is alpha.AlphaChoice.auto:
-            method = alpha.AlphaChoice.sampled  # --sample-pairs alone asks for the sampled estimate
-        if method is alpha.AlphaChoice.off:
+        if sample_pairs and method is shared.AlphaChoice.auto:
+            method = shared.AlphaChoice.sampled  # --sample-pairs alone asks for the sampled estimate
+        if method is shared.AlphaChoice.off:
             raise BadOptionError("the report ranks items by alpha's disagreements: use --alpha auto, exact or sampled")
-        settings = alpha.alpha_settings_from_options(method, budget, seconds, strict, threads, delta,
+        settings = shared.alpha_settings_from_options(method, budget, seconds, strict, threads, delta,
                                                      signature=signature, ignore_subtypes=ignore_subtypes,
                                                      size=size.value, seed=seed, partial=partial.value,
                                                      **({"sample_pairs": sample_pairs} if sample_pairs else {}),
                                                      fold_root_case=not case_sensitive_root, progress=out.progress)
-        corpus = alpha.load_corpus(paths, dirs, fmt, settings.cycles == "raise", allow_duplicates=allow_duplicates,
+        corpus = shared.load_corpus(paths, dirs, fmt, settings.cycles == "raise", allow_duplicates=allow_duplicates,
                                    user_key=user_key, include=include, annotator_key=annotator_key,
                                    annotator_part=annotator_part, name_pattern=name_pattern)
         computed = agreement(corpus, settings)  # α once, for the page and the output
@@ -80,4 +80,4 @@ def report_command(
         out.note(f"wrote {html_path}: {page.items_shown} items drawn (of {page.items_disagreeing} with any "
                  f"disagreement), {size_text(page.size)}")
         if computed is not None:
-            alpha.write(out, corpus, *computed, worst, settings)
+            shared.write(out, corpus, *computed, worst, settings)
