@@ -20,7 +20,7 @@ from ..trees import ConstituencyTree, DependencyTree
 from . import run
 from .alpha import AlphaResult, alpha as alpha_of_trees, alpha_settings
 from .deltas import delta_names
-from .inputs import check_data_reading, input_paths, read_inputs, value_of
+from .inputs import read_inputs, split_inputs, value_of
 from .pairable import PairableTrees, as_corpus
 from .settings import DEFAULT_ALPHA_SECONDS, AlphaSettings
 
@@ -112,24 +112,10 @@ def alpha(*inputs: Any, settings: Union[None, str, AlphaSettings] = None, dirs: 
     >>> round(result.alpha_plain, 4), round(result.las, 4), result.to_dict()["alpha_method"]
     (0.8276, 0.8571, 'exact')
     """
-    paths = input_paths(inputs)
     reading = {"dirs": dirs, "allow_duplicates": allow_duplicates, "user_key": user_key, "include": include,
                "annotator_key": annotator_key, "annotator_part": annotator_part, "name_pattern": name_pattern,
                "format": format, "single_root": single_root}
-    data: Any = None
-    if paths is None:
-        data, *rest = inputs
-        if len(rest) > 1:
-            raise TypeError("alpha() takes data already read and its settings, or annotation paths")
-        if rest:
-            if settings is not None:
-                raise TypeError("alpha() got settings twice (positionally and settings=)")
-            settings = rest[0]
-        check_data_reading(reading)
-    if isinstance(settings, str):  # a signature given back, as --signature
-        if signature:
-            raise TypeError("alpha() got two signatures (settings= and signature=): give one")
-        signature, settings = settings, None
+    paths, data, settings, signature = split_inputs("alpha", inputs, settings, signature, reading)
     if settings is not None and not isinstance(settings, AlphaSettings):  # 0.2: alpha(data, label_cost)
         fields.setdefault("label_cost", settings)
         settings = None

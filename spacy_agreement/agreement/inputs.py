@@ -5,7 +5,7 @@ already read (a :class:`~spacy_agreement.corpus.Corpus`, items of trees)."""
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..adapters.annotations import load_annotations
 from ..adapters.multi_user import USER_KEY
@@ -71,4 +71,29 @@ def check_data_reading(reading: Dict[str, Any]) -> None:
                              f"{'it' if len(given) == 1 else 'them'} out with data already read", option=tuple(given))
 
 
-__all__ = ["READ_DEFAULTS", "check_data_reading", "input_paths", "read_inputs", "reading_given", "value_of"]
+def split_inputs(function: str, inputs: Sequence[Any], settings: Any, signature: Optional[str],
+                 reading: Dict[str, Any]) -> Tuple[Optional[List[Any]], Any, Any, Optional[str]]:
+    """A command function's positional ``inputs`` and ``settings=`` taken apart: ``(paths, data,
+    settings, signature)``. Either annotation paths (``data`` None), or data already read with
+    its settings positionally or as ``settings=`` (then no reading option may be set); a
+    ``settings`` given as a string is a signature given back, as ``--signature``."""
+    paths = input_paths(inputs)
+    data: Any = None
+    if paths is None:
+        data, *rest = inputs
+        if len(rest) > 1:
+            raise TypeError(f"{function}() takes data already read and its settings, or annotation paths")
+        if rest:
+            if settings is not None:
+                raise TypeError(f"{function}() got settings twice (positionally and settings=)")
+            settings = rest[0]
+        check_data_reading(reading)
+    if isinstance(settings, str):  # a signature given back, as --signature
+        if signature:
+            raise TypeError(f"{function}() got two signatures (settings= and signature=): give one")
+        signature, settings = settings, None
+    return paths, data, settings, signature
+
+
+__all__ = ["READ_DEFAULTS", "check_data_reading", "input_paths", "read_inputs", "reading_given", "split_inputs",
+           "value_of"]

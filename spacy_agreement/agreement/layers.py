@@ -36,7 +36,7 @@ from ..adapters.multi_user import USER_KEY
 from ..corpus import Corpus
 from ..errors import BadOptionError, UndefinedMetricWarning
 from ..signature import Settings, read_signature, setting
-from .inputs import check_data_reading, input_paths, read_inputs, value_of
+from .inputs import read_inputs, split_inputs, value_of
 from .layer_values import LAYERS, Layer, LayerData, layer_data
 from .nominal import category_agreement, coded_cohen_kappa, coded_fleiss_kappa, confusion_pairs, value_alpha, \
     observed_agreement, unit_counts
@@ -331,27 +331,13 @@ def layers(*inputs: Any, settings: Union[None, str, LayerSettings] = None, dirs:
     a ``.tsv``, ``.csv`` or ``.jsonl`` file to write every (token, layer) disagreement to
     (:func:`disagreements`; their number in ``result.exported``).
     """
-    paths = input_paths(inputs)
     reading = {"dirs": dirs, "allow_duplicates": allow_duplicates, "user_key": user_key, "include": include,
                "annotator_key": annotator_key, "annotator_part": annotator_part, "name_pattern": name_pattern,
                "format": format}
-    data: Any = None
-    if paths is None:
-        data, *rest = inputs
-        if len(rest) > 1:
-            raise TypeError("layers() takes data already read and its settings, or annotation paths")
-        if rest:
-            if settings is not None:
-                raise TypeError("layers() got settings twice (positionally and settings=)")
-            settings = rest[0]
-        check_data_reading(reading)
-        if strict:
-            raise BadOptionError("strict reads annotation files: give paths, or leave it out with data already read",
-                                 option="strict")
-    if isinstance(settings, str):  # a signature given back, as --signature
-        if signature:
-            raise TypeError("layers() got two signatures (settings= and signature=): give one")
-        signature, settings = settings, None
+    paths, data, settings, signature = split_inputs("layers", inputs, settings, signature, reading)
+    if paths is None and strict:
+        raise BadOptionError("strict reads annotation files: give paths, or leave it out with data already read",
+                             option="strict")
     if settings is not None and not isinstance(settings, LayerSettings):
         raise BadOptionError(f"settings must be a LayerSettings or a signature, not {type(settings).__name__}",
                              option="settings")
