@@ -45,6 +45,24 @@ def resolve_settings(settings: Union[None, str, S], built: S, default: Optional[
     return settings
 
 
+class CommandRun:
+    """A command function's result around the library's own result object: the attribute
+    :attr:`WRAPS` names holds it, and this object answers its attributes too. Names that are
+    neither set on the instance nor special (dunders: copy, pickle) go to the wrapped object;
+    :attr:`signature` is that of :attr:`settings`."""
+
+    WRAPS = ""
+
+    def __getattr__(self, name: str) -> Any:  # only for names the instance lacks
+        if name.startswith("__") or name == self.WRAPS:  # not yet set (copy, pickle)
+            raise AttributeError(name)
+        return getattr(getattr(self, self.WRAPS), name)
+
+    @property
+    def signature(self) -> str:
+        return self.settings.signature()  # type: ignore[attr-defined]
+
+
 @dataclasses.dataclass(frozen=True)
 class Intervals:
     """Bootstrap intervals of one system's metrics (``ci=True``, ``--ci``): ``counts`` the

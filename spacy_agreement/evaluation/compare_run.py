@@ -12,7 +12,7 @@ import warnings
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..errors import BadOptionError, MismatchedCorpusError, UndefinedMetricWarning
-from .command_results import html_table, json_safe, percent_text, resolve_settings
+from .command_results import CommandRun, html_table, json_safe, percent_text, resolve_settings
 from .comparison import Comparison, compare_systems, merge_metrics
 from .conll18_files import check_conll18_options, dependency_trees, text_difference, tokens_differ
 from .evaluate_run import evaluation_settings
@@ -118,7 +118,7 @@ def bracket_counts(gold: PathLike, systems: Sequence[PathLike], names: List[str]
     return counts, signature
 
 
-class CompareRun:
+class CompareRun(CommandRun):
     """One ``compare`` run: :attr:`comparison` (every system's metrics with their intervals and
     every pair's difference, interval and p-values, a :class:`~.comparison.Comparison`, whose
     attributes this object also answers: ``pairs``, ``pair(a, b)``, ``values``, ``intervals``,
@@ -128,15 +128,12 @@ class CompareRun:
     comparison's is :attr:`signature`), the metrics' :attr:`display` names and with
     ``breakdown`` the :attr:`breakdowns`. :meth:`to_dict` is ``compare --json``."""
 
+    WRAPS = "comparison"
+
     def __init__(self, comparison: Comparison, gold: str, files: Dict[str, str], alignment: str,
                  evaluation_signature: str, display: Mapping[str, str], breakdowns: Optional[Dict[str, Any]] = None):
         self.comparison, self.gold, self.files, self.alignment = comparison, gold, files, alignment
         self.evaluation_signature, self.display, self.breakdowns = evaluation_signature, dict(display), breakdowns
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name == "comparison":  # not yet set (copy, pickle)
-            raise AttributeError(name)
-        return getattr(self.comparison, name)
 
     @property
     def signature(self) -> str:

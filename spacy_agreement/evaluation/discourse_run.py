@@ -15,7 +15,7 @@ import os
 import warnings
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-from .command_results import html_table, json_safe, percent_text, resolve_settings
+from .command_results import CommandRun, html_table, json_safe, percent_text, resolve_settings
 from .discourse import CorpusAgreement, DiscourseAgreement, corpus_agreement, discourse_agreement, load_discourse, \
     merge_documents
 from .discourse_model import MEASURES, DiscourseDocument
@@ -73,29 +73,23 @@ def discourse_settings(settings: Union[None, str, DiscourseSettings] = None, ski
     return resolve_settings(settings, built)
 
 
-class DiscourseRun:
+class DiscourseRun(CommandRun):
     """One ``discourse`` run: :attr:`agreement` (one text's
     :class:`~spacy_agreement.evaluation.discourse.DiscourseAgreement`, or several texts'
     :class:`~spacy_agreement.evaluation.discourse.CorpusAgreement`, whose attributes this
     object also answers: ``means()``, ``pairs``, ``confusion()``, ...) and the settings it ran
     with (:attr:`settings`). :meth:`to_dict` is ``discourse --json``."""
 
+    WRAPS = "agreement"
+
     def __init__(self, agreement: Union[DiscourseAgreement, CorpusAgreement], settings: DiscourseSettings):
         self.agreement, self.settings = agreement, settings
 
-    def __getattr__(self, name: str) -> Any:
-        if name in ("agreement", "settings"):  # not yet set (copy, pickle)
-            raise AttributeError(name)
-        return getattr(self.agreement, name)
 
     @property
     def corpus(self) -> bool:
         """Whether several texts were compared (:class:`~spacy_agreement.evaluation.discourse.CorpusAgreement`)."""
         return isinstance(self.agreement, CorpusAgreement)
-
-    @property
-    def signature(self) -> str:
-        return self.settings.signature()
 
     def to_dict(self) -> Dict[str, Any]:
         """What ``discourse --json`` prints (an undefined figure is None, JSON's null)."""

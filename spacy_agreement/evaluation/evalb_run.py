@@ -12,7 +12,7 @@ import re
 from typing import Any, Callable, Dict, Optional, Union
 
 from ..errors import InvalidTreeError, Location
-from .command_results import Intervals, bootstrap_intervals, html_table, json_safe, resolve_settings
+from .command_results import CommandRun, Intervals, bootstrap_intervals, html_table, json_safe, resolve_settings
 from .evalb import HEADER, evaluate_files, format_report
 from .evalb_params import EvalbParams
 from .evalb_report import EvalbReport
@@ -73,24 +73,18 @@ def evalb_settings(settings: Union[None, str, EvalbParams] = None,
     return resolve_settings(settings, base.with_options(max_error=max_error, cutoff_len=cutoff_len))
 
 
-class EvalbRun:
+class EvalbRun(CommandRun):
     """One ``evalb`` run: :attr:`report` (EVALB's rows, summaries and messages, an
     :class:`~spacy_agreement.evaluation.evalb_report.EvalbReport`, whose attributes this
     object also answers: ``all``, ``cutoff``, ``sentences``, ``messages``, ``aborted``), the
     parameters it ran with (:attr:`settings`) and with ``ci=True`` the bootstrap intervals
     (:attr:`intervals`). :meth:`to_dict` is ``evalb --json``; :meth:`text` EVALB's output."""
 
+    WRAPS = "report"
+
     def __init__(self, report: EvalbReport, settings: EvalbParams, intervals: Optional[Intervals] = None):
         self.report, self.settings, self.intervals = report, settings, intervals
 
-    def __getattr__(self, name: str) -> Any:
-        if name in ("report", "settings", "intervals"):  # not yet set (copy, pickle)
-            raise AttributeError(name)
-        return getattr(self.report, name)
-
-    @property
-    def signature(self) -> str:
-        return self.settings.signature()
 
     def scores(self) -> Dict[str, float]:
         """EVALB's "All" summary as percentages (F NaN when recall + precision is 0)."""

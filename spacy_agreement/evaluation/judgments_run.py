@@ -11,7 +11,7 @@ import os
 from typing import Any, Dict, Sequence, Union
 
 from ..errors import BadOptionError
-from .command_results import html_table, json_safe, percent_text, resolve_settings
+from .command_results import CommandRun, html_table, json_safe, percent_text, resolve_settings
 from .judgments import DEFAULT_METRICS, JudgmentAnalysis, analyse_judgments, format_analysis, iter_judgments
 from .metric_options import options_from_flags
 from .settings import JudgmentSettings
@@ -27,7 +27,7 @@ def _pair(value: Union[str, Sequence[str]], option: str) -> tuple:
     return parts
 
 
-class JudgmentsRun:
+class JudgmentsRun(CommandRun):
     """One ``judgments`` run: :attr:`analysis` (the paper's tables, a
     :class:`~spacy_agreement.evaluation.judgments.JudgmentAnalysis`, whose attributes this object
     also answers: ``items``, ``judges``, ``kappa``, ``metric_judge_agreement``,
@@ -35,17 +35,11 @@ class JudgmentsRun:
     (:attr:`settings`, a :class:`~spacy_agreement.evaluation.settings.JudgmentSettings`).
     :meth:`to_dict` is ``judgments --json``, :meth:`text` its text without the signature line."""
 
+    WRAPS = "analysis"
+
     def __init__(self, analysis: JudgmentAnalysis, settings: JudgmentSettings):
         self.analysis, self.settings = analysis, settings
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in ("analysis", "settings"):  # not yet set (copy, pickle)
-            raise AttributeError(name)
-        return getattr(self.analysis, name)
-
-    @property
-    def signature(self) -> str:
-        return self.settings.signature()
 
     def to_dict(self) -> Dict[str, Any]:
         """What ``judgments --json`` prints (an undefined figure is None, JSON's null)."""

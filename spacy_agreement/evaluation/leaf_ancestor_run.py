@@ -27,7 +27,7 @@ import warnings
 from typing import Any, Dict, Optional, Sequence, Union
 
 from ..errors import BadOptionError
-from .command_results import Intervals, bootstrap_intervals, html_table, json_safe, percent_text, resolve_settings
+from .command_results import CommandRun, Intervals, bootstrap_intervals, html_table, json_safe, percent_text, resolve_settings
 from .evalb_params import EvalbParams
 from .leaf_ancestor import LeafAncestorResult, leaf_ancestor as leaf_ancestor_trees, leaf_ancestor_files
 from .settings import LEAF_ANCESTOR_COSTS, LeafAncestorSettings
@@ -61,7 +61,7 @@ def leaf_ancestor_settings(settings: Union[None, str, LeafAncestorSettings] = No
     return resolve_settings(settings, LeafAncestorSettings(cost=cost, evalb=params))
 
 
-class LeafAncestorRun:
+class LeafAncestorRun(CommandRun):
     """One ``leaf-ancestor`` run: :attr:`result` (the corpus scores and the sentences behind them,
     a :class:`~spacy_agreement.evaluation.leaf_ancestor.LeafAncestorResult`, whose attributes
     this object also answers: ``leaf_ancestor``, ``leaf_ancestor_words``, ``sentences``,
@@ -69,19 +69,13 @@ class LeafAncestorRun:
     the files (:attr:`gold`, :attr:`candidate`; ``None`` for trees) and with ``ci=True`` the
     bootstrap intervals (:attr:`intervals`). :meth:`to_dict` is ``leaf-ancestor --json``."""
 
+    WRAPS = "result"
+
     def __init__(self, result: LeafAncestorResult, settings: LeafAncestorSettings, gold: Optional[str] = None,
                  candidate: Optional[str] = None, intervals: Optional[Intervals] = None):
         self.result, self.settings, self.intervals = result, settings, intervals
         self.gold, self.candidate = gold, candidate
 
-    def __getattr__(self, name: str) -> Any:
-        if name in ("result", "settings", "intervals", "gold", "candidate"):  # not yet set (copy, pickle)
-            raise AttributeError(name)
-        return getattr(self.result, name)
-
-    @property
-    def signature(self) -> str:
-        return self.settings.signature()
 
     def figures(self, sentences: bool = False) -> Dict[str, Any]:
         """The files, corpus scores and counts (:func:`corpus_figures`)."""
