@@ -249,15 +249,12 @@ def _stretches(ref: Sequence[Optional[Sequence[str]]], other: Sequence[Optional[
             continue
         a = [w for x in ref[start:k + 1] if x is not None for w in x]
         b = [w for x in other[start:k + 1] if x is not None for w in x]
-        text_a, text_b = _joined(a), _joined(b)
-        if text_a == text_b:
-            closed = True
-        else:
-            closed = a[-1] == b[-1] and segmentation_difference(a, b) is not None
-        if not closed:
+        same = _joined(a) == _joined(b)
+        edit = None if same or a[-1] != b[-1] else segmentation_difference(a, b)
+        if not same and edit is None:
             continue
-        if k == start and text_a != text_b:
-            found.append((k, str(segmentation_difference(a, b))))
+        if k == start and not same:
+            found.append((k, str(edit)))
         elif k > start:
             span = f"sentences {start + 1}-{k + 1}"
             for m in range(start, k + 1):
