@@ -234,8 +234,10 @@ print(json.dumps({"sums": sums.tolist(), "cache": gpu.kernel_cache()}))
 def test_a_second_process_loads_the_kernel_from_the_disk_cache(tmp_path):
     """The first process compiles the kernel and writes it to NUMBA_CACHE_DIR; the second
     loads it (a cache hit, no compilation) and gets the same sums."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    # the checkout on the path explicitly: `python -c` leaves the working directory out under PYTHONSAFEPATH
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "PYTHONPATH": path}
     runs = []
     for _ in range(2):
         done = subprocess.run([sys.executable, "-c", _CACHED_RUN], capture_output=True, text=True, env=env,
