@@ -20,8 +20,8 @@ from pathlib import Path
 
 from spacy_agreement.adapters.dtag_discourse import cdt_name
 from spacy_agreement.errors import DiscourseError, UndefinedMetricWarning
-from spacy_agreement.evaluation.discourse import corpus_agreement, load_discourse, merge_documents
-from spacy_agreement.evaluation.discourse_report import corpus_text
+from spacy_agreement.evaluation.discourse.arrows import corpus_agreement, load_discourse, merge_documents
+from spacy_agreement.evaluation.discourse.report import corpus_text
 from spacy_agreement.evaluation.settings import DiscourseSettings
 
 

@@ -54,9 +54,9 @@ def run(command, out_path, env):
 
 def in_process(gold, test, prm, fast=True):
     """Seconds of evaluate_files + the summary in this process (the modules already imported)."""
-    from spacy_agreement.evaluation.evalb import EvalbParams, evaluate_files, format_report, format_summary
+    from spacy_agreement.evaluation.constituency.evalb import EvalbSettings, evaluate_files, format_report, format_summary
 
-    params = EvalbParams.read(prm)
+    params = EvalbSettings.read(prm)
     start = time.perf_counter()
     if fast:
         report = evaluate_files(gold, test, params, keep_sentences=False, write=lambda block: None)

@@ -28,8 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from spacy_agreement.evaluation.judging_items import select_judging_items
-from spacy_agreement.evaluation.metric_options import is_punct_form
+from spacy_agreement.evaluation.judgments.judging_items import select_judging_items
+from spacy_agreement.evaluation.dependency.settings import is_punct_form
 from spacy_agreement.report.judging_page import judging_page
 
 HERE = Path(__file__).resolve().parent

@@ -68,7 +68,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    from spacy_agreement.evaluation.judging_items import select_judging_items
+    from spacy_agreement.evaluation.judgments.judging_items import select_judging_items
     from spacy_agreement.report.judging_page import first_shown
 
     chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")

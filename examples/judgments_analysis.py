@@ -7,7 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from spacy_agreement.evaluation.judgments import analyse_judgments, format_analysis, load_judgments
+from spacy_agreement.evaluation.judgments.analysis import analyse_judgments, format_analysis, load_judgments
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_judgments import JUDGES, main as make_judgments  # noqa: E402

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """EVALB's hot path (Sekine & Collins 1997) in C: reading a line, scoring a sentence pair, the rows.
 
-:mod:`spacy_agreement.evaluation.evalb` is a step-by-step port of ``evalb.c`` (the 2006 version):
+:mod:`spacy_agreement.evaluation.constituency.evalb` is a step-by-step port of ``evalb.c`` (the 2006 version):
 its output is EVALB's, byte for byte. This module does the same work for the sentences that
 make up nearly all of a real run, without a Python object per word or bracket:
 
@@ -58,7 +58,7 @@ include "evalb_lines.pxi"
 cdef class Scorer:
     """EVALB's reading and ``calc_result`` for line pairs, under one parameter file.
 
-    ``Scorer(params)`` takes an :class:`~spacy_agreement.evaluation.evalb_params.EvalbParams`
+    ``Scorer(params)`` takes an :class:`~spacy_agreement.evaluation.constituency.evalb_params.EvalbSettings`
     (its labels as Latin-1 bytes; a label outside Latin-1 can match no byte of a file and is
     rejected with ``ValueError``). The scorer keeps its work arrays between calls; it is not
     safe to share between threads."""

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """The leaf-ancestor metric's hot loops (Sampson & Babarczy 2003), for
-spacy_agreement.evaluation.leaf_ancestor: a reader of bracketed trees into compact postorder
+spacy_agreement.evaluation.constituency.leaf_ancestor: a reader of bracketed trees into compact postorder
 arrays (lineage_reader.pxi), the lineages with their boundary markers, their weighted
 Levenshtein distances with the label-pair costs, GEIG's bracket counts and the error
 configurations (lineage_score.pxi), numpy's pairwise sums, also of values read back from a

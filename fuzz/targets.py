@@ -53,11 +53,11 @@ from spacy_agreement.agreement.alpha import pqgram_alpha
 from spacy_agreement.agreement.pqgram import pqgram_distance
 from spacy_agreement.corpus import ReadStats
 from spacy_agreement.errors import AgreementError
-from spacy_agreement.evaluation import discourse as discourse_module
-from spacy_agreement.evaluation import evalb as evalb_module
-from spacy_agreement.evaluation import judgments as judgments_module
-from spacy_agreement.evaluation.evalb_params import EvalbParams
-from spacy_agreement.evaluation.leaf_ancestor import leaf_ancestor
+from spacy_agreement.evaluation.discourse import arrows as discourse_module
+from spacy_agreement.evaluation.constituency import evalb as evalb_module
+from spacy_agreement.evaluation.judgments import analysis as judgments_module
+from spacy_agreement.evaluation.constituency.evalb_params import EvalbSettings
+from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor
 from spacy_agreement.trees import ConstituencyTree, DependencyTree
 from spacy_agreement.vocab import LabelVocab
 
@@ -325,11 +325,11 @@ def _load_and_analyse(path: Path) -> Tag:
 
 
 def evalb_params(data: bytes) -> Tag:
-    """``EvalbParams.parse`` of the bytes as Latin-1 (what ``EvalbParams.read`` does with a
+    """``EvalbSettings.parse`` of the bytes as Latin-1 (what ``EvalbSettings.read`` does with a
     file, which must give the same settings)."""
     text = data.decode("latin-1")
-    params = EvalbParams.parse(text)
-    assert EvalbParams.read(_write("params.prm", data)) == params
+    params = EvalbSettings.parse(text)
+    assert EvalbSettings.read(_write("params.prm", data)) == params
     for a, b in params.eq_labels[:3]:
         assert params.label_equal(a, b) and params.label_equal(b, a)
     for a, b in params.eq_words[:3]:
@@ -339,15 +339,15 @@ def evalb_params(data: bytes) -> Tag:
 
 
 _SEPARATOR = "\n===\n"
-_EVALB_PARAMS: Dict[int, EvalbParams] = {}
+_EVALB_PARAMS: Dict[int, EvalbSettings] = {}
 
 
-def _fixed_params(k: int) -> EvalbParams:
+def _fixed_params(k: int) -> EvalbSettings:
     if not _EVALB_PARAMS:
-        _EVALB_PARAMS[0] = EvalbParams()
+        _EVALB_PARAMS[0] = EvalbSettings()
         for i, name in enumerate(("evalb.prm", "strict.prm", "debug.prm"), start=1):
             path = TEST_DATA / "evalb" / name
-            _EVALB_PARAMS[i] = EvalbParams.read(path) if path.exists() else EvalbParams()
+            _EVALB_PARAMS[i] = EvalbSettings.read(path) if path.exists() else EvalbSettings()
     return _EVALB_PARAMS[k % len(_EVALB_PARAMS)]
 
 
@@ -360,7 +360,7 @@ def evalb(data: bytes) -> Tag:
     text = data.decode("latin-1")
     if _SEPARATOR in text:
         params_text, body = text.split(_SEPARATOR, 1)
-        params = EvalbParams.parse(params_text)
+        params = EvalbSettings.parse(params_text)
     else:
         params, body = _fixed_params(data[0] if data else 0), text
     lines = body.split("\n")
@@ -558,7 +558,7 @@ def _public_kernels(r: ByteReader, items, trees, phrase: bool) -> None:
     # leaf-ancestor between neighbouring trees (word mismatches are errors or skips)
     strict = bool(r.byte() & 1)
     scheme = ("exact", "first-char")[r.below(2)]
-    params = EvalbParams(delete_labels=("-NONE-", "punct")) if r.byte() & 1 else None
+    params = EvalbSettings(delete_labels=("-NONE-", "punct")) if r.byte() & 1 else None
     with _Quiet():
         try:
             result = leaf_ancestor(trees[:-1], trees[1:], scheme, params, strict=strict)

@@ -31,22 +31,25 @@ from .corpus import Corpus
 from .agreement.deltas import delta, distance_matrix, tree_edit_distance
 from .errors import InvalidTreeError, Location, MismatchedCorpusError, UndefinedMetricWarning
 from .integrations.nltk_scoring import score_nltk_trees
-from .evaluation.discourse_run import DiscourseRun, discourse
-from .evaluation.evalb_params import EvalbParams
-from .evaluation.evalb_run import EvalbRun, evalb
-from .evaluation.leaf_ancestor_run import LeafAncestorRun, leaf_ancestor
-from .evaluation.compare_run import CompareRun, compare
-from .evaluation.evaluate_run import EvaluateRun, evaluate
-from .evaluation.judging_items import JudgingSettings
-from .evaluation.judgments_run import JudgmentsRun, judgments
-from .evaluation.metric_options import EvaluationOptions
-from .evaluation.significance import ComparisonSettings
+from .evaluation.discourse.discourse_run import DiscourseRun, discourse
+from .evaluation.constituency.evalb_params import EvalbParams, EvalbSettings  # EvalbParams: 0.3's name
+from .evaluation.constituency.evalb_run import EvalbRun, evalb
+from .evaluation.constituency.leaf_ancestor_run import LeafAncestorRun, leaf_ancestor
+from .evaluation.comparison.compare_run import CompareRun, compare
+from .evaluation.dependency.evaluate_run import EvaluateRun, evaluate
+from .evaluation.judgments.judging_items import JudgingSettings
+from .evaluation.judgments.judgments_run import JudgmentsRun, judgments
+from .evaluation.dependency.settings import EvaluationOptions, EvaluationSettings  # EvaluationOptions: 0.3's name
+from .evaluation.comparison.significance import ComparisonSettings
 from .report.judging_page import JudgingPage, judge, judging_page
 from .evaluation.settings import DiscourseSettings, JudgmentSettings, LeafAncestorSettings
 from .trees import ConstituencyTree, DependencyTree, Forest, OrderedTree
 from .vocab import LabelVocab
 
 from ._version import __version__
+from ._moved import install as _install_moved
+
+_install_moved()
 
 __all__ = [
     "AccuracyResult",
@@ -64,7 +67,7 @@ __all__ = [
     "UndefinedMetricWarning",
     "DiscourseRun",
     "DiscourseSettings",
-    "EvalbParams",
+    "EvalbSettings",
     "EvalbRun",
     "LeafAncestorRun",
     "LeafAncestorSettings",
@@ -103,7 +106,7 @@ __all__ = [
     "CompareRun",
     "ComparisonSettings",
     "EvaluateRun",
-    "EvaluationOptions",
+    "EvaluationSettings",
     "JudgingPage",
     "JudgingSettings",
     "JudgmentSettings",

@@ -148,13 +148,13 @@ class BadOptionError(AgreementError):
 class JudgmentError(AgreementError):
     """A judgment item is malformed: unknown preference, a missing parse, different lengths
     (raised where judgments are read, :mod:`spacy_agreement.adapters.judgments_files`, and
-    where items are checked, :mod:`spacy_agreement.evaluation.judgments`)."""
+    where items are checked, :mod:`spacy_agreement.evaluation.judgments.analysis`)."""
 
 
 class DiscourseError(AgreementError):
     """Malformed discourse annotation: unknown node, missing connective, different documents
     (raised where documents are read, :mod:`spacy_agreement.adapters.discourse_files`, and
-    where relations are checked, :mod:`spacy_agreement.evaluation.discourse`)."""
+    where relations are checked, :mod:`spacy_agreement.evaluation.discourse.arrows`)."""
 
 
 class UndefinedMetricWarning(RuntimeWarning):

@@ -315,7 +315,7 @@ class ConstituencyTree:
     word-less tree) it covers. ``words`` keeps the dropped words when the tree had any.
     ``outer_brackets`` counts the unlabelled brackets that wrapped the tree in its file,
     ``( (S ...) )`` in Penn Treebank files: they are not nodes of the compared tree, but
-    EVALB counts them as brackets (:mod:`spacy_agreement.evaluation.geig`).
+    EVALB counts them as brackets (:mod:`spacy_agreement.evaluation.constituency.geig`).
     """
 
     labels: Tuple[str, ...]

@@ -15,8 +15,8 @@ import pytest
 
 from spacy_agreement import DependencyTree, alpha, parse_conll
 from spacy_agreement.errors import AgreementError, InvalidTreeError
-from spacy_agreement.evaluation.discourse import DiscourseError, load_discourse
-from spacy_agreement.evaluation.judgments import JudgmentError, load_judgments
+from spacy_agreement.evaluation.discourse.arrows import DiscourseError, load_discourse
+from spacy_agreement.evaluation.judgments.analysis import JudgmentError, load_judgments
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -184,7 +184,7 @@ def test_discourse_reader_names_a_file_that_is_not_utf8(tmp_path):
 
 
 def test_discourse_python_sequences_still_read():
-    from spacy_agreement.evaluation.discourse import relations_from_json
+    from spacy_agreement.evaluation.discourse.arrows import relations_from_json
 
     relations = relations_from_json(({"start": (0, 1), "target": (0, 2), "connective": ((0, 1),), "type": "t"},), "a")
     assert relations[0].connective == frozenset({(0, 1)})
@@ -233,16 +233,16 @@ def test_evalb_repeated_reading_error_under_a_huge_max_error():
     billion messages, some 80 GB (found by reading the target's code, then by a seed input).
     Now at most READING_SENTENCE_REPEATS reports, then the run ends as EVALB's would, saying
     why."""
-    from spacy_agreement.evaluation.evalb import READING_SENTENCE_REPEATS, EvalbParams, evaluate
+    from spacy_agreement.evaluation.constituency.evalb import READING_SENTENCE_REPEATS, EvalbSettings, evaluate
 
-    report = evaluate(["(S (A a) (B b))"], ["(S (A a b))"], EvalbParams.parse("MAX_ERROR 1000000000\n"))
+    report = evaluate(["(S (A a) (B b))"], ["(S (A a b))"], EvalbSettings.parse("MAX_ERROR 1000000000\n"))
     assert report.aborted and not report.sentences
     assert report.messages[0] == "1 : More than two elements in a bracket"
     assert report.messages[1:-1] == ["1 : Reading sentence"] * READING_SENTENCE_REPEATS
     assert report.messages[-1] == ("1 : Reading sentence: reported 1000 times; EVALB repeats it until MAX_ERROR "
                                    "(1000000000) ends the run")
     # up to the bound, EVALB's count exactly: MAX_ERROR + 2 errors end the run
-    report = evaluate(["(S (A a) (B b))"], ["(S (A a b))"], EvalbParams.parse("MAX_ERROR 999\n"))
+    report = evaluate(["(S (A a) (B b))"], ["(S (A a b))"], EvalbSettings.parse("MAX_ERROR 999\n"))
     assert report.aborted and len(report.messages) == 999 + 2
 
 

@@ -14,8 +14,8 @@ import spacy_agreement as sa
 from spacy_agreement.agreement.settings import AlphaSettings
 from spacy_agreement.cli import app
 from spacy_agreement.errors import BadOptionError
-from spacy_agreement.evaluation.evalb_params import EvalbParams
-from spacy_agreement.evaluation.metric_options import EvaluationOptions
+from spacy_agreement.evaluation.constituency.evalb_params import EvalbSettings
+from spacy_agreement.evaluation.dependency.settings import EvaluationSettings
 from spacy_agreement.evaluation.settings import DiscourseSettings, JudgmentSettings, LeafAncestorSettings
 from spacy_agreement.signature import Digest, settings_class
 
@@ -100,7 +100,7 @@ def test_demo_json_carries_the_signature():
 
 
 def test_every_registered_command_but_the_demo_takes_a_signature():
-    from spacy_agreement.cli.registry import COMMANDS
+    from spacy_agreement.cli._registry import COMMANDS
 
     for name in COMMANDS:
         result = runner.invoke(app, [name, "--help"])
@@ -124,7 +124,7 @@ def test_an_option_that_disagrees_with_the_signature_is_an_error():
     # --ned undirected is not the default and the signature says schwartz: a run cannot follow both
     result = runner.invoke(app, ["evaluate", str(PLANK / "gold.conll"), str(PLANK / "parser1.conll"),
                                  "--ned", "undirected", "--signature",
-                                 EvaluationOptions(ned="schwartz", ted_norm="max").signature()])
+                                 EvaluationSettings(ned="schwartz", ted_norm="max").signature()])
     assert result.exit_code == 1 and "sets ned to 'schwartz'" in result.output and "give one" in result.output
 
 
@@ -150,8 +150,8 @@ def test_label_maps_are_digests_and_must_be_given_again(tmp_path):
 
 
 def test_evalb_signature_carries_the_parameter_file():
-    params = EvalbParams.read(EVALB / "evalb.prm")
-    rebuilt = EvalbParams.from_signature(params.signature())
+    params = EvalbSettings.read(EVALB / "evalb.prm")
+    rebuilt = EvalbSettings.from_signature(params.signature())
     assert rebuilt.signature() == params.signature()
     assert rebuilt.delete_labels == params.delete_labels and rebuilt.eq_labels == params.eq_labels
 
@@ -161,7 +161,7 @@ def test_settings_round_trip_through_their_signatures():
         AlphaSettings(deltas=("plain", "norm"), size="tree", method="sampled", sample_pairs=123, seed=4,
                       confidence=0.9, ignore_subtypes=True),
         AlphaSettings(method="exact", bootstrap=200, exclude_mismatched=True),
-        EvaluationOptions(exclude_punct=True, punct_rules="form", punct_labels=frozenset({"punct", "p|x,y"}),
+        EvaluationSettings(exclude_punct=True, punct_rules="form", punct_labels=frozenset({"punct", "p|x,y"}),
                           verb_upos=frozenset({"VA", "VE"}), ned="undirected", fold_root_case=False),
         LeafAncestorSettings(cost="first-char"),
         DiscourseSettings(skip_both_ends=True),

@@ -5,7 +5,7 @@ This is the reading of the CoNLL 2018 shared task's ``conll18_ud_eval.py`` (Zema
 "CoNLL 2018 Shared Task: Multilingual Parsing from Raw Text to Universal Dependencies", the
 section on evaluation; the script's ``load_conllu``), which aligns a system file to the gold
 through the characters of the text rather than through token positions
-(:mod:`spacy_agreement.evaluation.aligned`). What is read, in the script's terms:
+(:mod:`spacy_agreement.evaluation.conll18.alignment`). What is read, in the script's terms:
 
 * **The text** is every surface token's FORM, concatenated, with the characters of Unicode
   category Zs (spaces) removed, so that a token ``New York`` is the characters ``NewYork``

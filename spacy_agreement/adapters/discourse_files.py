@@ -10,8 +10,8 @@ A document is one JSON object::
 read through the reader registry (:func:`~spacy_agreement.adapters.files.read_trees`).
 :func:`read_discourse_file` gives the sentences as trees and each annotator's relations as
 the JSON records they are (:class:`DiscourseFile`); the relations become
-:class:`~spacy_agreement.evaluation.discourse.Relation`\\ s, checked against the sentences,
-in :func:`spacy_agreement.evaluation.discourse.load_discourse`. A file that cannot be read as
+:class:`~spacy_agreement.evaluation.discourse.arrows.Relation`\\ s, checked against the sentences,
+in :func:`spacy_agreement.evaluation.discourse.arrows.load_discourse`. A file that cannot be read as
 such a document is a :class:`~spacy_agreement.errors.DiscourseError` naming the file (and
 the sentence where there is one).
 """
@@ -30,7 +30,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 class DiscourseFile(NamedTuple):
     """A document as read: its sentences, each annotator's relation records (JSON values,
-    unchecked, in the interchange format of :mod:`spacy_agreement.evaluation.discourse_json`)
+    unchecked, in the interchange format of :mod:`spacy_agreement.evaluation.discourse.json_format`)
     in the file's order, and the file's name; ``set_aside`` counts per annotator, by reason,
     the links of the file that could not become records, ``notes`` per annotator what the
     reader could not check (connectives on a layer whose file is missing, ...), ``text``

@@ -5,9 +5,9 @@ the Plank et al. 2015 release folder: :func:`~.judgments_files.read_judgment_rec
 ``discourse`` (the discourse JSON: :func:`~.discourse_files.read_discourse_file`) and
 ``evalb-lines`` (one tree a line as EVALB reads them: :func:`~.evalb_files.file_lines`). A
 reader registered under another name is chosen with the ``reader`` argument of
-:func:`~spacy_agreement.evaluation.judgments.load_judgments`,
-:func:`~spacy_agreement.evaluation.discourse.load_discourse` and
-:func:`~spacy_agreement.evaluation.evalb.evaluate_files`; it returns what the built-in one
+:func:`~spacy_agreement.evaluation.judgments.analysis.load_judgments`,
+:func:`~spacy_agreement.evaluation.discourse.arrows.load_discourse` and
+:func:`~spacy_agreement.evaluation.constituency.evalb.evaluate_files`; it returns what the built-in one
 of that kind returns. Tree corpora have their own registry,
 :data:`~spacy_agreement.adapters.files.READERS`."""
 from __future__ import annotations

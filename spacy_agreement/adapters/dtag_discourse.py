@@ -17,7 +17,7 @@ from a word of the same sentence, the root (0) when there is none.
 **Discourse arcs** are those whose relation name starts with a capital letter (CDT writes
 relations in capitals, syntax in lower case). What CDT's label packs (Buch-Kromann & Korzen
 2010 and the files themselves) becomes a record of the interchange format
-(:mod:`spacy_agreement.evaluation.discourse_json`):
+(:mod:`spacy_agreement.evaluation.discourse.json_format`):
 
 * ``[LABEL]``: a secondary arc (``secondary``); leading ``+``, ``:``, ``;``, ``@``, ``¤``, ``^``
   are kept in ``marks``, as is a trailing ``*``;

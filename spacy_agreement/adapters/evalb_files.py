@@ -1,6 +1,6 @@
 """Bracket files as EVALB (Sekine & Collins 1997) reads them: lines of text, not trees.
 
-:mod:`spacy_agreement.evaluation.evalb` reproduces EVALB number for number, and EVALB scores
+:mod:`spacy_agreement.evaluation.constituency.evalb` reproduces EVALB number for number, and EVALB scores
 the raw text of each line with its own tokenizer (bytes as Latin-1 characters, only ASCII
 blanks separating them, a blank line a sentence of its own). So these files are not read
 through the reader registry (:func:`~spacy_agreement.adapters.files.read_trees` parses trees
@@ -14,7 +14,7 @@ from typing import List, Optional, Union
 PathLike = Union[str, "os.PathLike[str]"]
 
 #: C's ``isspace()`` in the C locale: what separates EVALB's tokens (the same as
-#: :data:`spacy_agreement.evaluation.evalb_params.BLANK`).
+#: :data:`spacy_agreement.evaluation.constituency.evalb_params.BLANK`).
 BLANK = " \t\n\v\f\r"
 
 

@@ -27,8 +27,8 @@ Two inputs, read by :func:`read_judgment_records` (a folder or a file):
 What comes out is one :class:`JudgmentRecord` per item, in order: the trees and the judges'
 raw preferences, with the item's :class:`~spacy_agreement.errors.Location`. What a
 preference may be and that the parses match the gold is checked where the records become
-items (:func:`spacy_agreement.evaluation.judgments.make_item`;
-:func:`~spacy_agreement.evaluation.judgments.load_judgments` does both). The records are
+items (:func:`spacy_agreement.evaluation.judgments.analysis.make_item`;
+:func:`~spacy_agreement.evaluation.judgments.analysis.load_judgments` does both). The records are
 yielded one at a time, so an item is checked before the next line is read and the first
 error in the file is the one reported. Problems of the files themselves are a
 :class:`~spacy_agreement.errors.JudgmentError` naming the file, the item and the line.

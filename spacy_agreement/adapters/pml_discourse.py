@@ -13,7 +13,7 @@ the end / from the start of the document; ``group``: the group of ``start_group_
 ``a-connectors_ext.rf``, ``t-connectors_ext.rf`` and ``is_secondary``.
 
 Each link becomes a record of the interchange format
-(:mod:`spacy_agreement.evaluation.discourse_json`): a node is (tree index from 0, the
+(:mod:`spacy_agreement.evaluation.discourse.json_format`): a node is (tree index from 0, the
 t-node's position by ``deepord`` from 1; the tree is the t-tree, heads the t-parents,
 labels the functors, forms the t-lemmas); the connective is the set of its t-nodes and of
 its a-node ids (the ``_ext`` parts, which extend a connective, included); a target id that

@@ -1,6 +1,6 @@
 """The values of a :class:`~spacy_agreement._conllu.StringTable` as numpy arrays, kept up to
 date as the table grows: what :func:`~.conllu_words.layers_from_scan` indexes by code. A
-reader of many blocks keeps one (:mod:`spacy_agreement.evaluation.aligned_stream`), so that
+reader of many blocks keeps one (:mod:`spacy_agreement.evaluation.conll18.streaming`), so that
 each block costs its own size, not the size of the table (the vocabulary read so far)."""
 from __future__ import annotations
 

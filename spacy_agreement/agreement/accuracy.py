@@ -105,7 +105,7 @@ class AccuracyResult(ScoresByName):
 
 def fold_root_case(label: str) -> str:
     """The default label comparison of every attachment score (:class:`AlphaSettings` and
-    ``EvaluationOptions``, ``fold_root_case=True``): ``ROOT`` and ``Root`` are ``root``."""
+    ``EvaluationSettings``, ``fold_root_case=True``): ``ROOT`` and ``Root`` are ``root``."""
     return compared_label(label)
 
 

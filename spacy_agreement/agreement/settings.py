@@ -108,7 +108,7 @@ class AlphaSettings(Settings):
 
     def label(self, label: str) -> str:
         """A label as the accuracies compare it (the root's case folded, subtypes dropped),
-        as :meth:`~spacy_agreement.evaluation.metric_options.EvaluationOptions.label` does."""
+        as :meth:`~spacy_agreement.evaluation.dependency.settings.EvaluationSettings.label` does."""
         return compared_label(label, self.fold_root_case, self.ignore_subtypes)
 
 

@@ -34,9 +34,9 @@ try:  # Ctrl-C while the commands load (spaCy, numpy): the same one line and exi
 except KeyboardInterrupt:
     sys.stderr.write("interrupted\n")
     raise SystemExit(130) from None
-from .handling import run
-from .registry import COMMANDS, Command, Group
-from .warning_lines import cli_warnings
+from ._handling import run
+from ._registry import COMMANDS, Command, Group
+from ._warning_lines import cli_warnings
 
 app = typer.Typer(
     cls=Group,

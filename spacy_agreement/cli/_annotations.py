@@ -19,11 +19,11 @@ from ..agreement.settings import BACKENDS, DEFAULT_ALPHA_SECONDS, AlphaSettings
 from ..corpus import Corpus
 from ..report.format import percent
 from ..report.text import summary, text_report
-from .handling import handled_errors
-from .options import (max_memory_option, InputFormat, choices, cycles, format_option, json_option,
+from ._handling import handled_errors
+from ._options import (max_memory_option, InputFormat, choices, cycles, format_option, json_option,
                       output_option, quiet_option, strict_option, tsv_option)
-from .output import Output
-from .settings_options import apply_signature, signature_footer, signature_option, with_signature
+from ._output import Output
+from ._settings_options import apply_signature, signature_footer, signature_option, with_signature
 
 
 PATHS_HELP = ("Two or more files, one annotator each (CoNLL, bracketed or .spacy), or one path holding every "

@@ -43,12 +43,12 @@ from ._annotations import (  # noqa: F401 (re-exported: the names this module ha
     write_result,
     write,
 )
-from .handling import handled_errors
-from .options import (max_memory_option, InputFormat, choices, format_option, json_option, output_option,
+from ._handling import handled_errors
+from ._options import (max_memory_option, InputFormat, choices, format_option, json_option, output_option,
                       quiet_option, strict_option, tsv_option)
-from .output import Output
-from .registry import command
-from .settings_options import signature_option
+from ._output import Output
+from ._registry import command
+from ._settings_options import signature_option
 
 
 @command("alpha")

@@ -1,7 +1,7 @@
 """``spacy-agreement compare GOLD A B [C ...]``: is one parser really better than another?
 Paired significance tests and bootstrap intervals over sentences, for every metric.
 
-The command is :func:`spacy_agreement.compare` (:mod:`spacy_agreement.evaluation.compare_run`)
+The command is :func:`spacy_agreement.compare` (:mod:`spacy_agreement.evaluation.comparison.compare_run`)
 and the text it prints."""
 from __future__ import annotations
 
@@ -10,20 +10,20 @@ from typing import Any, Dict, List, Optional
 
 import typer
 
-from ..evaluation.breakdown_tables import format_breakdowns
-from ..evaluation.compare_run import (CompareRun, bracket_counts, compare, dependency_counts,  # noqa: F401
+from ..evaluation.dependency.breakdown_tables import format_breakdowns
+from ..evaluation.comparison.compare_run import (CompareRun, bracket_counts, compare, dependency_counts,  # noqa: F401
                                       system_names)
-from ..evaluation.comparison import Comparison
-from ..evaluation.metric_options import CONVENTIONS
-from ..evaluation.significance import CORRECTIONS, INTERVAL_METHODS
+from ..evaluation.comparison.systems import Comparison
+from ..evaluation.dependency.settings import CONVENTIONS
+from ..evaluation.comparison.significance import CORRECTIONS, INTERVAL_METHODS
 from ..report.comparison_text import format_comparison
-from .breakdown_options import breakdown_option
-from .handling import handled_errors
-from .options import (CONVENTION_HELP, InputFormat, choices, format_option, json_option, output_option, quiet_option,
+from ._breakdown_options import breakdown_option
+from ._handling import handled_errors
+from ._options import (CONVENTION_HELP, InputFormat, choices, format_option, json_option, output_option, quiet_option,
                       strict_option, tsv_option, PUNCT_HELP)
-from .output import Output
-from .registry import command
-from .settings_options import signature_footer, signature_option
+from ._output import Output
+from ._registry import command
+from ._settings_options import signature_footer, signature_option
 
 SHUFFLES_HELP = "Approximate randomization: how many shuffles (each swaps the systems' analyses of every sentence with probability 1/2)."
 RESAMPLES_HELP = "Paired bootstrap: how many resamples of the sentences (also the intervals')."

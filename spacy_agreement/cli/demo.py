@@ -9,11 +9,11 @@ from ..agreement.run import agreement
 from ..adapters.files import load_annotator_dirs, load_parallel_files
 from ..report.text import summary
 from . import _annotations as shared
-from .handling import handled_errors
-from .options import json_option, output_option, quiet_option, tsv_option
-from .output import Output, dumps, tsv_lines
-from .registry import command
-from .settings_options import with_signature
+from ._handling import handled_errors
+from ._options import json_option, output_option, quiet_option, tsv_option
+from ._output import Output, dumps, tsv_lines
+from ._registry import command
+from ._settings_options import with_signature
 
 
 @command("demo")

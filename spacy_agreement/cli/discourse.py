@@ -14,13 +14,13 @@ from typing import List, Optional
 
 import typer
 
-from ..evaluation.discourse_report import agreement_text, corpus_text
-from ..evaluation.discourse_run import discourse, discourse_settings, reader_for, texts_of  # noqa: F401
-from .handling import handled_errors
-from .options import json_option, output_option, quiet_option, tsv_option
-from .output import Output
-from .registry import command
-from .settings_options import signature_footer, signature_option
+from ..evaluation.discourse.report import agreement_text, corpus_text
+from ..evaluation.discourse.discourse_run import discourse, discourse_settings, reader_for, texts_of  # noqa: F401
+from ._handling import handled_errors
+from ._options import json_option, output_option, quiet_option, tsv_option
+from ._output import Output
+from ._registry import command
+from ._settings_options import signature_footer, signature_option
 
 
 @command("discourse")

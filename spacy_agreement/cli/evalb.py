@@ -8,14 +8,14 @@ from typing import Optional
 
 import typer
 
-from ..evaluation.evalb import HEADER, format_report, format_summary
-from ..evaluation.evalb_run import check_bracketed, evalb, evalb_settings, looks_like_conll  # noqa: F401 (compare's)
-from .handling import handled_errors
-from .options import json_option, output_option, quiet_option, tsv_option
-from .output import Output
-from .registry import command
-from .settings_options import signature_option
-from .intervals import (ci_option, confidence_option, interval_option, intervals_text, resamples_option,
+from ..evaluation.constituency.evalb import HEADER, format_report, format_summary
+from ..evaluation.constituency.evalb_run import check_bracketed, evalb, evalb_settings, looks_like_conll  # noqa: F401 (compare's)
+from ._handling import handled_errors
+from ._options import json_option, output_option, quiet_option, tsv_option
+from ._output import Output
+from ._registry import command
+from ._settings_options import signature_option
+from ._intervals import (ci_option, confidence_option, interval_option, intervals_text, resamples_option,
                         seed_option)
 
 

@@ -1,8 +1,8 @@
 """``spacy-agreement evaluate``: every parser metric of predicted trees (a file, or a spaCy pipeline) against gold.
 
-The command is :func:`spacy_agreement.evaluate` (:mod:`spacy_agreement.evaluation.evaluate_run`)
+The command is :func:`spacy_agreement.evaluate` (:mod:`spacy_agreement.evaluation.dependency.evaluate_run`)
 and the text it prints; the functions that read and align the files moved to the library
-(:mod:`spacy_agreement.evaluation.conll18_files`) and are exported here under their old names."""
+(:mod:`spacy_agreement.evaluation.conll18.files`) and are exported here under their old names."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,27 +10,27 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import typer
 
-from ..evaluation.aligned import AlignedScores, format_conll18_table
-from ..evaluation.breakdown_tables import format_breakdowns
-from ..evaluation.conll18_files import (CONLL18_FIXED, CONLL18_FLAGS, aligned_json, aligned_keys,  # noqa: F401
+from ..evaluation.conll18.alignment import AlignedScores, format_conll18_table
+from ..evaluation.dependency.breakdown_tables import format_breakdowns
+from ..evaluation.conll18.files import (CONLL18_FIXED, CONLL18_FLAGS, aligned_json, aligned_keys,  # noqa: F401
                                         aligned_scores, check_conll18_options, conll18_beside, conll18_changes,
                                         conll18_refusal, conll18_table, dependency_trees, refuse_as_conll18,
                                         refuse_deep_heads, text_difference, tokens_differ)
-from ..evaluation.evaluate_run import EvaluateRun, evaluate, evaluate_streamed as streamed_run, from_raw_text  # noqa: F401
-from ..evaluation.metric_options import CONVENTIONS, NED_VARIANTS
-from ..evaluation.parser_metrics import EvaluationResult, display_name
+from ..evaluation.dependency.evaluate_run import EvaluateRun, evaluate, evaluate_streamed as streamed_run, from_raw_text  # noqa: F401
+from ..evaluation.dependency.settings import CONVENTIONS, NED_VARIANTS
+from ..evaluation.dependency.metrics import EvaluationResult, display_name
 from ..integrations.spacy_parse import load_pipeline, parse_with_model  # noqa: F401
 from ..report.format import percent
 from ..report.text import listed
-from .handling import handled_errors, in_flags
-from .options import (CONVENTION_HELP, InputFormat, choices, format_option, max_memory_option, CONTENT_HELP,  # noqa: F401
+from ._handling import handled_errors, in_flags
+from ._options import (CONVENTION_HELP, InputFormat, choices, format_option, max_memory_option, CONTENT_HELP,  # noqa: F401
                       IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, json_option, output_option, quiet_option,
                       strict_option, tsv_option)
-from .output import Output
-from .registry import command
-from .settings_options import signature_footer, signature_option
-from .breakdown_options import breakdown_option
-from .intervals import (ci_option, confidence_option, interval_option, intervals_text, resamples_option,
+from ._output import Output
+from ._registry import command
+from ._settings_options import signature_footer, signature_option
+from ._breakdown_options import breakdown_option
+from ._intervals import (ci_option, confidence_option, interval_option, intervals_text, resamples_option,
                         seed_option)
 
 
@@ -125,8 +125,8 @@ def write_run(run: EvaluateRun, worst: int, out: Output) -> None:
 
 def aligned_intervals(layers: Optional[Tuple[Any, Any]], settings: Any) -> Tuple[str, Dict[str, Any]]:
     """``--ci`` of an aligned evaluation as text and JSON keys (0.3's helper)."""
-    from ..evaluation.aligned import DISPLAY_NAMES
-    from ..evaluation.comparison import system_intervals
+    from ..evaluation.conll18.alignment import DISPLAY_NAMES
+    from ..evaluation.comparison.systems import system_intervals
     from ..evaluation.unit_counts import aligned_unit_counts
 
     if settings is None or layers is None:
@@ -141,7 +141,7 @@ def aligned_intervals(layers: Optional[Tuple[Any, Any]], settings: Any) -> Tuple
 def evaluate_streamed(gold: Path, pred: Optional[Path], fmt: Optional[str], options: Any, ci_settings: Any,
                       ci: bool, worst: int, out: Output, block: Optional[int] = None) -> bool:
     """The streamed evaluation of two CoNLL files written to ``out`` (0.3's entry point:
-    :func:`spacy_agreement.evaluation.evaluate_run.evaluate_streamed` is the library's);
+    :func:`spacy_agreement.evaluation.dependency.evaluate_run.evaluate_streamed` is the library's);
     ``False`` when the whole-file path must run instead."""
     run = streamed_run(gold, pred, fmt, options, ci_settings, block) if pred is not None else None
     if run is None:

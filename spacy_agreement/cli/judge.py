@@ -9,15 +9,15 @@ from typing import Optional
 
 import typer
 
-from ..evaluation.judging_items import JudgingSelection
+from ..evaluation.judgments.judging_items import JudgingSelection
 from ..limits import size_text
 from ..report.judging_page import DEFAULT_TITLE, judge
 from ..report.text import listed
-from .handling import handled_errors
-from .options import InputFormat, format_option, json_option, output_option, quiet_option, tsv_option
-from .output import Output
-from .registry import command
-from .settings_options import signature_footer, signature_option
+from ._handling import handled_errors
+from ._options import InputFormat, format_option, json_option, output_option, quiet_option, tsv_option
+from ._output import Output
+from ._registry import command
+from ._settings_options import signature_footer, signature_option
 
 
 class Layout(str, Enum):

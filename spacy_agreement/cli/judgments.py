@@ -2,11 +2,11 @@
 
 Several files (the exports of several judges' judging pages, ``spacy-agreement judge``) are
 merged by item: a judge's judgment in a later file replaces the one in an earlier file, and a
-warning says so. One file (or release folder) is streamed: :func:`~spacy_agreement.evaluation.judgments.iter_judgments`
-yields one checked item at a time and :func:`~spacy_agreement.evaluation.judgments.analyse_judgments`
+warning says so. One file (or release folder) is streamed: :func:`~spacy_agreement.evaluation.judgments.analysis.iter_judgments`
+yields one checked item at a time and :func:`~spacy_agreement.evaluation.judgments.analysis.analyse_judgments`
 keeps per item only the metrics' differences and the judges' preferences, so memory does not
 grow with the trees of the file. The command is :func:`spacy_agreement.judgments`
-(:mod:`spacy_agreement.evaluation.judgments_run`) and the text it prints."""
+(:mod:`spacy_agreement.evaluation.judgments.judgments_run`) and the text it prints."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,19 +14,19 @@ from typing import List, Optional
 
 import typer
 
-from ..evaluation.judgments import DEFAULT_METRICS
-from ..evaluation.judgments_run import judgments
-from .handling import handled_errors
-from .options import CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, json_option, output_option, \
+from ..evaluation.judgments.analysis import DEFAULT_METRICS
+from ..evaluation.judgments.judgments_run import judgments
+from ._handling import handled_errors
+from ._options import CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VERB_HELP, json_option, output_option, \
     quiet_option, tsv_option
-from .output import Output
-from .registry import command
-from .settings_options import signature_footer, signature_option
+from ._output import Output
+from ._registry import command
+from ._settings_options import signature_footer, signature_option
 
 
 @command("judgments")
 def judgments_command(
-    paths: List[Path] = typer.Argument(..., metavar="PATH...", help="JSON Lines files of judged items (the exports of judging pages: several judges' files are merged by item), or a folder in the layout of the Plank et al. (2015) release: gold.conll, parser1.conll, parser2.conll, annotated.csv (format: spacy_agreement.evaluation.judgments)."),
+    paths: List[Path] = typer.Argument(..., metavar="PATH...", help="JSON Lines files of judged items (the exports of judging pages: several judges' files are merged by item), or a folder in the layout of the Plank et al. (2015) release: gold.conll, parser1.conll, parser2.conll, annotated.csv (format: spacy_agreement.evaluation.judgments.analysis)."),
     as_json: bool = json_option("Print one flat JSON object."),
     no_punct: bool = typer.Option(False, "--no-punct", help="Exclude punctuation from the metrics (as --punct defines it)."),
     punct: str = typer.Option("upos,label", "--punct", help=PUNCT_HELP),

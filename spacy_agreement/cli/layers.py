@@ -13,11 +13,11 @@ from ..agreement.layers import layers as layers_of_inputs
 from ..report.layers_text import layers_text
 from ..agreement.layer_values import EXTRA_LAYERS, LAYERS
 from . import _annotations as shared
-from .handling import handled_errors
-from .options import format_option, json_option, output_option, quiet_option, strict_option, tsv_option
-from .output import Output
-from .registry import command
-from .settings_options import signature_footer, signature_option
+from ._handling import handled_errors
+from ._options import format_option, json_option, output_option, quiet_option, strict_option, tsv_option
+from ._output import Output
+from ._registry import command
+from ._settings_options import signature_footer, signature_option
 
 
 @command("layers")

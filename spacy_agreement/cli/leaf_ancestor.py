@@ -1,6 +1,6 @@
 """``spacy-agreement leaf-ancestor``: leaf-ancestor scores and GEIG bracket F (Sampson & Babarczy 2003).
 
-Bracket files are streamed (:mod:`~spacy_agreement.evaluation.leaf_ancestor_fast` says what is
+Bracket files are streamed (:mod:`~spacy_agreement.evaluation.constituency.leaf_ancestor_compiled` says what is
 kept): memory does not grow with the corpus. The text output keeps the ``--worst`` lowest
 sentences and the first ``--worst`` reasons for skipping one; ``--words`` and ``--json`` write
 each sentence as it is scored to a temporary file (:class:`SentenceSpool`), copied out after
@@ -18,16 +18,16 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 import typer
 
 from ..adapters.files import guess_format
-from ..evaluation.leaf_ancestor import LeafAncestorResult, SentenceResult, format_sentence
-from ..evaluation.leaf_ancestor_run import corpus_figures, leaf_ancestor, leaf_ancestor_settings
+from ..evaluation.constituency.leaf_ancestor import LeafAncestorResult, SentenceResult, format_sentence
+from ..evaluation.constituency.leaf_ancestor_run import corpus_figures, leaf_ancestor, leaf_ancestor_settings
 from ..report.format import percent
 from ..report.text import listed
-from .handling import handled_errors
-from .options import InputFormat, format_option, json_option, output_option, quiet_option, strict_option, tsv_option
-from .output import Output, dumps
-from .registry import command
-from .settings_options import signature_footer, signature_option, with_signature
-from .intervals import (ci_option, confidence_option, interval_option, intervals_text, resamples_option,
+from ._handling import handled_errors
+from ._options import InputFormat, format_option, json_option, output_option, quiet_option, strict_option, tsv_option
+from ._output import Output, dumps
+from ._registry import command
+from ._settings_options import signature_footer, signature_option, with_signature
+from ._intervals import (ci_option, confidence_option, interval_option, intervals_text, resamples_option,
                         seed_option)
 
 
@@ -92,7 +92,7 @@ class SentenceSpool:
     """Every scored sentence written out as it is scored (a ``--words`` block, or its JSON
     with the indentation it has inside the result), into a temporary file (in memory up to
     1 MiB) until the corpus figures that come before them are known: memory holds one
-    sentence at a time. The sink of :func:`~spacy_agreement.evaluation.leaf_ancestor.leaf_ancestor_files`."""
+    sentence at a time. The sink of :func:`~spacy_agreement.evaluation.constituency.leaf_ancestor.leaf_ancestor_files`."""
 
     def __init__(self, as_json: bool):
         self.as_json, self.count = as_json, 0

@@ -11,12 +11,12 @@ from ..errors import BadOptionError
 from ..report.html import build_report
 from . import _annotations as shared
 from ..limits import memory_limit, size_text
-from .handling import handled_errors
-from .options import (max_memory_option, InputFormat, format_option, json_option, output_option, quiet_option,
+from ._handling import handled_errors
+from ._options import (max_memory_option, InputFormat, format_option, json_option, output_option, quiet_option,
                       strict_option, tsv_option)
-from .output import Output
-from .registry import command
-from .settings_options import signature_option
+from ._output import Output
+from ._registry import command
+from ._settings_options import signature_option
 
 
 @command("report")

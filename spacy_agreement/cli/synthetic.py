@@ -8,12 +8,12 @@ import typer
 
 from ..experiments.synthetic import SyntheticSettings, Point, plot_points, points_tsv, run_experiment
 from ..report.format import percent
-from .handling import handled_errors, require_extra
-from .options import (InputFormat, format_option, json_option, output_option, quiet_option,
+from ._handling import handled_errors, require_extra
+from ._options import (InputFormat, format_option, json_option, output_option, quiet_option,
                       read_trees, tsv_option)
-from .output import Output
-from .registry import command
-from .settings_options import apply_signature, signature_footer, signature_option
+from ._output import Output
+from ._registry import command
+from ._settings_options import apply_signature, signature_footer, signature_option
 
 
 def format_points(points: Sequence[Point]) -> str:

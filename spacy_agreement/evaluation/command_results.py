@@ -1,7 +1,7 @@
 """What the command functions of the constituency and discourse families share
-(:func:`~spacy_agreement.evaluation.evalb_run.evalb`,
-:func:`~spacy_agreement.evaluation.leaf_ancestor_run.leaf_ancestor`,
-:func:`~spacy_agreement.evaluation.discourse_run.discourse`): the settings of a call (a settings
+(:func:`~spacy_agreement.evaluation.constituency.evalb_run.evalb`,
+:func:`~spacy_agreement.evaluation.constituency.leaf_ancestor_run.leaf_ancestor`,
+:func:`~spacy_agreement.evaluation.discourse.discourse_run.discourse`): the settings of a call (a settings
 object or a signature given back, with the options of the call), the bootstrap intervals of
 ``ci=True`` as ``--ci`` computes them, and a small HTML table for notebooks."""
 from __future__ import annotations
@@ -67,7 +67,7 @@ class CommandRun:
 class Intervals:
     """Bootstrap intervals of one system's metrics (``ci=True``, ``--ci``): ``counts`` the
     per-sentence statistics they resample, ``found`` metric → interval, ``settings`` an
-    :class:`~spacy_agreement.evaluation.significance.IntervalSettings`."""
+    :class:`~spacy_agreement.evaluation.comparison.significance.IntervalSettings`."""
 
     counts: Any
     found: Dict[str, Any]
@@ -82,8 +82,8 @@ class Intervals:
 def bootstrap_intervals(counts: Any, resamples: int, seed: int, confidence: float, interval: str) -> Intervals:
     """The intervals ``--ci`` gives for ``counts`` (a
     :class:`~spacy_agreement.evaluation.unit_counts.UnitCounts`)."""
-    from .comparison import system_intervals
-    from .significance import IntervalSettings
+    from .comparison.systems import system_intervals
+    from .comparison.significance import IntervalSettings
 
     settings = IntervalSettings(resamples=resamples, seed=seed, confidence=confidence, interval=interval)
     return Intervals(counts, system_intervals(counts, settings), settings)

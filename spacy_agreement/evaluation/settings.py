@@ -1,6 +1,6 @@
 """The settings of the evaluations other than the parser metrics (whose settings are
-:class:`~spacy_agreement.evaluation.metric_options.EvaluationOptions`) and EVALB (whose
-settings are its parameter file, :class:`~spacy_agreement.evaluation.evalb_params.EvalbParams`):
+:class:`~spacy_agreement.evaluation.dependency.settings.EvaluationSettings`) and EVALB (whose
+settings are its parameter file, :class:`~spacy_agreement.evaluation.constituency.evalb_params.EvalbSettings`):
 leaf-ancestor, discourse arrows and judgments. Each is written into its output with its
 signature (:mod:`spacy_agreement.signature`).
 
@@ -14,7 +14,7 @@ from typing import Any, Tuple
 
 from ..errors import BadOptionError
 from ..signature import Settings, setting
-from .metric_options import EvaluationOptions
+from .dependency.settings import EvaluationSettings
 
 LEAF_ANCESTOR_COSTS = ("exact", "first-char")
 
@@ -23,7 +23,7 @@ LEAF_ANCESTOR_COSTS = ("exact", "first-char")
 class LeafAncestorSettings(Settings):
     """Leaf-ancestor and GEIG (Sampson & Babarczy 2003): the label replacement costs and the
     EVALB parameters GEIG's brackets follow (``evalb``: an
-    :class:`~spacy_agreement.evaluation.evalb_params.EvalbParams`, or none)."""
+    :class:`~spacy_agreement.evaluation.constituency.evalb_params.EvalbSettings`, or none)."""
 
     computation = "leaf-ancestor"
 
@@ -54,14 +54,14 @@ class DiscourseSettings(Settings):
                                                                    "left out as not annotated")
 
     def __post_init__(self) -> None:  # the choices are checked by evaluation.discourse_model
-        from .discourse_model import check_settings
+        from .discourse.model import check_settings
         check_settings(self)
 
 
 @dataclass(frozen=True)
-class JudgmentSettings(EvaluationOptions):
+class JudgmentSettings(EvaluationSettings):
     """Which metric agrees with human judgments (Plank et al. 2015): the metrics' settings
-    (every field of :class:`EvaluationOptions`) and the analysis's own."""
+    (every field of :class:`EvaluationSettings`) and the analysis's own."""
 
     computation = "judgments"
 

@@ -1,5 +1,5 @@
 """Each metric's counts sentence by sentence: what the significance tests and the bootstrap
-intervals resample (:mod:`spacy_agreement.evaluation.significance`).
+intervals resample (:mod:`spacy_agreement.evaluation.comparison.significance`).
 
 Every corpus metric of the package is a function of two sums over the sentences, a numerator
 and a denominator: LAS is Σ correct / Σ scored tokens; an F1 (CLAS, the conll18 scores, EVALB's
@@ -24,7 +24,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ..adapters.conllu_words import ConlluLayers
-from .aligned import METRICS as CONLL18_METRICS, WordAlignment, align_words, aligned_masks
+from .conll18.alignment import METRICS as CONLL18_METRICS, WordAlignment, align_words, aligned_masks
 
 Score = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -115,7 +115,7 @@ def from_rows(metrics: Sequence[str], units: Sequence[int], numerators: Sequence
 def dependency_unit_counts(rows: Sequence[Tuple[int, Dict[str, List[float]]]], metrics: Sequence[str],
                            score_functions: Sequence[Callable[[float, float], float]], labels: Mapping[int, str],
                            set_aside: Mapping[int, str]) -> UnitCounts:
-    """From :func:`~spacy_agreement.evaluation.parser_metrics.evaluate`'s per-sentence counts
+    """From :func:`~spacy_agreement.evaluation.dependency.metrics.evaluate`'s per-sentence counts
     (``rows``: gold sentence index and the sentence's ``Counts.values``; ``score_functions``:
     each metric's ``Metric.score``)."""
     shape = (len(rows), len(metrics))
@@ -190,11 +190,11 @@ EVALB_METRICS = ("recall", "precision", "fmeasure", "complete_match", "average_c
 
 def evalb_unit_counts(report) -> UnitCounts:
     """EVALB's "All" figures per sentence of an
-    :class:`~spacy_agreement.evaluation.evalb.EvalbReport`, as fractions (average crossing in
+    :class:`~spacy_agreement.evaluation.constituency.evalb.EvalbReport`, as fractions (average crossing in
     brackets per sentence): recall, precision, F (2·matched / (gold + test)), complete match,
     average crossing, no crossing, two or less crossing, tagging accuracy. Error and skip
     sentences are set aside, as EVALB leaves them out of its totals."""
-    from .evalb import ERROR, OK
+    from .constituency.evalb import ERROR, OK
 
     rows, num, den, labels, set_aside = [], [], [], {}, {}
     for k, s in enumerate(report.sentences):
@@ -215,11 +215,11 @@ LEAF_ANCESTOR_METRICS = ("leaf_ancestor", "leaf_ancestor_words", "geig_unlabelle
 
 def leaf_ancestor_unit_counts(result) -> UnitCounts:
     """Leaf-ancestor per sentence of a
-    :class:`~spacy_agreement.evaluation.leaf_ancestor.LeafAncestorResult`: the corpus score
+    :class:`~spacy_agreement.evaluation.constituency.leaf_ancestor.LeafAncestorResult`: the corpus score
     (mean of sentence scores: Σ score / Σ 1), the mean over words (Σ word scores / Σ words)
     and, for phrase trees, GEIG's unlabelled and labelled F (2·matched / (gold + candidate)).
     The sentences the evaluation skipped are set aside with its reason. Read from the
-    result's per-sentence arrays (:meth:`~spacy_agreement.evaluation.leaf_ancestor.LeafAncestorResult.sentence_arrays`),
+    result's per-sentence arrays (:meth:`~spacy_agreement.evaluation.constituency.leaf_ancestor.LeafAncestorResult.sentence_arrays`),
     without building its sentences word by word."""
     phrase = result.brackets is not None
     names = LEAF_ANCESTOR_METRICS if phrase else LEAF_ANCESTOR_METRICS[:2]

@@ -10,8 +10,8 @@ from ..agreement.accuracy import pairwise_accuracy
 from ..agreement.alpha import alpha as alpha_of
 from ..corpus import Corpus
 from ..errors import Location
-from ..evaluation.leaf_ancestor import leaf_ancestor
-from ..evaluation.parser_metrics import EvaluationOptions, evaluate
+from ..evaluation.constituency.leaf_ancestor import leaf_ancestor
+from ..evaluation.dependency.metrics import EvaluationSettings, evaluate
 
 if TYPE_CHECKING:
     import nltk
@@ -25,13 +25,13 @@ def score_nltk_trees(gold: Sequence[Union[nltk.Tree, DependencyGraph]],
 
     Phrase trees (``nltk.Tree``): leaf-ancestor (``leaf_ancestor``, ``leaf_ancestor_words``), GEIG labelled and
     unlabelled F, α between gold and parse, bracket Jaccard. Dependency graphs: the parser
-    metrics of :mod:`spacy_agreement.evaluation.parser_metrics` (``label_map``,
-    ``ignore_subtypes`` and the other ``EvaluationOptions`` apply) and α; the graphs keep their
+    metrics of :mod:`spacy_agreement.evaluation.dependency.metrics` (``label_map``,
+    ``ignore_subtypes`` and the other ``EvaluationSettings`` apply) and α; the graphs keep their
     lemmas, UPOS (``ctag``), XPOS (``tag``) and features
     (:func:`~spacy_agreement.adapters.nltk_graph.from_dependency_graph`), so MLAS and BLEX, like
     every other metric, are those of ``spacy-agreement evaluate`` on the same parses written as
     CoNLL-U with the same options. ``options`` go to
-    the leaf-ancestor scorer (``cost``, ``evalb``) or to ``EvaluationOptions``.
+    the leaf-ancestor scorer (``cost``, ``evalb``) or to ``EvaluationSettings``.
 
     α follows the package's policy (:mod:`~spacy_agreement.agreement.policy`): ``alpha="auto"``
     computes it exactly when that costs at most ``alpha_budget`` DP cells and estimates it
@@ -47,7 +47,7 @@ def score_nltk_trees(gold: Sequence[Union[nltk.Tree, DependencyGraph]],
     if isinstance(gold[0], DependencyGraph):
         g = [from_dependency_graph(t, Location("gold", k)) for k, t in enumerate(gold, 1)]
         p = [from_dependency_graph(t, Location("parsed", k)) for k, t in enumerate(predicted, 1)]
-        out: Dict[str, Any] = evaluate(g, p, EvaluationOptions(**options)).to_dict()
+        out: Dict[str, Any] = evaluate(g, p, EvaluationSettings(**options)).to_dict()
     else:
         words_g = from_nltk_trees(gold, leaves="categories", name="gold")
         words_p = from_nltk_trees(predicted, leaves="categories", name="parsed")

@@ -20,7 +20,7 @@ Components (registered through the ``spacy_factories`` entry point, so
   of the Skjærholt (2014) trees summed over the sentences (``ted_distance``; ``ted`` is TED
   accuracy, as in ``evaluate``), and leaf-ancestor scores on dependency lineages (Sampson &
   Babarczy 2003). ``metrics`` chooses among ``ted_distance``, ``leaf_ancestor`` and every
-  metric of the parser-metric table (:data:`~spacy_agreement.evaluation.parser_metrics.PARSER_METRICS`:
+  metric of the parser-metric table (:data:`~spacy_agreement.evaluation.dependency.metrics.PARSER_METRICS`:
   ``las``, ``uas``, ``la``, ``ned``, ``ted``, ...). An undefined score is ``nan`` with an
   :class:`~spacy_agreement.errors.UndefinedMetricWarning`, as everywhere in the package.
   Sentences are converted by :func:`~spacy_agreement.adapters.spacy.doc_tree`: a token whose
@@ -38,7 +38,7 @@ boundaries) and beside them ``dep_<name>`` for every metric of the parser-metric
 and UAS (spaCy's own; a registered metric appears too): ``dep_la``, ``dep_ned``, ``dep_ted``
 (TED accuracy), ``dep_ucp``, ``dep_lcp``,
 ``dep_las_content``, ``dep_las_function``, ``dep_las_root_weighted``, ``dep_clas``, ``dep_mlas``,
-``dep_blex`` (CoNLL 2018, :mod:`~spacy_agreement.evaluation.ud_metrics`; UPOS, features and lemmas the
+``dep_blex`` (CoNLL 2018, :mod:`~spacy_agreement.evaluation.dependency.ud_labels`; UPOS, features and lemmas the
 pipeline does not predict are the reference's), ``dep_leaf_ancestor`` (with ``leaf_ancestor = true``),
 ``dep_alpha_plain``, ``dep_alpha_diff``, ``dep_alpha_norm``. Like spaCy's own scores, ours
 ignore punctuation (labels ``p`` and ``punct``) and compare labels lowercased; but where
@@ -81,9 +81,9 @@ from ..agreement.layers import LayersResult, agreement_by_layer
 from ..agreement.settings import ALPHA_METHODS
 from ..corpus import Corpus
 from ..errors import BadOptionError, Location, undefined
-from ..evaluation.leaf_ancestor import leaf_ancestor as leaf_ancestor_scores
+from ..evaluation.constituency.leaf_ancestor import leaf_ancestor as leaf_ancestor_scores
 from ..agreement.deltas import tree_edit_distance
-from ..evaluation.parser_metrics import PARSER_METRICS, Counts, EvaluationOptions, sentence_counts
+from ..evaluation.dependency.metrics import PARSER_METRICS, Counts, EvaluationSettings, sentence_counts
 from ..trees import DependencyTree
 # the scorer and what it shares with the components (spacy_scoring), importable from here too
 from .spacy_scoring import (SPACY_OWN, SPACY_PUNCT, HeadCycleWarning, MisalignedExampleWarning,  # noqa: F401
@@ -217,7 +217,7 @@ class SyntaxAgreement:
         self.name = name
         self.compare_with = list(compare_with)
         self.metrics = list(metrics)
-        self.options = EvaluationOptions(exclude_punct=exclude_punct)
+        self.options = EvaluationSettings(exclude_punct=exclude_punct)
         self.skipped_docs = 0
         self.tokens_in_cycles = 0  # in the current analyses of all docs so far
         self.docs_with_cycles = 0
@@ -336,7 +336,7 @@ def make_syntax_scorer(punct_labels: Sequence[str] = tuple(sorted(SPACY_PUNCT)),
                        label_map: Optional[Dict[str, str]] = None, ignore_subtypes: bool = False,
                        ) -> Callable[..., Dict[str, Any]]:
     """The registered scorer ``spacy_agreement.syntax_scorer.v1`` (options: :func:`score_syntax`)."""
-    EvaluationOptions(punct_rules=punct)  # check the rules early
+    EvaluationSettings(punct_rules=punct)  # check the rules early
     if alpha not in ALPHA_METHODS:
         raise BadOptionError(f"unknown alpha method {alpha!r}: {', '.join(ALPHA_METHODS)}")
 

@@ -110,7 +110,7 @@ def spacy_convention_scores(nlp, docs: Sequence[Any], gold: Sequence[DependencyT
     option applied is ``label_map`` of ``options`` (the pipeline's labels in the gold's
     scheme), as the scorer ``spacy_agreement.syntax_scorer.v1`` applies its own. Under
     ``--convention spacy`` the package's own ``las`` and ``uas`` are this F too
-    (``attachment="spacy"``, :func:`~spacy_agreement.evaluation.token_metrics.spacy_attachment_counts`),
+    (``attachment="spacy"``, :func:`~spacy_agreement.evaluation.dependency.token_metrics.spacy_attachment_counts`),
     computed from the trees: the two agree to the last printed digit."""
     from spacy.tokens import Doc  # lazy: import time
     from spacy.training import Example

@@ -14,8 +14,8 @@ What is kept while the examples go by:
   example, the same numbers (tests/integrations/test_streaming_scorer.py compares them);
 * our metrics: each metric's numerator and denominator summed so far, label counts, and
   the number of sentences with several roots (the compiled metric loops,
-  :func:`~spacy_agreement.evaluation.column_evaluation.evaluate_batches`; a registered metric
-  outside them: the per-sentence path of :func:`~spacy_agreement.evaluation.parser_metrics.evaluate`,
+  :func:`~spacy_agreement.evaluation.dependency.column_evaluation.evaluate_batches`; a registered metric
+  outside them: the per-sentence path of :func:`~spacy_agreement.evaluation.dependency.metrics.evaluate`,
   counts summed in the same order). The scores are those of ``evaluate`` over the list of
   all the trees, bit for bit;
 * counts of examples unparsed, misaligned, with head cycles, and of the tokens concerned;
@@ -42,10 +42,10 @@ from .. import _conllu
 from ..adapters.spacy import annotated_columns, doc_analysis, doc_tree, head_cycle_tokens, token_columns
 from ..agreement.alpha import alpha as alpha_of
 from ..errors import Location, MismatchedCorpusError, undefined
-from ..evaluation.column_evaluation import evaluate_batches, tree_batches
-from ..evaluation.label_sets import LabelSetCheck, LabelSetWarning, root_case_tokens
-from ..evaluation.leaf_ancestor import leaf_ancestor as leaf_ancestor_scores
-from ..evaluation.parser_metrics import (Counts, EvaluationOptions, SentenceContext, fast_path_applies, get_metric,
+from ..evaluation.dependency.column_evaluation import evaluate_batches, tree_batches
+from ..evaluation.dependency.label_sets import LabelSetCheck, LabelSetWarning, root_case_tokens
+from ..evaluation.constituency.leaf_ancestor import leaf_ancestor as leaf_ancestor_scores
+from ..evaluation.dependency.metrics import (Counts, EvaluationSettings, SentenceContext, fast_path_applies, get_metric,
                                          label_warnings, metric_names, sentence_counts, token_problem)
 from ..trees import DependencyTree
 
@@ -140,12 +140,12 @@ class SpacyParserCounts:
     through the examples twice. ``kwargs`` are those a scorer is called with (spaCy's
     ``getter``, ``head_attr``, ``head_getter``, ``ignore_labels``, ``missing_values``,
     ``labeled``, ``allow_overlap``). With a ``label_map`` or ``ignore_subtypes`` in
-    ``options``, predicted labels are compared through them (:meth:`EvaluationOptions.label
-    <spacy_agreement.evaluation.metric_options.EvaluationOptions.label>`), reference labels
+    ``options``, predicted labels are compared through them (:meth:`EvaluationSettings.label
+    <spacy_agreement.evaluation.dependency.settings.EvaluationSettings.label>`), reference labels
     with ``ignore_subtypes``; kept: the counts (integers per label) and, as spaCy keeps it,
     the set of reference positions whose relation is missing."""
 
-    def __init__(self, options: Optional[EvaluationOptions] = None, **kwargs: Any):
+    def __init__(self, options: Optional[EvaluationSettings] = None, **kwargs: Any):
         from spacy.scorer import MISSING_VALUES, PRFScore  # lazy, as the rest of spaCy here
 
         self._prf = PRFScore
@@ -259,7 +259,7 @@ class SpacyParserCounts:
         return out
 
 
-def spacy_parser_scores(examples: Iterable[Any], options: EvaluationOptions, **kwargs: Any) -> Dict[str, Any]:
+def spacy_parser_scores(examples: Iterable[Any], options: EvaluationSettings, **kwargs: Any) -> Dict[str, Any]:
     """spaCy's own parser scores (``parser_score``'s); with a label map or ``ignore_subtypes``,
     with labels compared through them. The examples are gone through once
     (:class:`SpacyParserCounts`): a generator is enough."""
@@ -278,14 +278,14 @@ def _flat(function: Callable) -> Dict[str, Any]:
 
 
 class TreeScores:
-    """The corpus scores of :func:`~spacy_agreement.evaluation.parser_metrics.evaluate` (the
+    """The corpus scores of :func:`~spacy_agreement.evaluation.dependency.metrics.evaluate` (the
     fields the scorer reports: scores, the unseen gold label share, sentences with several
     roots, the signature) of (gold, predicted) pairs handed over in batches, and with
     ``leaf_ancestor`` the leaf-ancestor score over all words. :meth:`run` goes through the
     batches once; warnings are not given there but returned (:meth:`warn`), so the caller
     gives its own first, as the whole-list scorer did."""
 
-    def __init__(self, options: EvaluationOptions, leaf_ancestor: bool = False):
+    def __init__(self, options: EvaluationSettings, leaf_ancestor: bool = False):
         self.options = options
         self.chosen = list(metric_names())
         self.leaf_ancestor = leaf_ancestor
@@ -484,8 +484,8 @@ def score_syntax(examples: Iterable, *, punct_labels: Sequence[str] = tuple(SPAC
 
     ``examples`` is gone through once, each example converted and scored as it comes (module
     docstring: what is kept); warnings come after the pass, in the order above."""
-    base = EvaluationOptions()
-    options = EvaluationOptions(
+    base = EvaluationSettings()
+    options = EvaluationSettings(
         exclude_punct=True, punct_labels=frozenset(punct_labels),
         punct_rules=punct,
         verb_upos=frozenset(verb_tags) if verb_tags else base.verb_upos,

@@ -1,5 +1,5 @@
 """The breakdown section of the HTML report (``id="breakdowns"``): where parses go wrong
-against a gold analysis, MaltEval-style (:mod:`spacy_agreement.evaluation.breakdowns`).
+against a gold analysis, MaltEval-style (:mod:`spacy_agreement.evaluation.dependency.breakdowns`).
 
 For each attribute (arc length, direction, depth, sentence length, UPOS, relation) a table of
 the groups (gold words; for each system its words, recall, precision and F1 in %) and, with
@@ -22,9 +22,9 @@ from typing import Dict, List, Mapping, Optional
 
 from ..corpus import Corpus
 from ..errors import BadOptionError
-from ..evaluation.breakdown_tables import merged_groups
-from ..evaluation.breakdowns import ATTRIBUTES, TITLES, Breakdown, breakdowns_from_trees
-from ..evaluation.metric_options import EvaluationOptions
+from ..evaluation.dependency.breakdown_tables import merged_groups
+from ..evaluation.dependency.breakdowns import ATTRIBUTES, TITLES, Breakdown, breakdowns_from_trees
+from ..evaluation.dependency.settings import EvaluationSettings
 from .escape import text as esc
 from .format import percent
 
@@ -139,12 +139,12 @@ def breakdown_section(systems: Systems, gold: str = "gold", note: str = "") -> s
     return "\n".join(out)
 
 
-def corpus_breakdowns(corpus: Corpus, gold: str, options: Optional[EvaluationOptions] = None
+def corpus_breakdowns(corpus: Corpus, gold: str, options: Optional[EvaluationSettings] = None
                       ) -> Dict[str, Dict[str, Breakdown]]:
     """Breakdowns of every annotator but ``gold`` against ``gold``, over the items both
-    annotated (``options``: :func:`~spacy_agreement.evaluation.breakdowns.breakdowns_from_trees`'s;
+    annotated (``options``: :func:`~spacy_agreement.evaluation.dependency.breakdowns.breakdowns_from_trees`'s;
     by default the package's, items whose tokens differ skipped and counted)."""
-    options = options or EvaluationOptions(skip_mismatched=True)
+    options = options or EvaluationSettings(skip_mismatched=True)
     out: Dict[str, Dict[str, Breakdown]] = {}
     for name in corpus.annotators:
         if name != gold:
@@ -163,7 +163,7 @@ def report_breakdowns(corpus: Corpus, gold: str, ignore_subtypes: bool = False, 
     if corpus.family != "dependency":
         return ('<section id="breakdowns"><h2>Where the parses go wrong</h2><p class="muted">Breakdowns of '
                 "attachment need dependency trees.</p></section>")
-    options = EvaluationOptions(ignore_subtypes=ignore_subtypes, fold_root_case=fold_root_case, skip_mismatched=True)
+    options = EvaluationSettings(ignore_subtypes=ignore_subtypes, fold_root_case=fold_root_case, skip_mismatched=True)
     systems = corpus_breakdowns(corpus, gold, options)
     if not systems:
         return ('<section id="breakdowns"><h2>Where the parses go wrong</h2><p class="muted">No annotator besides '

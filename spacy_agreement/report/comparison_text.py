@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Mapping, Optional, Sequence
 
-from ..evaluation.comparison import Comparison
-from ..evaluation.significance import Interval
+from ..evaluation.comparison.systems import Comparison
+from ..evaluation.comparison.significance import Interval
 from .format import number, percent, undefined
 
 #: EVALB's and leaf-ancestor's figures as the comparison names them

@@ -49,8 +49,8 @@ from ..agreement.alpha import alpha
 from ..agreement.settings import AlphaSettings
 from ..corpus import Corpus
 from ..errors import BadOptionError, UndefinedMetricWarning
-from ..evaluation.leaf_ancestor import score_lineages
-from ..evaluation.lineage import phrase_lineages
+from ..evaluation.constituency.leaf_ancestor import score_lineages
+from ..evaluation.constituency.lineage import phrase_lineages
 from ..trees import ConstituencyTree, DependencyTree
 from .breakdown_html import report_breakdowns
 from .escape import text as esc

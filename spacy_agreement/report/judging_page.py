@@ -30,7 +30,7 @@ What the page does:
   ``systems`` (the two files' names) and ``page`` (the page's id). ``spacy-agreement
   judgments`` reads it, and several judges' exports at once.
 
-The items (:func:`~spacy_agreement.evaluation.judging_items.select_judging_items`) travel in
+The items (:func:`~spacy_agreement.evaluation.judgments.judging_items.select_judging_items`) travel in
 the page as one gzip-compressed, base64-encoded JSON block that the script opens with the
 browser's ``DecompressionStream`` (every current browser has it): the page of 500 items of 25
 words stays near 1 MB (uncompressed, two pictures an item would take over 5 MB), opens at
@@ -54,7 +54,7 @@ from typing import Any, Dict, List, Optional, Union
 from .._version import __version__
 from ..adapters.judgments_files import tree_json
 from ..errors import BadOptionError, JudgmentError
-from ..evaluation.judging_items import JudgingSelection, JudgingSettings, select_judging_items
+from ..evaluation.judgments.judging_items import JudgingSelection, JudgingSettings, select_judging_items
 from ..signature import read_signature
 from .escape import text as esc
 from .judging_pictures import analysis_pictures
@@ -372,7 +372,7 @@ def judging_page(system_a: PathLike, system_b: PathLike, gold: Optional[PathLike
                  marks: bool = True, show_gold: bool = False, title: str = DEFAULT_TITLE,
                  **options: Any) -> JudgingPage:
     """The judging page of ``system_a`` against ``system_b`` (module docstring): the items as
-    :func:`~spacy_agreement.evaluation.judging_items.select_judging_items` picks them
+    :func:`~spacy_agreement.evaluation.judgments.judging_items.select_judging_items` picks them
     (``settings``, a signature given back, or the settings' fields as keyword ``options``:
     ``punct_rules``, ``all_items``, ``items``, ``seed``, ``ties``), drawn one above the other (``layout="stacked"``) or
     ``"side-by-side"``, their differences marked unless ``marks=False``, the gold shown with
@@ -398,7 +398,7 @@ def judge(system_a: PathLike, system_b: PathLike, settings: Union[None, str, Jud
     and what decides punctuation), ``all`` (every sentence, not only those that differ without
     punctuation), ``items`` and ``seed`` (draw that many), ``punct`` (the selection's rules),
     ``layout``, ``no_marks``, ``show_gold``, ``no_ties``, ``title``, ``format``; ``settings``: a
-    :class:`~spacy_agreement.evaluation.judging_items.JudgingSettings` or a signature given back
+    :class:`~spacy_agreement.evaluation.judgments.judging_items.JudgingSettings` or a signature given back
     (``--signature``). :func:`judging_page` is the same page with the selection's settings as
     keywords; :meth:`JudgingPage.to_dict` is ``judge --json``."""
     from ..evaluation.command_results import resolve_settings

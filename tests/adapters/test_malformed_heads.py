@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import spacy_agreement as sa
 from spacy_agreement.cli import app
-from spacy_agreement.evaluation.parser_metrics import evaluate
+from spacy_agreement.evaluation.dependency.metrics import evaluate
 
 runner = CliRunner()
 

@@ -18,7 +18,7 @@ from spacy_agreement.cli import app
 from spacy_agreement.corpus import Corpus, ReadStats
 from spacy_agreement.errors import UndefinedMetricWarning
 from spacy_agreement.adapters.conll import read_conll
-from spacy_agreement.evaluation.parser_metrics import evaluate
+from spacy_agreement.evaluation.dependency.metrics import evaluate
 
 runner = CliRunner()
 

@@ -4,9 +4,9 @@ import pytest
 
 import spacy_agreement as sa
 from spacy_agreement.errors import AgreementError
-from spacy_agreement.evaluation.discourse import load_discourse
-from spacy_agreement.evaluation.judgments import load_judgments
-from spacy_agreement.evaluation.label_sets import read_label_map
+from spacy_agreement.evaluation.discourse.arrows import load_discourse
+from spacy_agreement.evaluation.judgments.analysis import load_judgments
+from spacy_agreement.evaluation.dependency.label_sets import read_label_map
 
 READERS = {"read_conll": sa.read_conll, "read_brackets": sa.read_brackets, "load_discourse": load_discourse,
            "load_judgments": load_judgments, "read_label_map": read_label_map}

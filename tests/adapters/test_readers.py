@@ -14,7 +14,7 @@ from spacy_agreement.adapters.docbin import read_docbin
 from spacy_agreement.cli import app
 from spacy_agreement.errors import BadOptionError
 from spacy_agreement.registry import Registry, RegistryError
-from spacy_agreement.evaluation.leaf_ancestor import leaf_ancestor
+from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor
 
 runner = CliRunner()
 
@@ -168,7 +168,7 @@ def test_document_readers_are_one_registry(tmp_path):
     """The readers of judgments, discourse documents and EVALB's lines live in adapters/ and
     are registered; another one is chosen by name."""
     from spacy_agreement.adapters.documents import DOCUMENT_READERS, register_document_reader
-    from spacy_agreement.evaluation.evalb import evaluate_files
+    from spacy_agreement.evaluation.constituency.evalb import evaluate_files
     from spacy_agreement.registry import RegistryError
 
     assert {"judgments", "discourse", "evalb-lines"} <= set(DOCUMENT_READERS)

@@ -8,8 +8,8 @@ from spacy.tokens import Doc  # noqa: E402
 from spacy.training import Example  # noqa: E402
 
 import spacy_agreement as sa  # noqa: E402
-import spacy_agreement.evaluation.leaf_ancestor as leaf_ancestor_module  # noqa: E402
-import spacy_agreement.evaluation.parser_metrics as parser_metrics  # noqa: E402
+import spacy_agreement.evaluation.constituency.leaf_ancestor as leaf_ancestor_module  # noqa: E402
+import spacy_agreement.evaluation.dependency.metrics as parser_metrics  # noqa: E402
 import spacy_agreement.integrations.spacy_components as components  # noqa: E402
 from spacy_agreement.adapters.spacy import doc_tree  # noqa: E402
 from spacy_agreement.integrations.spacy_components import alpha_over_docs, score_syntax  # noqa: E402

@@ -15,7 +15,7 @@ from spacy_agreement.agreement import pairable
 from spacy_agreement.agreement.deltas import register_delta, unregister_delta
 from spacy_agreement.agreement.settings import AlphaSettings
 from spacy_agreement.cli import app
-from spacy_agreement.evaluation.label_sets import RootCaseWarning
+from spacy_agreement.evaluation.dependency.label_sets import RootCaseWarning
 from spacy_agreement.registry import RegistryError
 
 runner = CliRunner()
@@ -109,9 +109,9 @@ def test_a_delta_or_metric_writing_a_builtin_key_is_an_error():
         with pytest.raises(RegistryError, match="is taken"):
             register_delta(name, lambda ted, a, b: ted)
     with pytest.raises(RegistryError, match="is taken"):
-        sa.evaluation.parser_metrics.register_metric("sentences_multi_root", "x", lambda g, p, c: (0, 0))
+        sa.evaluation.dependency.metrics.register_metric("sentences_multi_root", "x", lambda g, p, c: (0, 0))
     with pytest.raises(RegistryError, match="is taken"):
-        sa.evaluation.parser_metrics.register_metric("signature", "x", lambda g, p, c: (0, 0))
+        sa.evaluation.dependency.metrics.register_metric("signature", "x", lambda g, p, c: (0, 0))
 
 
 def test_a_delta_may_be_a_function_or_an_object():

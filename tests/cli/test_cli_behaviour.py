@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 import spacy_agreement as sa
 from spacy_agreement.cli import COMMANDS, app
-from spacy_agreement.cli.output import Output, flat, json_safe
-from spacy_agreement.cli.warning_lines import warning_lines
+from spacy_agreement.cli._output import Output, flat, json_safe
+from spacy_agreement.cli._warning_lines import warning_lines
 from ..helpers import command_args, conll, invoke_bound_by_permissions, one_line_error, write_two_annotators
 
 

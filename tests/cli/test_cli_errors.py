@@ -104,16 +104,16 @@ def test_judgments_bad_options_are_one_line(tmp_path):
 
 
 def test_library_option_errors_are_agreement_errors_and_still_value_errors():
-    from spacy_agreement.evaluation.parser_metrics import EvaluationOptions
+    from spacy_agreement.evaluation.dependency.metrics import EvaluationSettings
 
     with pytest.raises(BadOptionError) as err:
-        EvaluationOptions(ned="sideways")
+        EvaluationSettings(ned="sideways")
     assert isinstance(err.value, AgreementError) and isinstance(err.value, ValueError)  # 0.1 callers catch ValueError
 
 
 def test_library_errors_name_parameters_and_the_cli_says_flags(files):
     from spacy_agreement import load_parallel_files
-    from spacy_agreement.cli.handling import in_flags
+    from spacy_agreement.cli._handling import in_flags
 
     a, _ = files
     with pytest.raises(BadOptionError) as err:  # a Python caller reads Python

@@ -20,7 +20,7 @@ import typer
 
 import spacy_agreement
 from spacy_agreement.cli import app
-from spacy_agreement.cli.handling import FLAGS
+from spacy_agreement.cli._handling import FLAGS
 from spacy_agreement.report.text import MORE_HINT
 
 PACKAGE = Path(spacy_agreement.__file__).parent
@@ -39,22 +39,22 @@ PRINTED_BY = {
     "adapters/projects.py": ("alpha", "report", "layers"),
     "adapters/flat_folder.py": ("alpha", "report", "layers"),
     "adapters/annotations.py": ("alpha", "report", "layers"),
-    "evaluation/discourse_report.py": ("discourse",),
-    "evaluation/aligned_refusals.py": ("evaluate",),
-    "evaluation/parser_metrics.py": ("evaluate", "compare"),
-    "evaluation/label_sets.py": ("evaluate", "compare"),
-    "evaluation/judging_items.py": ("judge",),
+    "evaluation/discourse/report.py": ("discourse",),
+    "evaluation/conll18/refusals.py": ("evaluate",),
+    "evaluation/dependency/metrics.py": ("evaluate", "compare"),
+    "evaluation/dependency/label_sets.py": ("evaluate", "compare"),
+    "evaluation/judgments/judging_items.py": ("judge",),
     "report/judging_page.py": ("judge",),
-    "evaluation/evaluate_run.py": ("evaluate",),
-    "evaluation/conll18_files.py": ("evaluate", "compare"),
-    "evaluation/breakdown_tables.py": ("evaluate", "compare"),
-    "evaluation/compare_run.py": ("compare",),
-    "evaluation/judgments_run.py": ("judgments",),
+    "evaluation/dependency/evaluate_run.py": ("evaluate",),
+    "evaluation/conll18/files.py": ("evaluate", "compare"),
+    "evaluation/dependency/breakdown_tables.py": ("evaluate", "compare"),
+    "evaluation/comparison/compare_run.py": ("compare",),
+    "evaluation/judgments/judgments_run.py": ("judgments",),
 }
 #: Modules of the CLI shared by every command, whose flags are each command's own or said of a parameter.
-SHARED = {"cli/options.py", "cli/handling.py", "cli/output.py", "cli/registry.py", "cli/settings_options.py",
-          "cli/warning_lines.py", "cli/intervals.py", "cli/breakdown_options.py", "cli/__init__.py",
-          "cli/__main__.py", "evaluation/geig.py", "limits.py"}
+SHARED = {"cli/_options.py", "cli/_handling.py", "cli/_output.py", "cli/_registry.py", "cli/_settings_options.py",
+          "cli/_warning_lines.py", "cli/_intervals.py", "cli/_breakdown_options.py", "cli/__init__.py",
+          "cli/__main__.py", "evaluation/constituency/geig.py", "limits.py"}
 #: Flags a command prints but lacks, known and left to the module's owners: (module, command) -> flags.
 #: compare runs parser_metrics.evaluate, whose RootCaseWarning says "--fold-root-case" (evaluate's flag).
 KNOWN_GAPS: dict = {}

@@ -19,7 +19,7 @@ from spacy_agreement.agreement.alpha import alpha as engine_alpha
 from spacy_agreement.cli import app
 from spacy_agreement.cli.alpha import alpha_command
 from spacy_agreement.cli.layers import layers_command
-from spacy_agreement.cli.output import json_safe
+from spacy_agreement.cli._output import json_safe
 from spacy_agreement.errors import BadOptionError, UndefinedMetricWarning
 
 runner = CliRunner()

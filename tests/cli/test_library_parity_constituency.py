@@ -17,8 +17,8 @@ import spacy_agreement as sa
 from spacy_agreement.cli import app
 from spacy_agreement.cli.evalb import evalb_command
 from spacy_agreement.cli.leaf_ancestor import leaf_ancestor_command
-from spacy_agreement.cli.output import flat, tsv_lines
-from spacy_agreement.evaluation.leaf_ancestor import leaf_ancestor as leaf_ancestor_trees
+from spacy_agreement.cli._output import flat, tsv_lines
+from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor as leaf_ancestor_trees
 from spacy_agreement.evaluation.settings import LeafAncestorSettings
 
 from .. import helpers
@@ -88,7 +88,7 @@ def test_evalb_json_is_the_function(gold, test, args, options):
 
 
 def test_evalb_params_object_settings_and_signature_given_back():
-    params = sa.EvalbParams.read(EVALB / "evalb.prm")
+    params = sa.EvalbSettings.read(EVALB / "evalb.prm")
     by_path = sa.evalb(EVALB / "main.gld", EVALB / "main.tst", params=EVALB / "evalb.prm").to_dict()
     assert sa.evalb(EVALB / "main.gld", EVALB / "main.tst", params=params).to_dict() == by_path
     assert sa.evalb(EVALB / "main.gld", EVALB / "main.tst", params).to_dict() == by_path  # settings=
@@ -102,9 +102,9 @@ def test_evalb_params_object_settings_and_signature_given_back():
 
 def test_evalb_keeps_evaluate_files_and_the_old_import_paths():
     from spacy_agreement.cli.evalb import check_bracketed, looks_like_conll  # compare's
-    from spacy_agreement.evaluation.evalb import evaluate_files
+    from spacy_agreement.evaluation.constituency.evalb import evaluate_files
 
-    report = evaluate_files(EVALB / "main.gld", EVALB / "main.tst", sa.EvalbParams())
+    report = evaluate_files(EVALB / "main.gld", EVALB / "main.tst", sa.EvalbSettings())
     run = sa.evalb(EVALB / "main.gld", EVALB / "main.tst")
     assert report.to_dict() == {k: v for k, v in run.to_dict().items() if k != "signature"}
     assert run.all.matched == report.all.matched and run.text().splitlines()[-1].startswith("Tagging accuracy")
@@ -149,7 +149,7 @@ LEAF_CASES = [  # (CLI options, function options)
     (["--costs", "first-char"], {"costs": "first-char"}),
     (["--evalb-params", EVALB / "evalb.prm"], {"evalb_params": EVALB / "evalb.prm"}),
     (["--evalb-params", EVALB / "evalb.prm", "--costs", "first-char"],
-     {"evalb_params": sa.EvalbParams.read(EVALB / "evalb.prm"), "costs": "first-char"}),
+     {"evalb_params": sa.EvalbSettings.read(EVALB / "evalb.prm"), "costs": "first-char"}),
     (["--ci", "--resamples", "100", "--seed", "2"], {"ci": True, "resamples": 100, "seed": 2}),
     (["--format", "bracket", "--ci", "--resamples", "100", "--evalb-params", EVALB / "evalb.prm"],
      {"format": "bracket", "ci": True, "resamples": 100, "evalb_params": EVALB / "evalb.prm"}),
@@ -210,7 +210,7 @@ def test_leaf_ancestor_on_annotator_trees(iaa, tmp_path):
 
 def test_leaf_ancestor_library_call_carries_the_signature(tmp_path):
     gold, candidate = bracket_pair(tmp_path)
-    params = sa.EvalbParams.read(EVALB / "evalb.prm")
+    params = sa.EvalbSettings.read(EVALB / "evalb.prm")
     run = sa.leaf_ancestor(gold, candidate, costs="first-char", evalb_params=params)
     assert run.settings == LeafAncestorSettings(cost="first-char", evalb=params)
     assert run.signature == LeafAncestorSettings(cost="first-char", evalb=params).signature()

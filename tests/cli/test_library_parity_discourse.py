@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 import spacy_agreement as sa
 from spacy_agreement.cli import app
 from spacy_agreement.cli.discourse import discourse_command
-from spacy_agreement.cli.output import tsv_lines
-from spacy_agreement.evaluation.discourse import load_discourse
+from spacy_agreement.cli._output import tsv_lines
+from spacy_agreement.evaluation.discourse.arrows import load_discourse
 
 pytestmark = pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # kappa of one type: nan
 

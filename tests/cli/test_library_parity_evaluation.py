@@ -26,7 +26,7 @@ from spacy_agreement.cli.compare import compare_command
 from spacy_agreement.cli.evaluate import evaluate_command
 from spacy_agreement.cli.judge import judge_command
 from spacy_agreement.cli.judgments import judgments_command
-from spacy_agreement.cli.output import tsv_lines
+from spacy_agreement.cli._output import tsv_lines
 
 from .. import helpers
 
@@ -103,7 +103,7 @@ def test_function_defaults_are_the_command_defaults(function, command, positiona
 
 def test_the_top_level_names():
     for name in ("evaluate", "compare", "judgments", "judge", "judging_page", "EvaluateRun", "CompareRun",
-                 "JudgmentsRun", "JudgingPage", "EvaluationOptions", "ComparisonSettings", "JudgmentSettings",
+                 "JudgmentsRun", "JudgingPage", "EvaluationSettings", "ComparisonSettings", "JudgmentSettings",
                  "JudgingSettings"):
         assert name in sa.__all__ and hasattr(sa, name), name
     from spacy_agreement.report.judging_page import judging_page
@@ -226,7 +226,7 @@ def test_evaluate_takes_trees_with_the_commands_defaults():
 def test_the_old_evaluate_keeps_its_defaults_and_the_command_follows_conll18(tmp_path):
     """On a file with subtypes the old library call (0.2's convention) and the command differ; the
     top-level function is the command; each says so in its signature."""
-    from spacy_agreement.evaluation.parser_metrics import EvaluationOptions, evaluate
+    from spacy_agreement.evaluation.dependency.metrics import EvaluationSettings, evaluate
 
     gold, system = pair("case2")
     g, s = read_conll(gold), read_conll(system)
@@ -234,8 +234,8 @@ def test_the_old_evaluate_keeps_its_defaults_and_the_command_follows_conll18(tmp
     old = quietly(evaluate, g, s)
     new = quietly(sa.evaluate, gold, system)
     assert "conv:package" in old.signature and "conv:conll18" in new.signature
-    assert EvaluationOptions() == EvaluationOptions.for_convention("package")
-    assert quietly(evaluate, g, s, EvaluationOptions.for_convention("conll18")).scores == new.scores
+    assert EvaluationSettings() == EvaluationSettings.for_convention("package")
+    assert quietly(evaluate, g, s, EvaluationSettings.for_convention("conll18")).scores == new.scores
     assert cli_json("evaluate", gold, system)["las"] == new.las
     assert cli_json("evaluate", gold, system, "--convention", "package")["las"] == old.las
 
@@ -243,7 +243,7 @@ def test_the_old_evaluate_keeps_its_defaults_and_the_command_follows_conll18(tmp
 def test_undefined_metrics_warn_once_per_call():
     tree = sa.DependencyTree.create([2, 0, 2], ["nsubj", "root", "obj"], forms=["a", "b", "c"],
                                     upos=["PRON", "NOUN", "NOUN"])
-    from spacy_agreement.evaluation.parser_metrics import evaluate
+    from spacy_agreement.evaluation.dependency.metrics import evaluate
 
     with pytest.warns(sa.UndefinedMetricWarning) as record:
         run = sa.evaluate([tree], [tree])
@@ -290,7 +290,7 @@ def test_evaluate_result_shows_itself():
 
 def test_evaluate_keeps_the_old_import_paths(tmp_path):
     from spacy_agreement.cli import evaluate as old
-    from spacy_agreement.evaluation import conll18_files
+    from spacy_agreement.evaluation.conll18 import files as conll18_files
 
     for name in ("evaluate_streamed", "aligned_scores", "conll18_beside", "tokens_differ", "text_difference",
                  "check_conll18_options", "conll18_changes", "dependency_trees", "refuse_as_conll18", "aligned_json",

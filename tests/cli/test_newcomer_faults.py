@@ -167,9 +167,9 @@ def test_project_report_example_writes_outside_the_checkout(tmp_path):
 # --------------------------------------------------------------------------- 7. option errors: one line, exit 2
 
 def run_cli(args, capsys):
-    """The console script's way of running the app (:func:`~spacy_agreement.cli.handling.run`):
+    """The console script's way of running the app (:func:`~spacy_agreement.cli._handling.run`):
     its exit code and stderr lines."""
-    from spacy_agreement.cli.handling import run
+    from spacy_agreement.cli._handling import run
 
     with pytest.raises(SystemExit) as done:
         run(app, args=args, prog_name="spacy-agreement")
@@ -200,7 +200,7 @@ def test_option_errors_are_one_line_and_exit_code_2(tmp_path, capsys, args, line
 
 
 def test_run_keeps_exit_codes_help_and_bad_input(tmp_path, capsys):
-    from spacy_agreement.cli.handling import run
+    from spacy_agreement.cli._handling import run
 
     a = tmp_path / "a.conllu"
     a.write_text(tagged([(0, "root"), (1, "x")]), encoding="utf-8")
@@ -220,7 +220,7 @@ def test_run_keeps_exit_codes_help_and_bad_input(tmp_path, capsys):
 def test_option_errors_are_one_line_in_a_real_process(tmp_path):
     a = tmp_path / "a.conllu"
     a.write_text(conll([(0, "root"), (1, "x")]), encoding="utf-8")
-    code = ("import sys; from spacy_agreement.cli import app; from spacy_agreement.cli.handling import run\n"
+    code = ("import sys; from spacy_agreement.cli import app; from spacy_agreement.cli._handling import run\n"
             "run(app, prog_name='spacy-agreement')")
     done = subprocess.run([sys.executable, "-c", code, "alpha", str(a), str(a), "--alpha", "exakt"],
                           capture_output=True, text=True)
@@ -233,7 +233,7 @@ def test_option_errors_are_one_line_in_a_real_process(tmp_path):
 def tidy_app(markup="rich"):
     """The app as cli/__init__.py is to build it: the group a registry.Group, every command a
     registry.Command (``markup``: typer's rich help, or None for click's plain one)."""
-    from spacy_agreement.cli.registry import Command, Group
+    from spacy_agreement.cli._registry import Command, Group
 
     tidy = typer.Typer(cls=Group, add_completion=False, no_args_is_help=True, rich_markup_mode=markup)
     for name, function in COMMANDS.items():
@@ -261,14 +261,14 @@ def test_help_shows_metavars_not_python_types(command):
 
 
 def test_help_paragraphs_are_wrapped_not_broken_where_the_docstring_breaks():
-    from spacy_agreement.cli.registry import Command
+    from spacy_agreement.cli._registry import Command
 
     command = Command(name="report", callback=COMMANDS["report"], help=COMMANDS["report"].__doc__)
     assert command.context_settings["max_content_width"] >= 120  # click's own limit is 80
     assert "\n" not in command.short_help and all("\n" not in p for p in command.help.split("\n\n"))
     listing = runner.invoke(tidy_app(), ["--help"], env={"COLUMNS": "200"}).stdout
     assert re.search(r"judgments\s+Which metric .*\(Plank et al\. 2015, Tables 1, 3-5\)\.", listing), listing
-    code = ("import typer; from spacy_agreement.cli import COMMANDS; from spacy_agreement.cli.registry import "
+    code = ("import typer; from spacy_agreement.cli import COMMANDS; from spacy_agreement.cli._registry import "
             "Command, Group\napp = typer.Typer(cls=Group, rich_markup_mode=None)\n"
             "for name, function in COMMANDS.items(): app.command(name, cls=Command)(function)\n"
             "app(prog_name='spacy-agreement')")

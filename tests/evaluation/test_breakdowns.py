@@ -1,4 +1,4 @@
-"""MaltEval-style breakdowns of attachment (:mod:`spacy_agreement.evaluation.breakdowns`, issue 29
+"""MaltEval-style breakdowns of attachment (:mod:`spacy_agreement.evaluation.dependency.breakdowns`, issue 29
 part 3): the vectorised counts against a slow reference written here (plain loops over tokens)
 on random trees with cycles, punctuation, partial annotation and systems without UPOS;
 hand-computed cases; the CoNLL 2018 convention (equal to the default one on identical tokens,
@@ -17,20 +17,20 @@ from hypothesis import strategies as st
 
 import spacy_agreement as sa
 from spacy_agreement.adapters.conllu_words import parse_conllu_layers, read_conllu_layers
-from spacy_agreement.cli.output import dumps
+from spacy_agreement.cli._output import dumps
 from spacy_agreement.errors import BadOptionError, MismatchedCorpusError
-from spacy_agreement.evaluation.aligned import evaluate_aligned_layers
-from spacy_agreement.evaluation.breakdown_tables import breakdowns_to_json, format_breakdowns
-from spacy_agreement.evaluation.breakdowns import (ALL, ATTRIBUTES, Breakdown, BreakdownRow, breakdowns_from_layers,
+from spacy_agreement.evaluation.conll18.alignment import evaluate_aligned_layers
+from spacy_agreement.evaluation.dependency.breakdown_tables import breakdowns_to_json, format_breakdowns
+from spacy_agreement.evaluation.dependency.breakdowns import (ALL, ATTRIBUTES, Breakdown, BreakdownRow, breakdowns_from_layers,
                                                    breakdowns_from_trees, depths)
-from spacy_agreement.evaluation.parser_metrics import EvaluationOptions, evaluate
+from spacy_agreement.evaluation.dependency.metrics import EvaluationSettings, evaluate
 from spacy_agreement.limits import depths as reference_depths
 from spacy_agreement.trees import DependencyTree
 from tests.evaluation.test_conll18_aligned import _perturbed, random_conllu
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "conll18"
 CASES = sorted(p.name[: -len(".gold.conllu")] for p in DATA.glob("*.gold.conllu"))
-CONLL18_OPTIONS = EvaluationOptions(ignore_subtypes=True, fold_root_case=False)
+CONLL18_OPTIONS = EvaluationSettings(ignore_subtypes=True, fold_root_case=False)
 UPOS = ["NOUN", "VERB", "PUNCT", "DET"]
 RELATIONS = ["nsubj", "obj", "det", "punct", "root", "ROOT", "nmod:poss"]
 
@@ -153,9 +153,9 @@ def sentence_pairs(draw):
     return tuple(trees)
 
 
-OPTIONS = st.sampled_from([EvaluationOptions(), CONLL18_OPTIONS,
-                           EvaluationOptions(exclude_punct=True, punct_rules=frozenset({"form"})),
-                           EvaluationOptions(exclude_punct=True, ignore_subtypes=True,
+OPTIONS = st.sampled_from([EvaluationSettings(), CONLL18_OPTIONS,
+                           EvaluationSettings(exclude_punct=True, punct_rules=frozenset({"form"})),
+                           EvaluationSettings(exclude_punct=True, ignore_subtypes=True,
                                              label_map={"nsubj": "obj", "ROOT": "root"})])
 
 
@@ -265,7 +265,7 @@ def test_sentences_whose_tokens_differ_are_an_error_or_skipped():
     short = DependencyTree.create([0, 1], ["root", "dep"], list("AB"))
     with pytest.raises(MismatchedCorpusError):
         breakdowns_from_trees([(gold, short)])
-    result = breakdowns_from_trees([(gold, pred), (gold, short)], options=EvaluationOptions(skip_mismatched=True))
+    result = breakdowns_from_trees([(gold, pred), (gold, short)], options=EvaluationSettings(skip_mismatched=True))
     assert result["direction"].skipped == 1 and sum(r.gold for r in result["direction"].rows) == 4
     assert all(not b.rows for b in breakdowns_from_trees([]).values())
 

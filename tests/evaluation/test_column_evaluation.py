@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from spacy_agreement import _conllu, _core
 from spacy_agreement.adapters import conllu_words
 from spacy_agreement.errors import AgreementError, InvalidTreeError
-from spacy_agreement.evaluation import parser_metrics as pm
-from spacy_agreement.evaluation.metric_options import EvaluationOptions, contract, gold_depths
+from spacy_agreement.evaluation.dependency import metrics as pm
+from spacy_agreement.evaluation.dependency.settings import EvaluationSettings, contract, gold_depths
 from spacy_agreement.trees import DependencyTree
 from spacy_agreement.vocab import LabelVocab
 
@@ -42,14 +42,14 @@ def tree_pair(draw):
 
 
 OPTIONS = [
-    EvaluationOptions(),
-    EvaluationOptions.for_convention("conll18"),
-    EvaluationOptions(exclude_punct=True, punct_rules=frozenset({"upos", "label"}), ned="undirected", ted_norm="max",
+    EvaluationSettings(),
+    EvaluationSettings.for_convention("conll18"),
+    EvaluationSettings(exclude_punct=True, punct_rules=frozenset({"upos", "label"}), ned="undirected", ted_norm="max",
                       root_weight="log"),
-    EvaluationOptions(exclude_punct=True, punct_rules=frozenset({"form"}), ted_norm="gold", root_weight="uniform",
+    EvaluationSettings(exclude_punct=True, punct_rules=frozenset({"form"}), ted_norm="gold", root_weight="uniform",
                       label_map={"obj": "nmod"}),
-    EvaluationOptions.for_convention("spacy"),  # LAS, UAS: spaCy's F over arcs
-    EvaluationOptions.for_convention("spacy", punct_rules=frozenset({"upos", "label", "form"}),
+    EvaluationSettings.for_convention("spacy"),  # LAS, UAS: spaCy's F over arcs
+    EvaluationSettings.for_convention("spacy", punct_rules=frozenset({"upos", "label", "form"}),
                                      label_map={"OBJ": "Punct", "aux": "case"}, ignore_subtypes=True),
 ]
 
@@ -105,7 +105,7 @@ def test_skipped_sentences_and_user_metrics_keep_working():
     g = DependencyTree.create([2, 0], ["nsubj", "root"], forms=["a", "b"])
     p = DependencyTree.create([2, 0], ["nsubj", "root"], forms=["a", "c"])
     fast = pm.evaluate([g, g], [g, p], skip_mismatched=True)
-    slow = _slow([g, g], [g, p], EvaluationOptions(skip_mismatched=True))
+    slow = _slow([g, g], [g, p], EvaluationSettings(skip_mismatched=True))
     assert fast.skipped == slow.skipped and len(fast.skipped) == 1
     assert fast.scores == slow.scores
     pm.register_metric("first_ok", "first", lambda g, p, ctx: (float(ctx.head_ok[0]), 1.0))

@@ -1,5 +1,5 @@
 """Words aligned through the characters as ``conll18_ud_eval.py`` aligns them, and its thirteen
-scores (:mod:`spacy_agreement.evaluation.aligned`, read by
+scores (:mod:`spacy_agreement.evaluation.conll18.alignment`, read by
 :mod:`spacy_agreement.adapters.conllu_words`).
 
 * Every fixture pair of tests/data/conll18/ (the same tokens: ``case*``, ``random``; other
@@ -26,14 +26,14 @@ from hypothesis import strategies as st
 import spacy_agreement as sa
 from spacy_agreement.adapters.conllu_words import parse_conllu_layers, read_conllu_layers, remove_spaces
 from spacy_agreement.errors import InvalidTreeError, MismatchedCorpusError, UndefinedMetricWarning
-from spacy_agreement.evaluation.aligned import (METRICS, AlignedScores, align_words, evaluate_aligned,
+from spacy_agreement.evaluation.conll18.alignment import (METRICS, AlignedScores, align_words, evaluate_aligned,
                                                 evaluate_aligned_layers, format_conll18_table)
-from spacy_agreement.evaluation.parser_metrics import EvaluationOptions, evaluate
+from spacy_agreement.evaluation.dependency.metrics import EvaluationSettings, evaluate
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "conll18"
 CASES = sorted(p.name[: -len(".gold.conllu")] for p in DATA.glob("*.gold.conllu"))
 RETOK = [c for c in CASES if c.startswith("retok")]
-CONLL18_OPTIONS = EvaluationOptions(ignore_subtypes=True, fold_root_case=False)
+CONLL18_OPTIONS = EvaluationSettings(ignore_subtypes=True, fold_root_case=False)
 
 
 def scores_of(case) -> AlignedScores:

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from spacy_agreement.adapters.conllu_words import read_conllu_layers
 from spacy_agreement.cli import app
 from spacy_agreement.errors import AgreementError
-from spacy_agreement.evaluation.aligned_refusals import pair_refusal, script_refusal
+from spacy_agreement.evaluation.conll18.refusals import pair_refusal, script_refusal
 
 from ..helpers import one_line_error
 
@@ -167,7 +167,7 @@ def test_evaluate_refuses_what_the_script_refuses_and_prints_its_table_otherwise
                                        not EXPECTED[n]["pairs"]["gold-X"]["refused"]))
 def test_accepted_edges_print_the_scripts_table_and_counts(name):
     """The accepted edges, stored as the other parity fixtures (``-v`` and ``-c`` output)."""
-    from spacy_agreement.evaluation.aligned import evaluate_aligned, format_conll18_table
+    from spacy_agreement.evaluation.conll18.alignment import evaluate_aligned, format_conll18_table
 
     scores = evaluate_aligned(DATA / "gold.conllu", DATA / f"{name}.conllu")
     assert format_conll18_table(scores) + "\n" == (DATA / f"{name}.conll18.txt").read_text(encoding="utf-8")
@@ -241,7 +241,7 @@ def test_ignore_forms_and_skip_mismatched_say_why_the_table_is_missing_quiet_or_
 
 def test_the_refusal_is_one_line_on_an_open_stream_too():
     """The check reads a file object as well as a path (the library's use)."""
-    from spacy_agreement.evaluation.aligned_refusals import _read
+    from spacy_agreement.evaluation.conll18.refusals import _read
 
     found = _read(io.StringIO((DATA / "two_roots.conllu").read_text(encoding="utf-8")), "<stream>")
     assert found.reason == "There are 2 roots in a sentence at line 7"

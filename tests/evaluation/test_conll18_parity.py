@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 import spacy_agreement as sa
-from spacy_agreement.evaluation.label_sets import RootCaseWarning
-from spacy_agreement.evaluation.parser_metrics import EvaluationOptions, evaluate
+from spacy_agreement.evaluation.dependency.label_sets import RootCaseWarning
+from spacy_agreement.evaluation.dependency.metrics import EvaluationSettings, evaluate
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "conll18"
 # the pairs of the same tokens; the ``retok*`` pairs (other tokens and sentences) are
@@ -34,7 +34,7 @@ def root_in_capitals(case):
                  if line.count("\t") >= 9]
     return pytest.warns(RootCaseWarning) if any(r.lower() == "root" != r for r in relations) else nullcontext()
 METRICS = ("UAS", "LAS", "CLAS", "MLAS", "BLEX")
-CONLL18_OPTIONS = EvaluationOptions(ignore_subtypes=True, fold_root_case=False)
+CONLL18_OPTIONS = EvaluationSettings(ignore_subtypes=True, fold_root_case=False)
 
 
 def table(path):
@@ -135,7 +135,7 @@ def test_root_written_in_capitals_is_the_difference_in_case2():
     gold, pred = read("case2")
     with pytest.warns(RootCaseWarning):  # the point: ROOT against root
         strict = evaluate(gold, pred, CONLL18_OPTIONS)
-    default = evaluate(gold, pred, EvaluationOptions(ignore_subtypes=True))
+    default = evaluate(gold, pred, EvaluationSettings(ignore_subtypes=True))
     assert printed(strict.las) == script_f1("case2")["LAS"]
     assert default.las > strict.las and default.clas > strict.clas
     assert not math.isnan(default.mlas)
@@ -145,6 +145,6 @@ def test_subtypes_are_the_difference_in_case1():
     """case1 differs in subtypes only on some words (nmod:poss vs nmod:tmod, ...): the script
     ignores them always, the package with ``--ignore-subtypes``; CLAS/MLAS/BLEX always."""
     gold, pred = read("case1")
-    with_subtypes = evaluate(gold, pred, EvaluationOptions(fold_root_case=False))
+    with_subtypes = evaluate(gold, pred, EvaluationSettings(fold_root_case=False))
     assert printed(with_subtypes.las) != script_f1("case1")["LAS"]
     assert printed(with_subtypes.clas) == script_f1("case1")["CLAS"]

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from spacy_agreement.cli import app
-from spacy_agreement.evaluation.discourse import (
+from spacy_agreement.evaluation.discourse.arrows import (
     DiscourseDocument,
     DiscourseError,
     Relation,

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from spacy_agreement.adapters.dtag_discourse import parse_label, read_dtag_discourse
 from spacy_agreement.cli import app
 from spacy_agreement.errors import DiscourseError, UndefinedMetricWarning
-from spacy_agreement.evaluation.discourse import (corpus_agreement, discourse_agreement, load_discourse,
+from spacy_agreement.evaluation.discourse.arrows import (corpus_agreement, discourse_agreement, load_discourse,
                                                   merge_documents)
 from spacy_agreement.evaluation.settings import DiscourseSettings
 

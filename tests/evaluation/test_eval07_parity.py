@@ -27,7 +27,7 @@ LINE = re.compile(r"^  (?P<name>[A-Za-z ]+?):\s+(?P<x>\d+) / (?P<y>\d+) \* 100 =
 OUTPUTS = {False: "eval07.txt", True: "eval07-p.txt"}  # excluding punctuation -> output file
 # case2 and random have ROOT/Root against root on purpose: the package warns that they count
 # as wrong labels, which is what eval07.pl does
-pytestmark = pytest.mark.filterwarnings("ignore::spacy_agreement.evaluation.label_sets.RootCaseWarning")
+pytestmark = pytest.mark.filterwarnings("ignore::spacy_agreement.evaluation.dependency.label_sets.RootCaseWarning")
 
 
 def script_scores(case, no_punct):

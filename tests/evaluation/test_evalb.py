@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 import spacy_agreement as sa
 from spacy_agreement.cli import app
-from spacy_agreement.evaluation.evalb import EvalbParams, evaluate, evaluate_files, file_lines, format_report
-from spacy_agreement.evaluation.geig import bracket_counts
+from spacy_agreement.evaluation.constituency.evalb import EvalbSettings, evaluate, evaluate_files, file_lines, format_report
+from spacy_agreement.evaluation.constituency.geig import bracket_counts
 
 DATA = Path(__file__).parents[1] / "data" / "evalb"
 
@@ -35,7 +35,7 @@ CASES = [
 
 
 def run_module(gold, test, prm):
-    params = EvalbParams.read(DATA / prm) if prm else EvalbParams()
+    params = EvalbSettings.read(DATA / prm) if prm else EvalbSettings()
     report = evaluate_files(DATA / gold, DATA / test, params)
     return params, report
 
@@ -90,7 +90,7 @@ def test_cli_json_and_exit_status():
 def test_empty_input_and_parameter_parsing():
     report = evaluate([], [])
     assert format_report(report).splitlines()[-6] == "Bracketing FMeasure       =   -nan"
-    params = EvalbParams.parse("DELETE_LABEL a b\nLABELED\nX\n# DEBUG 1\nEQ_WORD  x  y \n")
+    params = EvalbSettings.parse("DELETE_LABEL a b\nLABELED\nX\n# DEBUG 1\nEQ_WORD  x  y \n")
     assert params.delete_labels == ("a b",) and params.labeled == 0 and params.eq_words == (("x", "y"),)
     assert params.warnings == ("Empty value in parameter file (2)",)
 
@@ -103,7 +103,7 @@ def test_multiline_files_are_read_one_tree_a_line():
 def test_geig_counts_are_evalbs():
     """GEIG counted from trees (what leaf-ancestor and score_nltk_trees use) equals the evalb
     command sentence by sentence, the outer ``( ... )`` of .mrg files included."""
-    params = EvalbParams.read(DATA / "evalb.prm")
+    params = EvalbSettings.read(DATA / "evalb.prm")
     gold, test = (DATA / "main.gld").read_text().splitlines(), (DATA / "main.tst").read_text().splitlines()
 
     def counts(k, p=params):

@@ -15,25 +15,25 @@ from typer.testing import CliRunner
 
 from spacy_agreement import _evalb
 from spacy_agreement.cli import app
-from spacy_agreement.evaluation.evalb import (HEADER, EvalbParams, SentenceResult, evaluate, evaluate_files,
+from spacy_agreement.evaluation.constituency.evalb import (HEADER, EvalbSettings, SentenceResult, evaluate, evaluate_files,
                                               fast_scorer, format_report, format_rows, format_summary)
 
 DATA = Path(__file__).parents[1] / "data" / "evalb"
 PRMS = [None, "evalb.prm", "strict.prm", "debug.prm"]
 PAIRS = [("main.gld", "main.tst"), ("short.gld", "short.tst"), ("fatal.gld", "fatal.tst"),
          ("multiline.mrg", "multiline.tst"), ("main.tst", "main.gld")]
-COLLINS = EvalbParams.parse("MAX_ERROR 10\nCUTOFF_LEN 40\nLABELED 1\nDELETE_LABEL TOP\nDELETE_LABEL -NONE-\n"
+COLLINS = EvalbSettings.parse("MAX_ERROR 10\nCUTOFF_LEN 40\nLABELED 1\nDELETE_LABEL TOP\nDELETE_LABEL -NONE-\n"
                             "DELETE_LABEL ,\nDELETE_LABEL :\nDELETE_LABEL ``\nDELETE_LABEL ''\nDELETE_LABEL .\n"
                             "DELETE_LABEL_FOR_LENGTH -NONE-\nEQ_LABEL ADVP PRT\n")
 # every parameter the fast path reads: EQ_LABEL making a label equal to a deleted one, EQ_WORD,
 # QUOTE_LABEL, an empty DELETE_LABEL_FOR_LENGTH match, unlabelled scoring
-ODD = EvalbParams(max_error=20, cutoff_len=3, delete_labels=("X", "-NONE-", ""), delete_labels_for_length=("Y", ""),
+ODD = EvalbSettings(max_error=20, cutoff_len=3, delete_labels=("X", "-NONE-", ""), delete_labels_for_length=("Y", ""),
                   quote_labels=("Q",), eq_labels=(("A", "X"), ("B", "C")), eq_words=(("a", "b"),))
 UNLABELLED = COLLINS.with_options(labeled=0)
 
 
 def params_of(prm):
-    return EvalbParams.read(DATA / prm) if prm else EvalbParams()
+    return EvalbSettings.read(DATA / prm) if prm else EvalbSettings()
 
 
 def outcome(report):
@@ -89,9 +89,9 @@ def test_streamed_rows_and_unkept_sentences():
 
 
 def test_debug_and_non_latin1_parameters_take_the_python_path():
-    assert fast_scorer(EvalbParams(debug=1)) is None
-    assert fast_scorer(EvalbParams(delete_labels=("\u2014",))) is None
-    report = evaluate(["(S (A \u2014))"], ["(S (B \u2014))"], EvalbParams())
+    assert fast_scorer(EvalbSettings(debug=1)) is None
+    assert fast_scorer(EvalbSettings(delete_labels=("\u2014",))) is None
+    report = evaluate(["(S (A \u2014))"], ["(S (B \u2014))"], EvalbSettings())
     assert report.sentences[0].correct_tags == 0 and report.all.matched == 1
 
 

@@ -1,5 +1,5 @@
 """``evaluate`` in flat memory: gold and prediction read in step, a block of sentences at a
-time (spacy_agreement.evaluation.streaming, .aligned_stream). The streamed figures must be
+time (spacy_agreement.evaluation.dependency.streaming, .aligned_stream). The streamed figures must be
 the whole-file figures exactly, whatever the block size (1, 2, 7 sentences, or all), and a
 simple count written here; messages must name the sentence by its number in the file, also
 in a late block."""
@@ -14,14 +14,14 @@ from spacy_agreement.adapters.conll import read_conll
 from spacy_agreement.adapters.conllu_words import parse_conllu_layers
 from spacy_agreement.cli import app
 from spacy_agreement.cli.evaluate import evaluate_streamed
-from spacy_agreement.cli.output import Output
+from spacy_agreement.cli._output import Output
 from spacy_agreement.errors import BadOptionError
-from spacy_agreement.evaluation.aligned import evaluate_aligned, evaluate_aligned_layers
-from spacy_agreement.evaluation.aligned_stream import AlignedStream, Beside, evaluate_aligned_streamed
-from spacy_agreement.evaluation.column_evaluation import SentenceCount
-from spacy_agreement.evaluation.metric_options import EvaluationOptions
-from spacy_agreement.evaluation.parser_metrics import EvaluationResult, evaluate, get_metric, metric_names
-from spacy_agreement.evaluation.streaming import ScanStream, TokensDiffer, evaluate_identical
+from spacy_agreement.evaluation.conll18.alignment import evaluate_aligned, evaluate_aligned_layers
+from spacy_agreement.evaluation.conll18.streaming import AlignedStream, Beside, evaluate_aligned_streamed
+from spacy_agreement.evaluation.dependency.column_evaluation import SentenceCount
+from spacy_agreement.evaluation.dependency.settings import EvaluationSettings
+from spacy_agreement.evaluation.dependency.metrics import EvaluationResult, evaluate, get_metric, metric_names
+from spacy_agreement.evaluation.dependency.streaming import ScanStream, TokensDiffer, evaluate_identical
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "conll18"
 BLOCKS = (1, 2, 7, 10 ** 6)
@@ -127,13 +127,13 @@ def reference_counts(gold, system):
     return las, uas, total
 
 
-CONLL18 = EvaluationOptions.for_convention("conll18")
+CONLL18 = EvaluationSettings.for_convention("conll18")
 METRICS = {m: get_metric(m) for m in metric_names()}
 
 
 def streamed(gold, pred, options=CONLL18, block=7, keep_counts=False, beside=None):
     def build(counts, **fields):
-        from spacy_agreement.evaluation.parser_metrics import Counts
+        from spacy_agreement.evaluation.dependency.metrics import Counts
 
         total = Counts(counts)
         return EvaluationResult(total.scores(), counts=total, **fields)
@@ -220,9 +220,9 @@ def test_multi_root_and_skipped_sentences_named_in_a_late_block(tmp_path):
     system[18]["words"][0][4] = 0
     system[18]["words"][1][4] = 0  # two roots in the prediction, one in the gold
     g, s = write_pair(tmp_path, gold, system)
-    options = EvaluationOptions.for_convention("conll07", skip_mismatched=True)
+    options = EvaluationSettings.for_convention("conll07", skip_mismatched=True)
     with pytest.raises(TokensDiffer):
-        streamed(g, s, EvaluationOptions.for_convention("conll07"), block=2)
+        streamed(g, s, EvaluationSettings.for_convention("conll07"), block=2)
     results = [streamed(g, s, options, block=b) for b in BLOCKS]
     for result in results:
         assert result.skipped == results[-1].skipped and result.multi_root == results[-1].multi_root
@@ -237,7 +237,7 @@ def test_an_error_in_a_late_block_names_its_sentence_and_line(tmp_path):
     gold = corpus(11, 12)
     gold[9]["words"] = [["_"] + list(w[1:]) for w in gold[9]["words"]]  # no forms: the form rule cannot run
     g, s = write_pair(tmp_path, gold, perturbed(gold, 12))
-    options = EvaluationOptions.for_convention("conllx")  # punctuation by form
+    options = EvaluationSettings.for_convention("conllx")  # punctuation by form
     with pytest.raises(BadOptionError) as whole:
         evaluate(read_conll(g), read_conll(s), options)
     for block in (1, 2, 7):

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import spacy_agreement as sa
 from spacy_agreement.cli import app
-from spacy_agreement.evaluation.judgments import (
+from spacy_agreement.evaluation.judgments.analysis import (
     JudgmentError,
     analyse_judgments,
     cohen_kappa,
@@ -18,7 +18,7 @@ from spacy_agreement.evaluation.judgments import (
     load_judgments,
     make_item,
 )
-from spacy_agreement.evaluation.mace import mace
+from spacy_agreement.evaluation.judgments.mace import mace
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -215,7 +215,7 @@ def test_mean_pairwise_cohen_against_fleiss_worked_example():
     assert cohen.judge_agreement == pytest.approx(2 / 3)
     fleiss = analyse_judgments(items, metrics=("las",), kappa="fleiss", mace_restarts=1)
     assert fleiss.kappa_kind == "fleiss" and fleiss.kappa == pytest.approx(1 / 3)
-    from spacy_agreement.evaluation.judgments import format_analysis
+    from spacy_agreement.evaluation.judgments.analysis import format_analysis
 
     assert "mean pairwise Cohen's kappa" in format_analysis(cohen)
     assert "Fleiss' kappa" in format_analysis(fleiss)
@@ -224,7 +224,7 @@ def test_mean_pairwise_cohen_against_fleiss_worked_example():
 
 
 def test_datapackage_reader_on_fixture():
-    from spacy_agreement.evaluation.judgments import load_datapackage
+    from spacy_agreement.evaluation.judgments.analysis import load_datapackage
 
     items = load_datapackage(PLANK_FIXTURE)
     assert [it.id for it in items] == ["xx-1", "xx-2", "xx-3"]
@@ -246,10 +246,10 @@ def test_datapackage_analysis_by_hand():
     # judge3: item2 B (yes), item3 B (tie: 1/2 | "b": yes)               -> 3/4 | 1
     # judges: (1,2) 1/2 over items 1-2, (1,3) 1 over item 2, (2,3) 1/2 over items 2-3: RAW 2/3;
     # Cohen: (1,2) 0, (1,3) undefined (one label only, left out), (2,3) 0: kappa 0
-    from spacy_agreement.evaluation.parser_metrics import EvaluationOptions
+    from spacy_agreement.evaluation.dependency.metrics import EvaluationSettings
 
     items = load_judgments(PLANK_FIXTURE)
-    options = EvaluationOptions(exclude_punct=True, punct_rules=frozenset({"form"}))
+    options = EvaluationSettings(exclude_punct=True, punct_rules=frozenset({"form"}))
     half = analyse_judgments(items, options=options, mace_restarts=1)
     assert half.metric_judge_agreement["las"] == pytest.approx((1 + 1 / 2 + 3 / 4) / 3)
     as_b = analyse_judgments(items, options=options, ties="b", mace_restarts=1)

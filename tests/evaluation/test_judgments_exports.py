@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 import spacy_agreement as sa
 from spacy_agreement.cli import app
 from spacy_agreement.errors import BadOptionError, JudgmentError
-from spacy_agreement.evaluation.judgments import analyse_judgments, cohen_kappa, iter_judgments, load_judgments
+from spacy_agreement.evaluation.judgments.analysis import analyse_judgments, cohen_kappa, iter_judgments, load_judgments
 
 runner = CliRunner()
 GOLD = {"forms": ["I", "saw", "it"], "heads": [2, 0, 2], "deprels": ["nsubj", "root", "obj"]}
@@ -103,6 +103,6 @@ def test_tie_is_a_preference_other_values_are_not(tmp_path):
         load_judgments(bad)
     item = sa.DependencyTree.create([2, 0], ["nsubj", "root"])
     with pytest.raises(JudgmentError, match="dependency trees or all phrase-structure"):
-        from spacy_agreement.evaluation.judgments import make_item
+        from spacy_agreement.evaluation.judgments.analysis import make_item
 
         make_item("x", None, item, sa.parse_brackets("(S (NP (N a)) (V b))")[0], {})

@@ -19,11 +19,11 @@ from typer.testing import CliRunner
 import spacy_agreement as sa
 from spacy_agreement.cli import app
 from spacy_agreement.errors import JudgmentError, UndefinedMetricWarning
-from spacy_agreement.evaluation.judgments import (DEFAULT_METRICS, JudgmentAnalysis, analyse_judgments,
+from spacy_agreement.evaluation.judgments.analysis import (DEFAULT_METRICS, JudgmentAnalysis, analyse_judgments,
                                                   cohen_kappa, fleiss_kappa, format_analysis, iter_judgments,
                                                   load_judgments, make_item)
-from spacy_agreement.evaluation.mace import mace
-from spacy_agreement.evaluation.parser_metrics import EvaluationOptions, sentence_scores
+from spacy_agreement.evaluation.judgments.mace import mace
+from spacy_agreement.evaluation.dependency.metrics import EvaluationSettings, sentence_scores
 from spacy_agreement.trees import DependencyTree
 
 PLANK_FIXTURE = Path(__file__).resolve().parents[1] / "data" / "plank" / "xx"
@@ -39,9 +39,9 @@ def reference_analysis(items, metrics=DEFAULT_METRICS, options=None, ties="half"
 
     from tests.evaluation.test_judgments import fisher_z_test
 
-    from spacy_agreement.evaluation.judgments import PREFERENCES, _spearman
+    from spacy_agreement.evaluation.judgments.analysis import PREFERENCES, _spearman
 
-    options = options or EvaluationOptions()
+    options = options or EvaluationSettings()
     items = list(items)
     judges = sorted({j for item in items for j in item.judgments})
     diffs = {m: np.empty(len(items)) for m in metrics}
@@ -206,7 +206,7 @@ def test_generated_judgments_of_the_examples_script(tmp_path):
 
 
 def test_the_release_folder_streamed_as_the_list(tmp_path):
-    options = EvaluationOptions(exclude_punct=True, punct_rules=frozenset({"form"}))
+    options = EvaluationSettings(exclude_punct=True, punct_rules=frozenset({"form"}))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         for ties in ("half", "b"):

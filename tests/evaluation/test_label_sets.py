@@ -13,8 +13,8 @@ import spacy_agreement as sa
 from spacy_agreement.adapters import write_conll
 from spacy_agreement.cli import app
 from spacy_agreement.errors import AgreementError, BadOptionError
-from spacy_agreement.evaluation.label_sets import LabelSetWarning, RootCaseWarning, read_label_map
-from spacy_agreement.evaluation.parser_metrics import EvaluationOptions, evaluate
+from spacy_agreement.evaluation.dependency.label_sets import LabelSetWarning, RootCaseWarning, read_label_map
+from spacy_agreement.evaluation.dependency.metrics import EvaluationSettings, evaluate
 
 runner = CliRunner()
 # trees without part-of-speech tags: UCP, LCP and content-word LAS are undefined (nan, warned)
@@ -34,7 +34,7 @@ def test_root_label_is_compared_case_insensitively_by_default():
     assert evaluate([gold], [pred]).las == 1.0
     assert evaluate([gold], [pred]).ted == 1.0  # TED sees the folded labels too
     with pytest.warns(RootCaseWarning):  # compared as written, ROOT is wrong: said
-        strict = evaluate([gold], [pred], EvaluationOptions(fold_root_case=False))
+        strict = evaluate([gold], [pred], EvaluationSettings(fold_root_case=False))
     assert strict.las == pytest.approx(2 / 3) and strict.ted < 1.0
 
 
@@ -42,10 +42,10 @@ def test_label_map_applies_to_predicted_labels_only():
     gold = tree([2, 0, 2], ["nsubj", "root", "obj"])
     pred = tree([2, 0, 2], ["nsubj", "ROOT", "dobj"])
     assert evaluate([gold], [pred]).las == pytest.approx(2 / 3)
-    mapped = evaluate([gold], [pred], EvaluationOptions(label_map={"dobj": "obj"}))
+    mapped = evaluate([gold], [pred], EvaluationSettings(label_map={"dobj": "obj"}))
     assert mapped.las == 1.0 and mapped.la == 1.0
     # a gold label that happens to be a key of the map is left alone
-    assert evaluate([tree([0], ["dobj"])], [tree([0], ["dobj"])], EvaluationOptions(label_map={"dobj": "obj"})).la == 0
+    assert evaluate([tree([0], ["dobj"])], [tree([0], ["dobj"])], EvaluationSettings(label_map={"dobj": "obj"})).la == 0
 
 
 def test_read_label_map_columns_and_json(tmp_path):
@@ -86,7 +86,7 @@ def test_poor_label_overlap_warns_once_naming_labels_and_pairs():
     assert result.label_check.share == pytest.approx(1 / 3)
     with warnings.catch_warnings():
         warnings.simplefilter("error", LabelSetWarning)  # mapped: no warning
-        assert evaluate(gold, pred, EvaluationOptions(label_map={"dobj": "obj"})).las == 1.0
+        assert evaluate(gold, pred, EvaluationSettings(label_map={"dobj": "obj"})).las == 1.0
 
 
 def test_per_label_table_against_hand_counts():
@@ -276,9 +276,9 @@ def test_label_costs_must_be_symmetric():
 def test_skipped_sentences_are_not_paired_in_the_label_check():
     """With skip_mismatched, a sentence whose tokens differ is left out of the label-set check
     too: its labels are not compared by position (issue: `obl -> punct` from a shifted sentence)."""
-    from spacy_agreement.evaluation.parser_metrics import evaluate
+    from spacy_agreement.evaluation.dependency.metrics import evaluate
 
     gold = [sa.DependencyTree.create([0, 1, 1], ["root", "obl", "punct"], ["a", "b", "."])] * 30
     shifted = [sa.DependencyTree.create([0, 1], ["root", "punct"], ["a", "."])] * 30
-    result = evaluate(gold + gold, shifted + gold, EvaluationOptions(skip_mismatched=True))
+    result = evaluate(gold + gold, shifted + gold, EvaluationSettings(skip_mismatched=True))
     assert len(result.skipped) == 30 and result.label_check.unseen_tokens == 0 and result.label_check.pairs == []

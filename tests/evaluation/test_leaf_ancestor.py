@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 import spacy_agreement as sa
 from spacy_agreement import _core
 from spacy_agreement.cli import app
-from spacy_agreement.evaluation.geig import EvalbParams, bracket_counts
-from spacy_agreement.evaluation.leaf_ancestor import first_char_cost, leaf_ancestor
-from spacy_agreement.evaluation.lineage import as_tuple, dependency_lineages, phrase_lineages, rebuild
+from spacy_agreement.evaluation.constituency.geig import EvalbSettings, bracket_counts
+from spacy_agreement.evaluation.constituency.leaf_ancestor import first_char_cost, leaf_ancestor
+from spacy_agreement.evaluation.constituency.lineage import as_tuple, dependency_lineages, phrase_lineages, rebuild
 
 from ..strategies import labelled_trees
 
@@ -152,7 +152,7 @@ def test_evalb_parameter_file(tmp_path):
     params_file = tmp_path / "COLLINS.prm"
     params_file.write_text("DEBUG 0\nDELETE_LABEL TOP\nDELETE_LABEL ,\nDELETE_LABEL_FOR_LENGTH -NONE-\n"
                            "EQ_LABEL ADVP PRT\n", encoding="utf-8")
-    params = EvalbParams.read(params_file)
+    params = EvalbSettings.read(params_file)
     gold = sa.parse_brackets("(TOP (S (NP-SBJ (NN it)) (, ,) (VP (VBD ran) (ADVP (RB off)))))", leaves="categories")[0]
     cand = sa.parse_brackets("(TOP (S (NP (NN it)) (, ,) (VP (VBD ran) (PRT (RP off)))))", leaves="categories")[0]
     counts = bracket_counts(gold, cand, params)
@@ -179,7 +179,7 @@ def test_words_must_match():
 def test_traces_and_deleted_words_leave_the_lineages_with_evalb_params():
     """Gold with -NONE- traces against a parse without them (the usual WSJ case): with EVALB
     parameters the deleted words leave the lineages, as EVALB removes them before comparing."""
-    params = EvalbParams.parse("DELETE_LABEL -NONE-\nDELETE_LABEL ,\n")
+    params = EvalbSettings.parse("DELETE_LABEL -NONE-\nDELETE_LABEL ,\n")
     gold = sa.parse_brackets("( (S (NP-SBJ-1 (DT The) (NN dog)) (VP (VBD was) (VP (VBN seen) (NP (-NONE- *-1))))"
                              " (, ,)) )", leaves="categories")
     cand = sa.parse_brackets("(S (NP (DT The) (NN dog)) (VP (VBD was) (VP (VBN seen))))", leaves="categories")

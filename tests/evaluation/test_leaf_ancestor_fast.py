@@ -1,4 +1,4 @@
-"""The compiled leaf-ancestor path (spacy_agreement._lineage, evaluation/leaf_ancestor_fast.py)
+"""The compiled leaf-ancestor path (spacy_agreement._lineage, evaluation/constituency/leaf_ancestor_compiled.py)
 against the pure-Python implementation it replaced (``leaf_ancestor_python``: the lineages of
 lineage.py, the Levenshtein kernel of _core, GEIG through EVALB's reader), kept as the slow
 reference: same word scores, sentence and corpus means to the bit, GEIG, skipped sentences
@@ -14,7 +14,7 @@ import spacy_agreement as sa
 from spacy_agreement import _lineage
 from spacy_agreement.adapters.brackets import read_brackets, trim_trailing_failures
 from spacy_agreement.errors import AgreementError
-from spacy_agreement.evaluation.leaf_ancestor import leaf_ancestor, leaf_ancestor_files, leaf_ancestor_python
+from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor, leaf_ancestor_files, leaf_ancestor_python
 
 LABELS = ["S", "NP", "N1", "VP", "NP-SBJ", "PP=2", "-NONE-", "X"]
 WORDS = ["a", "b", "c", "the", "dog", "é", "x"]
@@ -180,7 +180,7 @@ def test_malformed_file_names_file_line_and_sentence(tmp_path):
 
 def test_streaming_across_blocks_and_batches(tmp_path, monkeypatch):
     """Small blocks and batches: sentences cut by a block end, \\r\\n split between blocks."""
-    from spacy_agreement.evaluation import leaf_ancestor_fast as fast
+    from spacy_agreement.evaluation.constituency import leaf_ancestor_compiled as fast
 
     monkeypatch.setattr(fast, "BLOCK", 7)
     monkeypatch.setattr(fast, "BATCH", 3)

@@ -1,4 +1,4 @@
-"""Leaf-ancestor streamed in flat memory (evaluation/leaf_ancestor_fast.py) against the pure-Python
+"""Leaf-ancestor streamed in flat memory (evaluation/constituency/leaf_ancestor_compiled.py) against the pure-Python
 reference (``leaf_ancestor_python``) on generated bracket files, one of many sentences: the same
 totals (bit for bit: numpy's pairwise sums, summed back from a temporary file), the same sentences
 word by word as they are handed out while scoring, the same per-sentence arrays (``keep_rows``),
@@ -15,10 +15,10 @@ from spacy_agreement import _lineage
 from spacy_agreement.adapters.brackets import read_brackets, trim_trailing_failures
 from spacy_agreement.cli import app
 from spacy_agreement.cli.leaf_ancestor import corpus_figures, format_result
-from spacy_agreement.cli.output import dumps
-from spacy_agreement.cli.settings_options import signature_footer, with_signature
-from spacy_agreement.evaluation import leaf_ancestor_fast as fast
-from spacy_agreement.evaluation.leaf_ancestor import leaf_ancestor_files, leaf_ancestor_python
+from spacy_agreement.cli._output import dumps
+from spacy_agreement.cli._settings_options import signature_footer, with_signature
+from spacy_agreement.evaluation.constituency import leaf_ancestor_compiled as fast
+from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor_files, leaf_ancestor_python
 from spacy_agreement.evaluation.settings import LeafAncestorSettings
 
 pytestmark = pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # one-word sentences: GEIG

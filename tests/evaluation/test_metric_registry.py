@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 import spacy_agreement as sa
 from spacy_agreement.cli import app
 from spacy_agreement.errors import UndefinedMetricWarning, ratio, undefined
-from spacy_agreement.evaluation import parser_metrics as pm
-from spacy_agreement.evaluation.judgments import analyse_judgments, cohen_kappa, fleiss_kappa, make_item
-from spacy_agreement.evaluation.leaf_ancestor import leaf_ancestor
+from spacy_agreement.evaluation.dependency import metrics as pm
+from spacy_agreement.evaluation.judgments.analysis import analyse_judgments, cohen_kappa, fleiss_kappa, make_item
+from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor
 
 runner = CliRunner()
 
@@ -166,7 +166,7 @@ def test_parser_metrics_warn_once_per_call():
     # one sentence, all punctuation: with exclude_punct every token-based metric is undefined,
     # and UCP, LCP (no verb); TED (the empty trees agree) and CLAS ("root" is content) are defined
     gold = sa.DependencyTree.create([0, 1], ["root", "punct"], forms=["!", "!"], upos=["PUNCT", "PUNCT"])
-    options = pm.EvaluationOptions(exclude_punct=True, punct_labels=frozenset({"punct", "root"}))
+    options = pm.EvaluationSettings(exclude_punct=True, punct_labels=frozenset({"punct", "root"}))
     with pytest.warns(UndefinedMetricWarning) as record:
         result = pm.evaluate([gold, gold], [gold, gold], options)
     nan = [k for k, v in result.scores.items() if math.isnan(v)]

@@ -8,8 +8,8 @@ import pytest
 
 import spacy_agreement as sa
 from spacy_agreement.adapters import to_nltk
-from spacy_agreement.evaluation.geig import BracketCounts
-from spacy_agreement.evaluation.leaf_ancestor import leaf_ancestor
+from spacy_agreement.evaluation.constituency.geig import BracketCounts
+from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor
 
 
 def test_geig_of_no_bracket_is_undefined():

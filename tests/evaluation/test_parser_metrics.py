@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 import spacy_agreement as sa
 from spacy_agreement.errors import MismatchedCorpusError
-from spacy_agreement.evaluation.parser_metrics import (
-    EvaluationOptions,
+from spacy_agreement.evaluation.dependency.metrics import (
+    EvaluationSettings,
     complete_predications,
     contract,
     evaluate,
@@ -46,9 +46,9 @@ def test_las_uas_la_worked_example():
 
 
 def test_punctuation_excluded_by_upos_or_label():
-    s = sentence_scores(GOLD, PRED, EvaluationOptions(exclude_punct=True))
+    s = sentence_scores(GOLD, PRED, EvaluationSettings(exclude_punct=True))
     assert s["uas"] == 6 / 7 and s["las"] == 5 / 7
-    by_label_only = EvaluationOptions(exclude_punct=True, punct_upos=frozenset())
+    by_label_only = EvaluationSettings(exclude_punct=True, punct_upos=frozenset())
     assert sentence_scores(GOLD, PRED, by_label_only)["uas"] == 6 / 7
 
 
@@ -56,7 +56,7 @@ def test_ignore_label_subtypes():
     gold = tree(GOLD_H, [*GOLD_L[:6], "obl:tmod", "punct"])
     pred = tree(GOLD_H, [*GOLD_L[:6], "obl", "punct"])
     assert sentence_scores(gold, pred)["las"] == 7 / 8
-    assert sentence_scores(gold, pred, EvaluationOptions(ignore_subtypes=True))["las"] == 1.0
+    assert sentence_scores(gold, pred, EvaluationSettings(ignore_subtypes=True))["las"] == 1.0
     assert ted_accuracy(gold, pred, ignore_subtypes=True) == 1.0
 
 
@@ -115,11 +115,11 @@ def test_content_and_function_las():
 
 def test_root_distance_weighting():
     assert gold_depths(GOLD).tolist() == [3, 2, 1, 3, 2, 3, 2, 2]
-    s = sentence_scores(GOLD, PRED, EvaluationOptions(root_weight=lambda d: 1.0 / d))
+    s = sentence_scores(GOLD, PRED, EvaluationSettings(root_weight=lambda d: 1.0 / d))
     weights = [1 / 3, 1 / 2, 1, 1 / 3, 1 / 2, 1 / 3, 1 / 2, 1 / 2]
     correct = [1, 1, 1, 0, 1, 1, 0, 0]
     assert s["las_root_weighted"] == pytest.approx(sum(w * c for w, c in zip(weights, correct)) / sum(weights))
-    uniform = sentence_scores(GOLD, PRED, EvaluationOptions(root_weight="uniform"))
+    uniform = sentence_scores(GOLD, PRED, EvaluationSettings(root_weight="uniform"))
     assert uniform["las_root_weighted"] == pytest.approx(5 / 8)
 
 
@@ -199,7 +199,7 @@ def test_cli_evaluate_on_cdt_gives_table2_las(iaa):
     ("„", True), ("$", False), ("+", False), ("a.", False), ("1", False), ("", False), ("<num>", False),
 ])
 def test_form_punctuation_rule(form, expected):
-    from spacy_agreement.evaluation.parser_metrics import is_punct_form
+    from spacy_agreement.evaluation.dependency.metrics import is_punct_form
 
     assert is_punct_form(form) is expected
 
@@ -211,15 +211,15 @@ def test_form_rule_finds_punctuation_without_ud_tags_or_labels():
                                     forms=forms, upos=["PP", "VA", "XP", "RG", "XP", "XP"])
     pred = sa.DependencyTree.create([2, 0, 2, 2, 2, 4], ["subj", "ROOT", "pnct", "mod", "pnct", "pnct"],
                                     forms=forms, upos=["PP", "VA", "XP", "RG", "XP", "XP"])
-    default = sentence_scores(gold, pred, EvaluationOptions(exclude_punct=True), metrics=("uas",))
+    default = sentence_scores(gold, pred, EvaluationSettings(exclude_punct=True), metrics=("uas",))
     assert default["uas"] == 3 / 6  # nothing is punctuation by UPOS PUNCT or label punct
-    form = EvaluationOptions(exclude_punct=True, punct_rules=frozenset({"form"}), verb_upos=frozenset({"VA", "VE"}))
+    form = EvaluationSettings(exclude_punct=True, punct_rules=frozenset({"form"}), verb_upos=frozenset({"VA", "VE"}))
     s = sentence_scores(gold, pred, form, metrics=("uas", "las", "ucp", "lcp"))
     assert s["uas"] == 1.0 and s["las"] == 1.0
     # the verb "kom": children {Han, hjem} in both (the « » … moved around it do not count)
     assert (s["ucp"], s["lcp"]) == (1.0, 1.0)
     with pytest.raises(ValueError, match="unknown punctuation rule"):
-        EvaluationOptions(punct_rules=frozenset({"xpos"}))
+        EvaluationSettings(punct_rules=frozenset({"xpos"}))
     no_forms = sa.DependencyTree.create([0], ["root"])
     with pytest.raises(ValueError, match="needs word forms"):
         sentence_scores(no_forms, no_forms, form)

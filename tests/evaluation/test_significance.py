@@ -1,5 +1,5 @@
 """Approximate randomization, the paired bootstrap and its intervals
-(spacy_agreement.evaluation.significance) against slow textbook implementations written
+(spacy_agreement.evaluation.comparison.significance) against slow textbook implementations written
 here (loops over shuffles and resamples, Python's own random numbers), on cases with a known
 answer and on hypothesis-generated systems: p-values and interval ends agree within the
 Monte-Carlo error; Holm's adjustment against statsmodels."""
@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spacy_agreement.errors import BadOptionError
-from spacy_agreement.evaluation.comparison import compare_systems, merge_metrics, system_intervals
-from spacy_agreement.evaluation.significance import (ComparisonSettings, IntervalSettings, adjust, bootstrap,
+from spacy_agreement.evaluation.comparison.systems import compare_systems, merge_metrics, system_intervals
+from spacy_agreement.evaluation.comparison.significance import (ComparisonSettings, IntervalSettings, adjust, bootstrap,
                                                      randomization_test)
 from spacy_agreement.evaluation.unit_counts import from_rows, ratio
 from spacy_agreement.signature import Settings
@@ -268,7 +268,7 @@ def test_intervals_are_scipys_and_the_textbooks_on_the_same_resamples(method, se
     that bootstrap distribution and a jackknife written out below."""
     from scipy import stats
 
-    from spacy_agreement.evaluation.significance import _rng_argument
+    from spacy_agreement.evaluation.comparison.significance import _rng_argument
 
     rng = np.random.default_rng(100 + seed)
     n, R, level = 40, 999, 0.9

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 import spacy_agreement as sa
 from spacy_agreement.errors import MismatchedCorpusError
-from spacy_agreement.evaluation.parser_metrics import evaluate
-from spacy_agreement.evaluation.ud_metrics import (
+from spacy_agreement.evaluation.dependency.metrics import evaluate
+from spacy_agreement.evaluation.dependency.ud_labels import (
     UDScores,
     blex,
     clas,

@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 
 from spacy_agreement.adapters.conllu_words import read_conllu_layers
 from spacy_agreement.adapters.files import read_trees
-from spacy_agreement.evaluation.aligned import evaluate_aligned
-from spacy_agreement.evaluation.evalb import evaluate_files
-from spacy_agreement.evaluation.leaf_ancestor import leaf_ancestor
-from spacy_agreement.evaluation.metric_options import EvaluationOptions
-from spacy_agreement.evaluation.parser_metrics import evaluate
+from spacy_agreement.evaluation.conll18.alignment import evaluate_aligned
+from spacy_agreement.evaluation.constituency.evalb import evaluate_files
+from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor
+from spacy_agreement.evaluation.dependency.settings import EvaluationSettings
+from spacy_agreement.evaluation.dependency.metrics import evaluate
 from spacy_agreement.evaluation.unit_counts import (aligned_unit_counts, evalb_unit_counts,
                                                     leaf_ancestor_unit_counts)
 from spacy_agreement.trees import DependencyTree
@@ -66,7 +66,7 @@ def test_dependency_counts_sum_to_evaluates_scores(pairs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = evaluate(_trees(gold, ["nsubj", "obj", "punct"]), _trees(pred, ["nsubj", "obl", "punct"]),
-                          EvaluationOptions(), keep_counts=True)
+                          EvaluationSettings(), keep_counts=True)
         corpus = result.unit_counts.corpus()
     for metric, value in result.scores.items():
         assert same(corpus[metric], value), metric
@@ -79,7 +79,7 @@ def test_dependency_counts_on_cdt_and_skipped_sentences(iaa):
     pred[3] = gold[4]  # another sentence at position 4: its tokens differ
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = evaluate(gold, pred, EvaluationOptions(skip_mismatched=True), keep_counts=True)
+        result = evaluate(gold, pred, EvaluationSettings(skip_mismatched=True), keep_counts=True)
         corpus = result.unit_counts.corpus()
     assert list(result.unit_counts.set_aside) == [3]
     assert 3 not in result.unit_counts.units and len(result.unit_counts) == len(gold) - 1

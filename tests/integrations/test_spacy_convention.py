@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import spacy_agreement as sa
 from spacy_agreement.adapters import write_conll
 from spacy_agreement.cli import app
-from spacy_agreement.evaluation.parser_metrics import Counts, EvaluationOptions, evaluate, sentence_counts
+from spacy_agreement.evaluation.dependency.metrics import Counts, EvaluationSettings, evaluate, sentence_counts
 
 spacy = pytest.importorskip("spacy")
 from spacy.tokens import Doc  # noqa: E402
@@ -26,10 +26,10 @@ runner = CliRunner()
 # trees without part-of-speech tags: UCP, LCP and content-word LAS are undefined (nan, warned); a
 # half-trained parser uses few of the gold's labels; conll18 counts ROOT against root wrong (warned)
 pytestmark = [pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning"),
-              pytest.mark.filterwarnings("ignore::spacy_agreement.evaluation.label_sets.LabelSetWarning"),
-              pytest.mark.filterwarnings("ignore::spacy_agreement.evaluation.label_sets.RootCaseWarning")]
+              pytest.mark.filterwarnings("ignore::spacy_agreement.evaluation.dependency.label_sets.LabelSetWarning"),
+              pytest.mark.filterwarnings("ignore::spacy_agreement.evaluation.dependency.label_sets.RootCaseWarning")]
 
-SPACY = EvaluationOptions.for_convention("spacy")
+SPACY = EvaluationSettings.for_convention("spacy")
 
 
 def tree(heads, deprels, forms):
@@ -91,7 +91,7 @@ def test_spacy_convention_is_spacys_f_over_arcs_by_hand():
     assert same_as_spacy(result.scores["uas"], theirs["dep_uas"])
     assert same_as_spacy(result.scores["las"], theirs["dep_las"])
     # what the convention gave before: accuracy over the gold's non-punctuation words (3/4 + 1/2 heads right)
-    accuracy = evaluate(GOLD, PRED, EvaluationOptions.for_convention("spacy", attachment="accuracy"))
+    accuracy = evaluate(GOLD, PRED, EvaluationSettings.for_convention("spacy", attachment="accuracy"))
     assert accuracy.scores["uas"] == pytest.approx(4 / 6) and accuracy.scores["las"] == pytest.approx(2 / 6)
 
 
@@ -126,7 +126,7 @@ def test_spacy_f_reads_labels_as_spacy_does():
     pred = tree([2, 0, 2], ["NMOD", "Root", "punct:x"], words)
     result = evaluate([gold], [pred], SPACY)
     assert result.scores["uas"] == 1.0 and result.scores["las"] == pytest.approx(2 / 3)
-    mapped = evaluate([gold], [pred], EvaluationOptions.for_convention("spacy", label_map={"nmod": "NMOD:POSS"}))
+    mapped = evaluate([gold], [pred], EvaluationSettings.for_convention("spacy", label_map={"nmod": "NMOD:POSS"}))
     assert mapped.scores["las"] == 1.0
 
 
@@ -202,7 +202,7 @@ def test_spacy_convention_equals_nlp_evaluate_on_a_trained_parser(half_trained):
     examples = [Example(Doc(nlp.vocab, **gold_doc_words(t)), spacy_doc(nlp.vocab, t)) for t in test]
     theirs = nlp.evaluate(examples)
     # the package's old figure (accuracy over the gold's non-punctuation words) is not spaCy's here
-    accuracy = evaluate(test, parses, EvaluationOptions.for_convention("spacy", attachment="accuracy"))
+    accuracy = evaluate(test, parses, EvaluationSettings.for_convention("spacy", attachment="accuracy"))
     assert printed(accuracy.scores["las"]) != printed(theirs["dep_las"])
     assert same_as_spacy(evaluate(test, parses, SPACY).scores["las"], theirs["dep_las"])
     for args in (["--model", str(root / "pipeline")], [str(root / "system.conllu")]):

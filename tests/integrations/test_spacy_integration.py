@@ -67,14 +67,14 @@ def test_nlp_evaluate_with_registered_scorer(trained):
     predicted = [Example(nlp(Doc(nlp.vocab, words=[t.text for t in eg.reference])), eg.reference) for eg in examples]
     assert scores["dep_las"] == pytest.approx(parser_score(predicted)["dep_las"])
     # our own accuracies over gold tokens (punctuation by gold label) on the same predictions
-    from spacy_agreement.evaluation.parser_metrics import EvaluationOptions, evaluate
+    from spacy_agreement.evaluation.dependency.metrics import EvaluationSettings, evaluate
 
     def lowered(span):
         tree = sa.from_span(span)
         return sa.DependencyTree.create(tree.heads.tolist(), [d.lower() for d in tree.deprels], tree.forms)
 
     ours = evaluate([lowered(eg.reference[:]) for eg in predicted], [lowered(eg.predicted[:]) for eg in predicted],
-                    EvaluationOptions(exclude_punct=True, punct_upos=frozenset(), punct_labels=frozenset({"p", "punct"})))
+                    EvaluationSettings(exclude_punct=True, punct_upos=frozenset(), punct_labels=frozenset({"p", "punct"})))
     assert ours.la == pytest.approx(scores["dep_la"]) and ours.ned == pytest.approx(scores["dep_ned"])
 
 
@@ -171,7 +171,7 @@ def test_the_pipeline_on_the_raw_text_is_scored_through_the_alignment(trained, t
     are saved as CoNLL-U that conll18_ud_eval.py reads (the package's reader of what the script
     accepts reads them) and scored through the character alignment."""
     from spacy_agreement.adapters.conllu_words import read_conllu_layers
-    from spacy_agreement.evaluation.aligned import evaluate_aligned
+    from spacy_agreement.evaluation.conll18.alignment import evaluate_aligned
 
     _, _, path, gold = trained
     saved = tmp_path / "parses.conllu"

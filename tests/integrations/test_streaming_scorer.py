@@ -20,9 +20,9 @@ from spacy.tokens import Doc  # noqa: E402
 from spacy.training import Example  # noqa: E402
 
 from spacy_agreement.agreement.alpha import alpha as alpha_of  # noqa: E402
-from spacy_agreement.evaluation.label_sets import LabelSetWarning  # noqa: E402
-from spacy_agreement.evaluation.leaf_ancestor import leaf_ancestor  # noqa: E402
-from spacy_agreement.evaluation.parser_metrics import EvaluationOptions, evaluate  # noqa: E402
+from spacy_agreement.evaluation.dependency.label_sets import LabelSetWarning  # noqa: E402
+from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor  # noqa: E402
+from spacy_agreement.evaluation.dependency.metrics import EvaluationSettings, evaluate  # noqa: E402
 from spacy_agreement.integrations import spacy_scoring  # noqa: E402
 from spacy_agreement.integrations.spacy_components import (HeadCycleWarning, MisalignedExampleWarning,  # noqa: E402
                                                             UnparsedDocWarning, make_syntax_scorer, score_syntax,
@@ -130,7 +130,7 @@ def reference_score_syntax(examples, alpha="off", leaf_ancestor_=False, label_ma
                            punct="label", **kwargs):
     """The whole list at once: (scores, [(warning class, counts its message must say)])."""
     examples = list(examples)
-    options = EvaluationOptions(exclude_punct=True, punct_labels=frozenset(PUNCT_LABELS), punct_rules=punct,
+    options = EvaluationSettings(exclude_punct=True, punct_labels=frozenset(PUNCT_LABELS), punct_rules=punct,
                                 label_map={k.lower(): v.lower() for k, v in label_map.items()} if label_map else None,
                                 ignore_subtypes=ignore_subtypes)
     said = []
@@ -307,7 +307,7 @@ def test_registered_scorer_takes_a_generator():
 
 
 def test_a_registered_metric_is_scored_in_the_same_pass():
-    from spacy_agreement.evaluation import parser_metrics as pm
+    from spacy_agreement.evaluation.dependency import metrics as pm
 
     pm.register_metric("root_hits", "root hits", lambda g, p, ctx: (
         float(sum(1 for a, b in zip(g.heads.tolist(), p.heads.tolist()) if a == b == 0)),
@@ -327,7 +327,7 @@ def test_a_registered_metric_is_scored_in_the_same_pass():
 @pytest.mark.parametrize("label_map", [None, {"obl": "obj"}])
 def test_spacy_own_scores_counted_in_one_pass_are_spacys(kwargs, label_map):
     examples = [eg for eg in generated(120, seed=4) if not unparsed(eg.predicted)]
-    options = EvaluationOptions(label_map=label_map)
+    options = EvaluationSettings(label_map=label_map)
     expected = reference_parser_scores(examples, label_map, **dict(kwargs))
     source = OnePass(examples)
     assert same(spacy_parser_scores(source, options, **dict(kwargs)), expected)

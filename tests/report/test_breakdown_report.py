@@ -14,7 +14,7 @@ from spacy_agreement.adapters.conll import parse_conll
 from spacy_agreement.cli import app
 from spacy_agreement.corpus import Corpus
 from spacy_agreement.errors import BadOptionError
-from spacy_agreement.evaluation.breakdowns import ATTRIBUTES, breakdowns_from_trees
+from spacy_agreement.evaluation.dependency.breakdowns import ATTRIBUTES, breakdowns_from_trees
 from spacy_agreement.report.breakdown_html import PLOT_NOTE, breakdown_section, corpus_breakdowns
 from spacy_agreement.report.html import build_report
 

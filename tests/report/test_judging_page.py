@@ -18,8 +18,8 @@ import spacy_agreement as sa
 from spacy_agreement.adapters.judgments_files import json_tree, tree_json
 from spacy_agreement.cli import app
 from spacy_agreement.errors import BadOptionError, JudgmentError, Location
-from spacy_agreement.evaluation.judging_items import differ_without_punctuation, select_judging_items
-from spacy_agreement.evaluation.judgments import analyse_judgments, format_analysis, iter_judgments
+from spacy_agreement.evaluation.judgments.judging_items import differ_without_punctuation, select_judging_items
+from spacy_agreement.evaluation.judgments.analysis import analyse_judgments, format_analysis, iter_judgments
 from spacy_agreement.report.judging_page import first_shown, judging_page
 
 from .judging_data import DIFFERING, HOSTILE, SENTENCES, conllu, write_systems

@@ -1,0 +1,235 @@
+"""``spacy-agreement compare`` as one function: :func:`compare` scores two or more systems against
+one gold, as ``evaluate`` (dependency trees) or EVALB (bracketed trees) scores them, keeps each
+system's statistics per gold sentence, and compares the systems pair by pair over the sentences
+(approximate randomization and the paired bootstrap, :mod:`.comparison`, :mod:`.significance`).
+It returns a :class:`CompareRun` whose :meth:`~CompareRun.to_dict` is what ``compare --json``
+prints.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+from ...errors import BadOptionError, MismatchedCorpusError, UndefinedMetricWarning
+from ..command_results import CommandRun, html_table, json_safe, percent_text, resolve_settings
+from .systems import Comparison, compare_systems, merge_metrics
+from ..conll18.files import check_conll18_options, dependency_trees, text_difference, tokens_differ
+from ..dependency.evaluate_run import evaluation_settings
+from .significance import ComparisonSettings
+from ..unit_counts import UnitCounts
+
+PathLike = Union[str, "os.PathLike[str]"]
+Note = Optional[Callable[[str], Any]]
+
+
+def system_names(paths: Sequence[PathLike]) -> List[str]:
+    """How the systems are called: their file names, or their paths where two names clash."""
+    names = [os.path.basename(os.fspath(p)) for p in paths]
+    if len(set(names)) < len(names):
+        names = [os.fspath(p) for p in paths]
+    if len(set(names)) < len(names):
+        raise BadOptionError("the same system file is given twice")
+    return names
+
+
+def dependency_counts(gold: PathLike, systems: Sequence[PathLike], names: List[str], fmt: Optional[str],
+                      options: Any, note: Note = None, by: Optional[List[str]] = None,
+                      breakdowns: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, UnitCounts], Dict[str, str], str, str]:
+    """Each system's counts per gold sentence, as ``evaluate`` scores it: every metric on the
+    same tokens; through conll18_ud_eval.py's character alignment (its thirteen F1 scores)
+    for every system as soon as one has other tokens or sentences. Returns the counts, the
+    metrics' display names, the alignment and the evaluation's signature."""
+    from ..conll18.alignment import DISPLAY_NAMES as CONLL18_NAMES
+    from ..dependency.breakdowns import breakdowns_from_layers, breakdowns_from_trees
+    from ..dependency.metrics import display_name, evaluate
+    from ..unit_counts import aligned_unit_counts
+
+    strict = options.cycles == "raise"
+    gold_trees = dependency_trees(gold, fmt, strict)
+    preds = [dependency_trees(p, fmt, strict) for p in systems]
+    differ = [tokens_differ(gold_trees, trees, options.check_forms) for trees in preds]
+    if any(differ) and not options.skip_mismatched:
+        from ...adapters.conllu_words import read_conllu_layers
+
+        for path, trees, other in zip(systems, preds, differ):
+            if other:
+                difference = text_difference(gold_trees, trees, gold, path)
+                if difference is not None:
+                    raise MismatchedCorpusError(difference)
+                check_conll18_options(path, options)
+        which = ", ".join(n for n, d in zip(names, differ) if d)
+        if note is not None:
+            note(f"{which}: other tokens or sentences than the gold's; every system is scored through "
+                 "conll18_ud_eval.py's character alignment (its F1 scores), per gold sentence")
+        gold_layers = read_conllu_layers(gold)
+        counts = {}
+        for n, p in zip(names, systems):
+            layers = read_conllu_layers(p)
+            counts[n] = aligned_unit_counts(gold_layers, layers)
+            if by and breakdowns is not None:
+                breakdowns[n] = breakdowns_from_layers(gold_layers, layers, by=by)
+        return counts, dict(CONLL18_NAMES), "characters", f"conll18|v:{options.signature().rsplit('v:', 1)[1]}"
+    counts = {}
+    for name, trees in zip(names, preds):
+        with warnings.catch_warnings():  # a metric undefined on these files is said once, by the comparison
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            counts[name] = evaluate(gold_trees, trees, options, keep_counts=True).unit_counts
+        if by and breakdowns is not None:
+            breakdowns[name] = breakdowns_from_trees(list(zip(gold_trees, trees)), by=by, options=options)
+    display = {m: display_name(m) for m in next(iter(counts.values())).metrics}
+    return counts, display, "identical", options.signature()
+
+
+def bracket_counts(gold: PathLike, systems: Sequence[PathLike], names: List[str], params: Optional[PathLike],
+                   with_leaf_ancestor: bool, strict: bool, note: Note = None) -> Tuple[Dict[str, UnitCounts], str]:
+    """EVALB's figures per sentence (its parameter file, or its built-in settings), and with
+    ``with_leaf_ancestor`` leaf-ancestor and GEIG beside them. Returns the counts and the
+    evaluation's signature."""
+    from ...adapters.files import read_trees
+    from ..constituency.evalb import EvalbSettings, evaluate_files
+    from ..constituency.evalb_run import check_bracketed
+    from ..constituency.leaf_ancestor import leaf_ancestor
+    from ..settings import LeafAncestorSettings
+    from ..unit_counts import evalb_unit_counts, leaf_ancestor_unit_counts
+
+    check_bracketed(gold, *systems)
+    settings = EvalbSettings.read(params) if params else EvalbSettings()
+    for warning in settings.warnings:
+        if note is not None:
+            note(warning)
+    counts: Dict[str, UnitCounts] = {}
+    gold_trees = None
+    for name, path in zip(names, systems):
+        report = evaluate_files(gold, path, settings)
+        if report.aborted:
+            raise BadOptionError(f"{path}: EVALB gives up on this file ({report.messages[-1] if report.messages else 'errors'})")
+        counts[name] = evalb_unit_counts(report)
+        if with_leaf_ancestor:
+            options = {"cycles": "raise" if strict else "drop", "leaves": "categories", "missing": True}
+            if gold_trees is None:
+                gold_trees = read_trees(gold, "bracket", **options)
+            cand = read_trees(path, "bracket", **options)
+            result = leaf_ancestor(gold_trees, cand, evalb=settings if params else None)
+            counts[name] = merge_metrics(counts[name], leaf_ancestor_unit_counts(result))
+    signature = settings.signature()
+    if with_leaf_ancestor:
+        signature += "  " + LeafAncestorSettings(evalb=settings if params else None).signature()
+    return counts, signature
+
+
+class CompareRun(CommandRun):
+    """One ``compare`` run: :attr:`comparison` (every system's metrics with their intervals and
+    every pair's difference, interval and p-values, a :class:`~.comparison.Comparison`, whose
+    attributes this object also answers: ``pairs``, ``pair(a, b)``, ``values``, ``intervals``,
+    ``metrics``, ``set_aside``, ...), the files (:attr:`gold`, :attr:`files`: name → path), how
+    the words were paired (:attr:`alignment`: ``identical``, ``characters`` or ``lines`` for
+    bracketed trees), the evaluation's signature (:attr:`evaluation_signature`; the
+    comparison's is :attr:`signature`), the metrics' :attr:`display` names and with
+    ``breakdown`` the :attr:`breakdowns`. :meth:`to_dict` is ``compare --json``."""
+
+    WRAPS = "comparison"
+
+    def __init__(self, comparison: Comparison, gold: str, files: Dict[str, str], alignment: str,
+                 evaluation_signature: str, display: Mapping[str, str], breakdowns: Optional[Dict[str, Any]] = None):
+        self.comparison, self.gold, self.files, self.alignment = comparison, gold, files, alignment
+        self.evaluation_signature, self.display, self.breakdowns = evaluation_signature, dict(display), breakdowns
+
+    @property
+    def signature(self) -> str:
+        return self.comparison.signature
+
+    def to_dict(self) -> Dict[str, Any]:
+        """What ``compare --json`` prints (an undefined figure is None, JSON's null)."""
+        out = self.comparison.to_dict()
+        out.update(gold=self.gold, files=dict(self.files), alignment=self.alignment,
+                   evaluation_signature=self.evaluation_signature)
+        if self.breakdowns:
+            from ..dependency.breakdown_tables import breakdowns_to_json
+
+            out["breakdowns"] = breakdowns_to_json(self.breakdowns)
+        return json_safe(out)
+
+    def __repr__(self) -> str:
+        c = self.comparison
+        metric = c.metrics[0] if c.metrics else None
+        pairs = "; ".join(f"{p.b} - {p.a}: {metric} {100 * p.difference[metric]:+.2f} points, p (AR) "
+                          f"{p.p_randomization_adjusted.get(metric, p.p_randomization[metric]):.4g}"
+                          for p in c.pairs) if metric else ""
+        return f"CompareRun({len(self.files)} systems, {c.units} sentences; {pairs}; {self.signature})"
+
+    def _repr_html_(self) -> str:
+        c = self.comparison
+        rows = [(f"{name}: {self.display.get(m, m)}", f"{percent_text(c.values[name][m])} "
+                 f"[{percent_text(c.intervals[name][m].low)}, {percent_text(c.intervals[name][m].high)}]")
+                for name in c.values for m in c.metrics]
+        rows += [(f"{p.b} - {p.a}: {self.display.get(m, m)}", f"{100 * p.difference[m]:+.2f}, p (AR) "
+                  f"{p.p_randomization_adjusted.get(m, p.p_randomization[m]):.4g}, p (boot) "
+                  f"{p.p_bootstrap_adjusted.get(m, p.p_bootstrap[m]):.4g}") for p in c.pairs for m in c.metrics]
+        return html_table(f"compare: {len(self.files)} systems against {self.gold}, {c.units} sentences", rows,
+                          self.signature, [f"evaluation: {self.evaluation_signature}"])
+
+
+def compare(gold: PathLike, systems: Sequence[PathLike], settings: Union[None, str, ComparisonSettings] = None, *,
+            metric: Optional[Sequence[str]] = None, shuffles: int = 10000, resamples: int = 1000, seed: int = 1,
+            confidence: float = 0.95, interval: str = "percentile", correction: str = "holm",
+            format: Optional[str] = None, convention: str = "conll18", no_punct: Optional[bool] = None,
+            punct: Optional[str] = None, ignore_subtypes: Optional[bool] = None,
+            label_map: Union[None, PathLike, Mapping[str, str]] = None, case_sensitive_root: Optional[bool] = None,
+            skip_mismatched: bool = False, params: Optional[PathLike] = None, leaf_ancestor: bool = False,
+            breakdown: Optional[str] = None, strict: bool = False, note: Note = None) -> CompareRun:
+    """``spacy-agreement compare GOLD A B [C ...]``: is one parser really better than another?
+    Every metric of each system against ``gold`` with a bootstrap interval, and for each pair of
+    systems (the second against the first, in the order given) the difference, its interval and
+    the p-values of approximate randomization (stratified shuffling) and the paired bootstrap
+    (Berg-Kirkpatrick et al. 2012), the corpus metric recomputed from the resampled sentences'
+    counts; with three systems or more, each metric's p-values adjusted over the pairs
+    (``correction``: holm, bonferroni or none).
+
+    ``gold`` and ``systems``: files. Dependency trees (CoNLL-U/CoNLL-X, any reader with
+    dependency trees; ``format`` as ``--format``) are scored as :func:`spacy_agreement.evaluate`
+    scores them (``convention``, ``no_punct``, ``punct``, ``ignore_subtypes``, ``label_map``,
+    ``case_sensitive_root``, ``skip_mismatched``, ``strict``, ``breakdown``), through
+    conll18_ud_eval.py's character alignment for every system as soon as one has other tokens;
+    bracketed trees as EVALB scores them (``params``: its parameter file), with
+    ``leaf_ancestor=True`` leaf-ancestor and GEIG beside them. ``metric``: compare only these
+    (lower case, as ``evaluate``'s JSON names them). ``shuffles``, ``resamples``, ``seed``,
+    ``confidence``, ``interval``: the tests' and intervals' settings; ``settings``: a
+    :class:`~spacy_agreement.evaluation.comparison.significance.ComparisonSettings` or a signature given
+    back (``--signature``). ``note`` gets the command's lines of chatter."""
+    from ...adapters.files import guess_format
+    from ..dependency.breakdown_tables import chosen_attributes
+
+    systems = list(systems)
+    if len(systems) < 2:
+        raise BadOptionError("compare needs two system files or more (one system: evaluate --ci)")
+    chosen = resolve_settings(settings, ComparisonSettings(shuffles=shuffles, resamples=resamples, seed=seed,
+                                                           confidence=confidence, interval=interval,
+                                                           correction=correction))
+    names = system_names(systems)
+    by = chosen_attributes(breakdown)
+    breakdowns: Dict[str, Any] = {}
+    if (format or guess_format(gold)) == "bracket":
+        if by:
+            raise BadOptionError("--breakdown groups dependency attachments; bracketed trees have none",
+                                 option="breakdown")
+        from ...report.comparison_text import BRACKET_NAMES
+
+        counts, evaluation_signature = bracket_counts(gold, systems, names, params, leaf_ancestor, strict, note)
+        display, alignment = BRACKET_NAMES, "lines"
+    else:
+        options = evaluation_settings(None, convention=convention, no_punct=no_punct, punct=punct,
+                                      ignore_subtypes=ignore_subtypes, label_map=label_map,
+                                      case_sensitive_root=case_sensitive_root, skip_mismatched=skip_mismatched,
+                                      strict=strict)
+        counts, display, alignment, evaluation_signature = dependency_counts(gold, systems, names, format, options,
+                                                                             note, by, breakdowns)
+    if note is not None:
+        note(f"comparing {len(names)} systems ({chosen.shuffles:,} shuffles and {chosen.resamples:,} "
+             "resamples per pair) ...")
+    result = compare_systems(counts, chosen, metric)
+    return CompareRun(result, os.fspath(gold), {n: os.fspath(p) for n, p in zip(names, systems)}, alignment,
+                      evaluation_signature, display, breakdowns or None)
+
+
+__all__ = ["CompareRun", "bracket_counts", "compare", "dependency_counts", "system_names"]

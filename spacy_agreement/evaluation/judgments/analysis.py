@@ -1,0 +1,533 @@
+"""Do the metrics agree with people who judge parses? The analyses of Plank et al. (2015),
+§3–4, for items that each have a gold tree, two candidate parses A and B and the
+preferences of one or more human judges.
+
+Input (:func:`load_judgments`; the files are read by
+:mod:`spacy_agreement.adapters.judgments_files`, this module checks the items and analyses
+them) is JSON Lines, one item per line::
+
+    {"id": "en-17",
+     "gold": {"heads": [2, 0, 2], "deprels": ["nsubj", "root", "obj"], "upos": [...], "forms": [...]},
+     "a": {...}, "b": {...},
+     "judgments": {"judge1": "A", "judge2": "B"}}
+
+A tree may also be given as CoNLL-U text (a string), or a phrase-structure tree as
+``{"brackets": "(S ...)"}``. Preferences are ``"A"``, ``"B"`` or ``"tie"`` (no preference; either
+case). ``upos`` and ``forms`` are optional (without UPOS, UCP/LCP and POS-wise LAS have nothing to
+count), and so is ``gold``: items without a gold tree (or of phrase-structure trees, which the
+parser metrics do not score) are analysed for the judges alone (their agreement, κ, MACE), the
+metric tables left out. The export of a judging page (``spacy-agreement judge``,
+:mod:`spacy_agreement.report.judging_page`) is such a file; several files at once (several
+judges' exports) are merged by item (:func:`iter_judgments`).
+
+:func:`load_datapackage` reads the layout of the data released with Plank et al. (2015)
+(``CoNLL2015/datapackage/<lang>/``): a folder with ``gold.conll``, ``parser1.conll``,
+``parser2.conll`` (parallel CoNLL files) and ``annotated.csv``, one row per sentence, one column
+per judge (no header), each cell the colour of the parse the judge preferred (``blue`` or
+``red``; an empty cell: not judged). In the released data ``parser1`` is Malt and ``parser2`` MST,
+and blue is parser1 (this reproduces the paper's Tables 2 and 5), so the defaults are
+``parses=("parser1", "parser2")`` (A and B) and ``colours=("blue", "red")``. Judges are named
+``judge1``, ``judge2``, ... by column. :func:`load_judgments` reads either (a folder or a JSONL file).
+
+What :func:`analyse_judgments` computes (a judge's "no preference", ``tie``, is a third value
+of the judgments: it counts in the agreement between judges, κ and MACE as a category of its
+own and as 0 in the majority vote, and is left out of that judge's agreement with a metric,
+which prefers A or B; how many items each judge judged and how many were ties is reported):
+
+* each metric's preferred parse per item (the one it scores higher; ties reported), and the
+  mean agreement of each metric with the judges beside the mean agreement between judges
+  (Table 5). A metric's tie counts as half an agreement (``ties="half"``), the item is left
+  out for that metric (``ties="skip"``), or a tie is a preference for B (``ties="b"``: "A
+  when A scores higher, else B", which is what reproduces the paper's Spanish LAS column) or
+  for A (``ties="a"``). Agreement with the judges is averaged per judge
+  over the items that judge saw, then over judges.
+* raw agreement and chance-corrected agreement between judges (Table 1's RAW and κ): RAW is
+  the mean over judge pairs of the share of items both judged on which they agree; κ by
+  default (``kappa="cohen"``, the paper's) is the mean over judge pairs of Cohen's κ, each
+  pair over the items both judged (Cohen's κ itself for two judges); ``kappa="fleiss"`` gives
+  Fleiss' κ (the variant allowing a different number of judges per item; items with fewer
+  than two judgments are left out).
+* Spearman's ρ between the metrics across items (Table 3), over each metric's preference
+  strength score(A) − score(B).
+* ρ between the aggregated human judgment and each metric's preference strength (Table 4),
+  with the judgments aggregated by majority vote (+1 for A, −1 for B, 0 for a tie) and by
+  the MACE-style item-response model (:mod:`spacy_agreement.evaluation.judgments.mace`; P(A) − P(B)), and a
+  Fisher z-test of whether each metric's ρ differs from LAS's. Like the paper, the test
+  treats the two correlations as independent samples (Fisher 1921): z = (atanh ρ_m − atanh
+  ρ_LAS) / sqrt(1 / (n_m − 3) + 1 / (n_LAS − 3)), each n the items its ρ is computed over
+  (those where the metric is defined: UCP and LCP are not on an item without a verb that has
+  a dependent).
+
+Statistics come from scipy (``spearmanr``, ``norm``).
+
+Memory: :func:`iter_judgments` yields the items one at a time and :func:`analyse_judgments`
+goes through them once, keeping per item only the numbers its statistics need (each
+metric's score(A) − score(B) and the judges' preferences, a few bytes each) and never the
+trees; :func:`load_judgments` is the list of all items, trees included, for small files and
+for inspection.
+"""
+from __future__ import annotations
+
+import math
+import os
+import warnings
+from dataclasses import dataclass, field
+from itertools import combinations
+from array import array
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ...adapters.documents import read_document
+from ...adapters.judgments_files import (DATAPACKAGE_COLOURS, DATAPACKAGE_PARSES, merge_judgment_records,
+                                        read_datapackage_records)
+from ...errors import BadOptionError, JudgmentError, Location, UndefinedMetricWarning, undefined
+from ...agreement.kappa import cohen_kappa, fleiss_kappa
+from ...report.format import percent
+from .mace import MaceResult, mace
+from ..dependency.metrics import EvaluationSettings, display_name, metric_names, sentence_scores
+from ...trees import ConstituencyTree, DependencyTree
+
+PREFERENCES = ("A", "B")
+#: A judge's "no preference", as written in the files (``tie``, any case).
+TIE = "tie"
+#: The metrics of the paper's tables, the default of :func:`analyse_judgments` and of the CLI's
+#: ``--metric``; any name of the parser-metric table (:func:`judgment_metric_choices`) can be chosen.
+DEFAULT_METRICS = ("las", "uas", "la", "ned", "ted", "lcp", "ucp")
+
+
+def judgment_metric_choices() -> Tuple[str, ...]:
+    """The metrics ``analyse_judgments`` (and ``judgments --metric``) accept: every metric of
+    :data:`~spacy_agreement.evaluation.dependency.metrics.PARSER_METRICS`, registered ones included."""
+    return metric_names()
+
+
+@dataclass
+class JudgmentItem:
+    """A gold tree (or ``None``), two candidate parses, the judges' preferences (``"A"``,
+    ``"B"`` or ``"tie"``) and their comments."""
+
+    id: str
+    gold: Optional[Union[DependencyTree, ConstituencyTree]]
+    a: Union[DependencyTree, ConstituencyTree]
+    b: Union[DependencyTree, ConstituencyTree]
+    judgments: Dict[str, str]
+    comments: Dict[str, str] = field(default_factory=dict)
+
+
+def _tokens(tree: Union[DependencyTree, ConstituencyTree]) -> int:
+    return len(tree) if isinstance(tree, DependencyTree) else tree.n_leaves
+
+
+def make_item(id: str, gold: Optional[Union[DependencyTree, ConstituencyTree]],
+              a: Union[DependencyTree, ConstituencyTree], b: Union[DependencyTree, ConstituencyTree],
+              judgments: Mapping[str, str], location: Optional[Location] = None,
+              comments: Optional[Mapping[str, str]] = None) -> JudgmentItem:
+    """Check and build one item; errors name the item."""
+    where = location or Location(f"item {id}")
+    trees = [("a", a), ("b", b)] + ([("gold", gold)] if gold is not None else [])
+    if len({type(tree) for _, tree in trees}) > 1:
+        raise JudgmentError(f"item {id!r}: the parses and the gold must all be dependency trees or all phrase-"
+                            "structure trees", where)
+    reference, size = ("gold", _tokens(gold)) if gold is not None else ("parse A", _tokens(a))
+    for name, tree in trees[:2]:
+        if _tokens(tree) != size:
+            raise JudgmentError(f"item {id!r}: parse {name.upper()} has {_tokens(tree)} tokens, {reference} has "
+                                f"{size}", where)
+    clean: Dict[str, str] = {}
+    for judge, value in judgments.items():
+        value_up = str(value).strip().upper()
+        if value_up == TIE.upper():
+            value_up = TIE
+        elif value_up not in PREFERENCES:
+            raise JudgmentError(f"item {id!r}: judge {judge!r} gave unknown preference {value!r} (use A, B or tie)",
+                                where)
+        clean[str(judge)] = value_up
+    notes = {str(judge): str(text) for judge, text in (comments or {}).items() if str(text).strip()}
+    return JudgmentItem(str(id), gold, a, b, clean, notes)
+
+
+def load_datapackage(
+    folder: Union[str, "os.PathLike[str]"],
+    parses: Sequence[str] = DATAPACKAGE_PARSES,
+    colours: Sequence[str] = DATAPACKAGE_COLOURS,
+    gold: str = "gold",
+    judgments_file: str = "annotated.csv",
+) -> List[JudgmentItem]:
+    """Items from one language folder of the Plank et al. (2015) release (layout in the module
+    docstring; read by :func:`~spacy_agreement.adapters.judgments_files.read_datapackage_records`):
+    ``parses`` names the CoNLL files (without ``.conll``) of parse A and parse B,
+    ``colours`` the cell values that mean A and B. A first row with no colour in it is taken
+    as a header of judge names."""
+    return [make_item(*record) for record in read_datapackage_records(folder, parses, colours, gold, judgments_file)]
+
+
+def iter_judgments(path: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+                   reader: str = "judgments", **datapackage_options: Any) -> Iterator[JudgmentItem]:
+    """The items of :func:`load_judgments`, one at a time: each is read and checked
+    (:func:`make_item`) when the next one is asked for, and nothing of it is kept here, so
+    ``analyse_judgments(iter_judgments(path))`` holds one item's trees at a time.
+
+    ``path`` may be a list of files (the exports of several judges, or of one judge twice):
+    their items are merged by id
+    (:func:`~spacy_agreement.adapters.judgments_files.merge_judgment_records`: a judge's
+    judgment in a later file replaces the one in an earlier file, with a warning), which
+    keeps every item until the last file is read."""
+    if isinstance(path, (str, os.PathLike)):
+        records = read_document(reader, path, **datapackage_options)
+    else:
+        paths = list(path)
+        if not paths:
+            raise BadOptionError("no judgment file given")
+        seen = [os.path.realpath(os.fspath(p)) for p in paths]
+        if len(set(seen)) < len(seen):
+            raise BadOptionError("the same judgments file is given twice")
+        records = (merge_judgment_records((os.fspath(p), read_document(reader, p, **datapackage_options))
+                                          for p in paths) if len(paths) > 1
+                   else read_document(reader, paths[0], **datapackage_options))
+    for record in records:
+        yield make_item(*record)
+
+
+def load_judgments(path: Union[str, "os.PathLike[str]"], reader: str = "judgments",
+                   **datapackage_options: Any) -> List[JudgmentItem]:
+    """Items from a JSON Lines file (format in the module docstring), or from a folder in the
+    layout of the Plank et al. (2015) release (:func:`load_datapackage`, which takes the
+    keyword options); read by the registered document reader ``reader``
+    (:data:`~spacy_agreement.adapters.documents.DOCUMENT_READERS`; the built-in one is
+    :func:`~spacy_agreement.adapters.judgments_files.read_judgment_records`), each item
+    checked by :func:`make_item` before the next is read. A list of every item with its
+    trees: to analyse a large file, give :func:`iter_judgments` to :func:`analyse_judgments`."""
+    return list(iter_judgments(path, reader, **datapackage_options))
+
+
+@dataclass
+class JudgmentAnalysis:
+    """Everything of Tables 1, 3, 4 and 5 of Plank et al. (2015) for one set of items."""
+
+    metrics: Tuple[str, ...]
+    judges: List[str]
+    preferences: Dict[str, List[str]]
+    ties: Dict[str, int]
+    metric_judge_agreement: Dict[str, float]
+    judge_agreement: float
+    kappa: float
+    kappa_kind: str
+    metric_correlations: Dict[Tuple[str, str], float]
+    human_correlations: Dict[str, Dict[str, Dict[str, float]]]
+    mace: Optional[MaceResult]
+    items: int
+    differences: Dict[str, np.ndarray] = field(repr=False, default_factory=dict)
+    #: per judge: the items judged, how many of them "no preference", how many with a comment
+    judge_items: Dict[str, int] = field(default_factory=dict)
+    judge_ties: Dict[str, int] = field(default_factory=dict)
+    judge_comments: Dict[str, int] = field(default_factory=dict)
+    #: why the metric tables are left out (items without gold, phrase-structure trees); "" when they are not
+    metrics_left_out: str = ""
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {
+            "items": self.items,
+            "judges": len(self.judges),
+            "judge_agreement": self.judge_agreement,
+            "kappa": self.kappa,
+            "kappa_kind": self.kappa_kind,
+        }
+        for metric in self.metrics:
+            out[f"agreement_{metric}"] = self.metric_judge_agreement[metric]
+            out[f"ties_{metric}"] = self.ties[metric]
+            for aggregation, table in self.human_correlations.items():
+                for key, value in table[metric].items():
+                    out[f"{key}_{aggregation}_{metric}"] = value
+        for (m1, m2), value in self.metric_correlations.items():
+            out[f"rho_{m1}_{m2}"] = value
+        for judge in self.judges:
+            out[f"judge_items_{judge}"] = self.judge_items.get(judge, 0)
+            out[f"judge_ties_{judge}"] = self.judge_ties.get(judge, 0)
+            out[f"judge_comments_{judge}"] = self.judge_comments.get(judge, 0)
+        if self.metrics_left_out:
+            out["metrics_left_out"] = self.metrics_left_out
+        if self.mace is not None:
+            for judge, value in self.mace.competence.items():
+                out[f"mace_competence_{judge}"] = value
+        return out
+
+
+class _Judged:
+    """The judges' preferences of every item so far, compact: a judge number and a code
+    (1: A, 2: B, 3: no preference) per judgment, in the order read, and where each item's judgments start. What
+    the agreement statistics and MACE need, a few bytes per judgment; the item's dict is
+    not kept (``item(i)`` rebuilds it, in the order it was read)."""
+
+    LETTERS = ("", "A", "B", TIE)
+    CODES = {"A": 1, "B": 2, TIE: 3}
+
+    def __init__(self) -> None:
+        self.names: Dict[str, int] = {}  # judge -> number, in the order first seen
+        self.judge = array("i")
+        self.value = array("b")
+        self.starts = array("q", [0])
+
+    def add(self, judgments: Mapping[str, str]) -> None:
+        for judge, value in judgments.items():
+            self.judge.append(self.names.setdefault(judge, len(self.names)))
+            self.value.append(self.CODES[value])
+        self.starts.append(len(self.judge))
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def item(self, i: int, names: Optional[Sequence[str]] = None) -> Dict[str, str]:
+        names = names if names is not None else list(self.names)
+        return {names[self.judge[k]]: self.LETTERS[self.value[k]] for k in range(self.starts[i], self.starts[i + 1])}
+
+    def values(self) -> Iterator[List[str]]:
+        """Each item's preferences in the order read (what ``fleiss_kappa`` takes)."""
+        for i in range(len(self)):
+            yield [self.LETTERS[self.value[k]] for k in range(self.starts[i], self.starts[i + 1])]
+
+    def matrix(self, judges: Sequence[str]) -> np.ndarray:
+        """items × ``judges``: 0 not judged, 1 A, 2 B, 3 no preference (one byte a cell)."""
+        column = np.full(max(len(self.names), 1), -1, dtype=np.int64)
+        for name, number in self.names.items():
+            column[number] = judges.index(name)
+        rows = np.repeat(np.arange(len(self)), np.diff(np.frombuffer(self.starts, dtype=np.int64)))
+        out = np.zeros((len(self), len(judges)), dtype=np.int8)
+        out[rows, column[np.frombuffer(self.judge, dtype=np.int32)]] = np.frombuffer(self.value, dtype=np.int8)
+        return out
+
+
+class _JudgedItems(Sequence):  # type: ignore[type-arg]
+    """The items' preference dicts as a sequence built on demand (what :func:`mace` reads)."""
+
+    def __init__(self, judged: _Judged):
+        self.judged = judged
+        self.names = list(judged.names)
+
+    def __len__(self) -> int:
+        return len(self.judged)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self.judged.item(k, self.names) for k in range(*i.indices(len(self)))]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        return self.judged.item(i % len(self), self.names)
+
+
+def analyse_judgments(
+    items: Iterable[JudgmentItem],
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    options: Optional[EvaluationSettings] = None,
+    ties: str = "half",
+    mace_restarts: int = 10,
+    seed: int = 0,
+    kappa: str = "cohen",
+    check_forms: bool = True,
+) -> JudgmentAnalysis:
+    """Run every analysis of the module docstring. ``check_forms=False`` lets a parse's forms
+    differ from the gold's (only the token count must match; the released Croatian MST parse
+    writes numbers as ``<num>``).
+
+    ``items`` is any iterable (a list, or :func:`iter_judgments`), gone through once: each
+    item is scored as it comes and its trees are not kept. What is kept per item is what the
+    statistics need: per metric the difference score(A) − score(B) (one float64; the
+    preferences, ties and ρ come from it) and the judges' preferences (a judge number and a
+    code per judgment, :class:`_Judged`); the table of judgments (items × judges, one byte a
+    cell) and MACE's arrays are built from them at the end. Kappas, agreements and ρ are
+    computed over all items at once, as before, so the figures are the same whether the
+    items come as a list or one at a time."""
+    from scipy.stats import norm, spearmanr  # lazy: import time
+
+    options = options or EvaluationSettings()
+    choices = judgment_metric_choices()
+    unknown = [m for m in metrics if m not in choices]
+    if unknown:
+        raise BadOptionError(f"unknown metrics {unknown}; choose from {', '.join(choices)}")
+    if ties not in ("half", "skip", "a", "b"):
+        raise BadOptionError("ties must be 'half', 'skip', 'a' or 'b'")
+    if kappa not in ("cohen", "fleiss"):
+        raise BadOptionError("kappa must be 'cohen' (mean pairwise Cohen) or 'fleiss'")
+    columns = {m: array("d") for m in metrics}
+    judged = _Judged()
+    comments: Dict[str, int] = {}
+    scored: Optional[bool] = None  # whether the metrics are computed: decided by the first item
+    left_out = ""
+    item = None
+    for item in items:
+        if scored is None:
+            scored = isinstance(item.gold, DependencyTree)
+            if not scored:
+                left_out = ("the items are phrase-structure trees, and the parser metrics score dependency trees"
+                            if isinstance(item.a, ConstituencyTree) else
+                            "the items have no gold tree (make the judging page with judge --gold to have it)")
+                metrics, columns = (), {}
+        elif scored and item.gold is None:
+            raise JudgmentError(f"item {item.id!r} has no gold tree, and the items before it have one: give every "
+                                "item a gold tree, or none")
+        if scored:
+            # nan (no warning) where a metric counts nothing in the sentence: a tie below
+            score_a = sentence_scores(item.gold, item.a, options, check_forms, metrics, warn=False)
+            score_b = sentence_scores(item.gold, item.b, options, check_forms, metrics, warn=False)
+            for m in metrics:
+                columns[m].append(score_a[m] - score_b[m])  # nan when the metric counts nothing
+        judged.add(item.judgments)
+        for judge in item.comments:
+            comments[judge] = comments.get(judge, 0) + 1
+    item = None  # the last item's trees are not kept either
+    n = len(judged)
+    if not n:
+        raise JudgmentError("no judgment items")
+    diffs = {m: np.array(columns.pop(m), dtype=float) for m in metrics}
+    judges = sorted(judged.names)
+    table_of = judged.matrix(judges)  # items × judges: 0 not judged, 1 A, 2 B, 3 no preference
+    preferences = {
+        m: ["A" if d > 0 else "B" if d < 0 else "tie" for d in np.nan_to_num(diffs[m], nan=0.0)] for m in metrics
+    }
+    # Table 5: mean agreement of each metric with the judges, and between judges
+    agreement: Dict[str, float] = {}
+    for m in metrics:
+        clean = np.nan_to_num(diffs[m], nan=0.0)
+        prefers = np.where(clean > 0, 1, np.where(clean < 0, 2, 0))  # 0: a tie
+        tie = prefers == 0
+        per_judge = []
+        for j in range(len(judges)):
+            said = table_of[:, j]
+            prefers_one = (said == 1) | (said == 2)  # a judge's "no preference" has no side to agree with
+            counted = prefers_one & ~tie if ties == "skip" else prefers_one
+            if not counted.any():
+                continue
+            if ties == "half":
+                tied_hit = np.full(n, 0.5)
+            else:  # a tie counts as preferring A or B ("skip": never used)
+                tied_hit = (said == (1 if ties == "a" else 2)).astype(float)
+            hits = np.where(tie, tied_hit, (prefers == said).astype(float))[counted]
+            per_judge.append(float(np.mean(hits)))
+        agreement[m] = float(np.mean(per_judge)) if per_judge else undefined(
+            f"agreement of {m} with the judges", "no judged item the metric decides")
+    pair_agreement, cohen = [], []
+    letters = np.array(_Judged.LETTERS, dtype=object)
+    for j1, j2 in combinations(range(len(judges)), 2):
+        both = (table_of[:, j1] > 0) & (table_of[:, j2] > 0)
+        if both.any():
+            first, second = table_of[both, j1], table_of[both, j2]
+            pair_agreement.append(float(np.mean(first == second)))
+            with warnings.catch_warnings():  # a pair with undefined κ is left out of the mean
+                warnings.simplefilter("ignore", UndefinedMetricWarning)
+                cohen.append(cohen_kappa(letters[first].tolist(), letters[second].tolist()))
+    judge_agreement = float(np.mean(pair_agreement)) if pair_agreement else undefined(
+        "agreement between judges", "no item judged by two judges")
+    kind = kappa
+    if kind == "cohen":
+        valid = [k for k in cohen if not math.isnan(k)]
+        kappa_value = float(np.mean(valid)) if valid else undefined(
+            "Cohen's kappa", "no pair of judges with a defined kappa (fewer than two judges, or every "
+            "pair's judgments in one category)")
+    else:
+        kappa_value = fleiss_kappa(judged.values())
+    # Table 3: Spearman's rho between metrics across items
+    correlations: Dict[Tuple[str, str], float] = {}
+    for m1, m2 in combinations(metrics, 2):
+        correlations[(m1, m2)] = _spearman(spearmanr, diffs[m1], diffs[m2])
+    # Table 4: rho between aggregated human judgments and each metric
+    votes = ((table_of == 1).sum(axis=1) - (table_of == 2).sum(axis=1)).astype(float)
+    human = {"majority": np.sign(votes)}
+    fitted: Optional[MaceResult] = None
+    if judges:  # some item has a judgment
+        labels = PREFERENCES + ((TIE,) if (table_of == 3).any() else ())
+        fitted = mace(_JudgedItems(judged), labels=labels, restarts=mace_restarts, seed=seed)
+        human["mace"] = fitted.posterior[:, 0] - fitted.posterior[:, 1]
+    human_corr: Dict[str, Dict[str, Dict[str, float]]] = {}
+    for aggregation, values in human.items():
+        table: Dict[str, Dict[str, float]] = {}
+        for m in metrics:
+            table[m] = {"rho": _spearman(spearmanr, values, diffs[m])}
+        base = table.get("las", {}).get("rho", math.nan)
+        # each ρ's own number of items: those where the metric (and the judgment) is defined
+        sizes = {m: int((~(np.isnan(values) | np.isnan(diffs[m]))).sum()) for m in metrics}
+        for m in metrics:
+            rho = table[m]["rho"]
+            if m == "las" or min(sizes[m], sizes.get("las", 0)) <= 3 or math.isnan(rho) or math.isnan(base) or \
+                    abs(rho) >= 1 or abs(base) >= 1:
+                table[m]["z_vs_las"], table[m]["p_vs_las"] = math.nan, math.nan
+                continue
+            z = (math.atanh(rho) - math.atanh(base)) / math.sqrt(1.0 / (sizes[m] - 3) + 1.0 / (sizes["las"] - 3))
+            table[m]["z_vs_las"], table[m]["p_vs_las"] = z, float(2 * norm.sf(abs(z)))
+        human_corr[aggregation] = table
+    return JudgmentAnalysis(
+        tuple(metrics), judges, preferences, {m: preferences[m].count("tie") for m in metrics}, agreement,
+        judge_agreement, kappa_value, kind, correlations, human_corr, fitted, n, diffs,
+        {j: int((table_of[:, k] > 0).sum()) for k, j in enumerate(judges)},
+        {j: int((table_of[:, k] == 3).sum()) for k, j in enumerate(judges)},
+        {j: comments.get(j, 0) for j in judges}, left_out,
+    )
+
+
+def judged_line(result: "JudgmentAnalysis") -> str:
+    """One line: how many items each judge judged, how many of them "no preference" (ties),
+    and how many comments the judge wrote."""
+    def one(judge: str) -> str:
+        ties, notes = result.judge_ties.get(judge, 0), result.judge_comments.get(judge, 0)
+        return (f"{judge} {result.judge_items.get(judge, 0)} items, {ties} {'tie' if ties == 1 else 'ties'}"
+                + (f", {notes} {'comment' if notes == 1 else 'comments'}" if notes else ""))
+
+    return "judged: " + "; ".join(one(j) for j in result.judges)
+
+
+def _kappa_name(result: "JudgmentAnalysis") -> str:
+    if result.kappa_kind == "fleiss":
+        return "Fleiss' kappa"
+    return "Cohen's kappa" if len(result.judges) <= 2 else "mean pairwise Cohen's kappa"
+
+
+def _spearman(spearmanr, x: np.ndarray, y: np.ndarray) -> float:
+    mask = ~(np.isnan(x) | np.isnan(y))
+    if mask.sum() < 3 or np.all(x[mask] == x[mask][0]) or np.all(y[mask] == y[mask][0]):
+        return math.nan
+    return float(spearmanr(x[mask], y[mask]).statistic)
+
+
+def format_analysis(result: JudgmentAnalysis) -> str:
+    """The tables of the paper as text: agreements and κ in %, Spearman's ρ × 100 (as every
+    text output prints a score: :func:`~spacy_agreement.report.format.percent`)."""
+    width = 7  # -100.00
+
+    def num(v: float) -> str:
+        return percent(v, width=width)
+
+    names = [display_name(m) for m in result.metrics]
+    lines = [f"{result.items} items, {len(result.judges)} judges ({', '.join(result.judges)})",
+             judged_line(result),
+             f"between judges: raw agreement {percent(result.judge_agreement, sign=True)}, "
+             f"{_kappa_name(result)} {percent(result.kappa, sign=True)}", ""]
+    if not result.metrics:
+        lines.append(f"no metric tables: {result.metrics_left_out or 'no metric chosen'}")
+        if result.mace is not None:
+            lines.append("")
+            lines.append("MACE competence, %: " + ", ".join(f"{j} {percent(v)}"
+                                                           for j, v in result.mace.competence.items()))
+        return "\n".join(lines)
+    lines += ["Mean agreement with the judges, % (Table 5)",
+              "  " + " ".join(f"{n:>{width}}" for n in ["ANN", *names]),
+              "  " + num(result.judge_agreement) + " "
+              + " ".join(num(result.metric_judge_agreement[m]) for m in result.metrics),
+              f"  {'ties':<{width}} " + " ".join(f"{result.ties[m]:{width}d}" for m in result.metrics), "",
+              "Spearman's rho between metrics, × 100 (Table 3)",
+              "       " + " ".join(f"{n:>{width}}" for n in names[1:])]
+    for i, m1 in enumerate(result.metrics[:-1]):
+        row = [num(result.metric_correlations[(m1, m2)]) for m2 in result.metrics[i + 1:]]
+        lines.append(f"  {display_name(m1):<5}" + " " * (width + 1) * i
+                     + " ".join(row))
+    lines.append("")
+    lines.append("Spearman's rho with the human judgments, × 100 (Table 4; * differs from LAS, Fisher z, p < 0.05)")
+    lines.append("           " + " ".join(f"{n:>{width}} " for n in names))
+    for aggregation, table in result.human_correlations.items():
+        cells = []
+        for m in result.metrics:
+            p = table[m].get("p_vs_las", math.nan)
+            cells.append(num(table[m]["rho"]) + ("*" if not math.isnan(p) and p < 0.05 else " "))
+        lines.append(f"  {aggregation:<9}" + " ".join(cells))
+    if result.mace is not None:
+        lines.append("")
+        lines.append("MACE competence, %: " + ", ".join(f"{j} {percent(v)}" for j, v in result.mace.competence.items()))
+    return "\n".join(lines)
