@@ -11,9 +11,10 @@ never a mean of sentence scores.
   sentence with probability ½ and recomputes |metric(B) − metric(A)|. The p-value is
   (1 + shuffles at least as extreme as the observed difference) / (1 + shuffles), two-sided;
   with fewer sentences than log₂(shuffles) every one of the 2ⁿ arrangements is enumerated and
-  the p-value is exact. Computed by :func:`scipy.stats.permutation_test`
-  (``permutation_type="samples"``), whose statistic sums the swapped counts with one matrix
-  product per batch of shuffles.
+  the p-value is exact. The shuffles are :func:`scipy.stats.permutation_test`'s
+  (``permutation_type="samples"``) drawn from the same seed, so the p-values are that function's;
+  :mod:`.randomization` draws them without SciPy's loop over sentences, and the statistic sums
+  the swapped counts with one matrix product per batch of shuffles.
 * **Paired bootstrap** (Efron & Tibshirani 1993; Koehn 2004; Berg-Kirkpatrick et al. 2012):
   resample the sentences with replacement, the same sentences for every system, and recompute
   each metric. The bootstrap distribution of the difference d* is shifted to the null
@@ -49,6 +50,7 @@ import numpy as np
 from ...errors import BadOptionError
 from ...signature import Settings, setting
 from ..unit_counts import UnitCounts
+from .randomization import randomization_p_values
 
 INTERVAL_METHODS = ("percentile", "basic", "bca")
 CORRECTIONS = ("holm", "bonferroni", "none")
@@ -270,20 +272,25 @@ def randomization_test(a: UnitCounts, b: UnitCounts, shuffles: int, seed: int) -
     a_num, a_den = a.numerators.sum(axis=0), a.denominators.sum(axis=0)
     b_num, b_den = b.numerators.sum(axis=0), b.denominators.sum(axis=0)
 
-    def statistic(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
-        swapped = (np.asarray(x) >= n).astype(float)  # x holds B's index where a sentence is swapped
+    def sums_differ(swapped: np.ndarray) -> np.ndarray:  # swapped: shuffles x sentences, 1.0 where swapped
         moved_num, moved_den = swapped @ diff_num, swapped @ diff_den
         with np.errstate(all="ignore"):
             d = np.abs(a.values(b_num - moved_num, b_den - moved_den) - a.values(a_num + moved_num, a_den + moved_den))
         return np.where(np.isnan(d), np.inf, d)  # undefined: as extreme as can be
 
-    observed = statistic(np.arange(n), np.arange(n) + n)
-    with np.errstate(all="ignore"):
-        res = stats.permutation_test((np.arange(n), np.arange(n) + n), statistic, permutation_type="samples",
-                                     vectorized=True, n_resamples=shuffles, alternative="greater",
-                                     batch=max(1, _BATCH_CELLS // n),
-                                     **{_rng_argument(stats.permutation_test): seed})
-    p = np.asarray(res.pvalue, dtype=float).ravel()
+    observed = sums_differ(np.zeros((1, n)))[0]
+    batch = max(1, _BATCH_CELLS // n)
+    if shuffles < 2 ** min(n, 62):  # random shuffles: SciPy's draws, without its loop over sentences
+        p = randomization_p_values(sums_differ, observed, n, shuffles, batch, seed)
+    else:  # every one of the 2^n arrangements (few sentences)
+        def statistic(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+            return sums_differ((np.asarray(x) >= n).astype(float))  # x holds B's index where swapped
+
+        with np.errstate(all="ignore"):
+            res = stats.permutation_test((np.arange(n), np.arange(n) + n), statistic, permutation_type="samples",
+                                         vectorized=True, n_resamples=shuffles, alternative="greater", batch=batch,
+                                         **{_rng_argument(stats.permutation_test): seed})
+        p = np.asarray(res.pvalue, dtype=float).ravel()
     return {m: (float(min(1.0, p[k])) if np.isfinite(observed[k]) else float("nan")) for k, m in enumerate(metrics)}
 
 

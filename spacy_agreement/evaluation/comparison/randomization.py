@@ -1,0 +1,69 @@
+"""Approximate randomization without SciPy's per-sentence loop: the same shuffles as
+:func:`scipy.stats.permutation_test` (``permutation_type="samples"``, two samples paired by
+sentence) draws from the same seed, and the same p-values, about ten times faster.
+
+SciPy permutes each sentence's pair of analyses separately, one ``moveaxis`` per sentence per
+batch of shuffles (16,000 sentences × 10,000 shuffles: ~9 s of its 10). Which sentences a
+shuffle swaps is all that matters here, so :func:`swap_masks` draws them directly from the
+random stream SciPy would consume:
+
+* SciPy ≥ 1.15 (``rng=``): a :class:`numpy.random.Generator`; ``Generator.permuted`` shuffles each
+  sentence's two indices with one bounded draw, one 32-bit word of the stream per sentence, and
+  swaps them when the word's lowest bit is 0. A batch always draws ``batch`` full rows (SciPy
+  permutes a tiled array of that size and drops the surplus rows of the last batch).
+* older SciPy (``random_state=``): a :class:`numpy.random.RandomState`; each shuffle draws two
+  uniform numbers per sentence and ``argsort`` puts the second first (a swap) when the first is
+  the larger.
+
+The tests check the masks against SciPy's own generator and the p-values against
+``permutation_test`` itself on data of every kind.
+"""
+from __future__ import annotations
+
+import inspect
+from typing import Callable, Iterator, Optional
+
+import numpy as np
+
+
+def scipy_seeds_generator() -> bool:
+    """Whether :func:`scipy.stats.permutation_test` takes ``rng=`` (a Generator from the seed)."""
+    from scipy import stats
+
+    return "rng" in inspect.signature(stats.permutation_test).parameters
+
+
+def swap_masks(n: int, shuffles: int, batch: int, seed: Optional[int],
+               generator: Optional[bool] = None) -> Iterator[np.ndarray]:
+    """Boolean arrays of shape (shuffles in the batch, ``n``), batch after batch: which
+    sentences each shuffle swaps, as SciPy's permutation test draws them from ``seed``."""
+    generator = scipy_seeds_generator() if generator is None else generator
+    batch = max(1, min(batch, shuffles))
+    if generator:
+        rng = np.random.default_rng(seed)
+        for k in range(0, shuffles, batch):
+            words = rng.integers(0, 1 << 32, size=(batch, n), dtype=np.uint32)
+            yield (words[:min(batch, shuffles - k)] & 1) == 0
+    else:
+        state = np.random.RandomState(seed)
+        for k in range(0, shuffles, batch):
+            uniform = state.random_sample(size=(min(batch, shuffles - k), n, 2))
+            yield uniform[..., 0] > uniform[..., 1]
+
+
+def randomization_p_values(statistic: Callable[[np.ndarray], np.ndarray], observed: np.ndarray, n: int,
+                           shuffles: int, batch: int, seed: Optional[int]) -> np.ndarray:
+    """One p-value per column of ``observed``: (1 + shuffles whose statistic is at least the
+    observed one) / (1 + shuffles), with SciPy's tolerance for ties (100 machine epsilons,
+    relative). ``statistic`` maps a float 0/1 array of swaps (shuffles × ``n``) to the
+    statistics (shuffles × columns)."""
+    observed = np.asarray(observed, dtype=float)
+    threshold = observed - np.abs(np.finfo(float).eps * 100 * observed)
+    count = np.zeros(observed.shape, dtype=np.int64)
+    with np.errstate(invalid="ignore"):
+        for swapped in swap_masks(n, shuffles, batch, seed):
+            count += np.count_nonzero(statistic(swapped.astype(float)) >= threshold, axis=0)
+    return np.clip((count + 1) / (shuffles + 1), 0.0, 1.0)
+
+
+__all__ = ["randomization_p_values", "scipy_seeds_generator", "swap_masks"]
