@@ -160,10 +160,12 @@ class LayersResult:
         """What ``layers --json`` prints: one object per layer under ``layers``
         (``layers.upos.alpha`` ...), with its per-label rows, confusions and per-annotator
         figures (``details``), the counts and the signature."""
-        return {"annotators": list(self.annotators), "items": self.items,
-                "items_mismatched": len(self.items_mismatched), "items_unpairable": self.items_unpairable,
-                "layers": {name: layer.to_dict(details) for name, layer in self.layers.items()},
-                "notes": self.notes, "signature": self.signature}
+        from ..evaluation.command_results import json_safe  # undefined figures as None, as --json writes them
+
+        return json_safe({"annotators": list(self.annotators), "items": self.items,
+                          "items_mismatched": len(self.items_mismatched), "items_unpairable": self.items_unpairable,
+                          "layers": {name: layer.to_dict(details) for name, layer in self.layers.items()},
+                          "notes": self.notes, "signature": self.signature})
 
     def to_json(self, details: bool = True) -> Dict[str, Any]:
         """The same as :meth:`to_dict` (its name before 0.4)."""

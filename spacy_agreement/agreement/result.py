@@ -130,9 +130,11 @@ class AlphaResult:
         (:func:`run_summary` and the signature); else α's part alone (:meth:`alpha_dict`)."""
         if self.accuracy is None or self.corpus is None:
             return self.alpha_dict()
+        from ..evaluation.command_results import json_safe  # undefined figures as None, as --json writes them
+
         out = run_summary(self.corpus, self if self.computed else None, self.accuracy)
         out["signature"] = self.signature
-        return out
+        return json_safe(out)
 
     def alpha_dict(self) -> Dict[str, Any]:
         """α's part of :meth:`to_dict`: each δ's α, Do and De, the counts of skips, the

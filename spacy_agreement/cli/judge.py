@@ -76,5 +76,5 @@ def judge_command(
                      punct=punct, layout=layout.value, no_marks=no_marks, show_gold=show_gold, no_ties=no_ties,
                      title=title, format=fmt)
         size = len(page.html.encode("utf-8"))
-        out.write(lambda: signature_footer(summary(page.selection, html_path, size), page.signature()),
+        out.write(lambda: signature_footer(summary(page.selection, html_path, size), page.signature),
                   page.to_dict)  # the function's to_dict (signature included), as every command's --json

@@ -10,6 +10,8 @@ import dataclasses
 import math
 from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, TypeVar, Union
 
+import numpy as np
+
 from ..errors import BadOptionError
 from ..signature import Settings, digest, read_signature
 
@@ -91,7 +93,10 @@ def bootstrap_intervals(counts: Any, resamples: int, seed: int, confidence: floa
 
 def json_safe(value: Any) -> Any:
     """A result as ``--json`` writes it: NaN and infinities (undefined figures) as None, tuples as
-    lists, in nested dicts and lists too, so that a ``to_dict()`` equals the command's JSON read back."""
+    lists, numpy scalars as Python numbers, in nested dicts and lists too, so that a ``to_dict()``
+    equals the command's JSON read back."""
+    if isinstance(value, (np.floating, np.integer, np.bool_)):
+        value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):

@@ -263,7 +263,9 @@ class JudgingPage:
     def settings(self) -> JudgingSettings:
         return self.selection.settings
 
+    @property
     def signature(self) -> str:
+        """The settings' signature, a string as on every result (give it back as ``settings``)."""
         return self.settings.signature()
 
     def write(self, path: PathLike) -> None:
@@ -274,12 +276,12 @@ class JudgingPage:
     def to_dict(self) -> Dict[str, Any]:
         return {**self.selection.to_dict(), "page": self.page_id, "bytes": len(self.html.encode("utf-8")),
                 "layout": self.layout, "marks": self.marks, "show_gold": self.show_gold,
-                "signature": self.signature()}
+                "signature": self.signature}
 
     def __repr__(self) -> str:
         s = self.selection
         return (f"JudgingPage({len(s.items)} items of {s.sentences} sentences ({s.identical} the same without "
-                f"punctuation), {len(self.html.encode('utf-8')):,} bytes, {self.layout}; {self.signature()})")
+                f"punctuation), {len(self.html.encode('utf-8')):,} bytes, {self.layout}; {self.signature})")
 
     def _repr_html_(self) -> str:
         s = self.selection

@@ -43,13 +43,14 @@ def command_json(*args):
 
 def assert_same(cli, result):
     """The command's JSON and the result's ``to_dict()``: the same keys in the same order, the
-    same values (NaN as the command's null), signature included."""
+    same values (an undefined figure None, as the command's null: ``to_dict()`` is valid JSON as it
+    is), signature included."""
     mine = result.to_dict()
     for key in TIMING_KEYS:
         cli.pop(key, None)
         mine.pop(key, None)
     assert list(cli) == list(mine)
-    assert cli == json.loads(json.dumps(json_safe(mine)))
+    assert cli == json.loads(json.dumps(mine, allow_nan=False)) == json_safe(mine)
     assert cli["signature"] == result.signature
 
 

@@ -441,7 +441,7 @@ def test_judge_json_is_the_function(tmp_path):
     page = sa.judge(malt, mst, html=again, gold=gold, items=3, seed=2, layout="side-by-side", no_ties=True, title="T")
     assert_same(printed, page.to_dict())
     assert again.read_text(encoding="utf-8") == page_path.read_text(encoding="utf-8") == page.html
-    assert sa.judge(malt, mst, page.signature(), gold=gold, layout="side-by-side", title="T").html == page.html
+    assert sa.judge(malt, mst, page.signature, gold=gold, layout="side-by-side", title="T").html == page.html
     text = repr(page)
-    assert "\n" not in text and text.startswith("JudgingPage(3 items") and text.endswith(page.signature() + ")")
+    assert "\n" not in text and text.startswith("JudgingPage(3 items") and text.endswith(page.signature + ")")
     assert len(text) < 300  # not the page

@@ -195,7 +195,7 @@ def compare(gold: PathLike, systems: Sequence[PathLike], settings: Union[None, s
     ``leaf_ancestor=True`` leaf-ancestor and GEIG beside them. ``metric``: compare only these
     (lower case, as ``evaluate``'s JSON names them). ``shuffles``, ``resamples``, ``seed``,
     ``confidence``, ``interval``: the tests' and intervals' settings; ``settings``: a
-    :class:`~spacy_agreement.evaluation.comparison.significance.ComparisonSettings` or a signature given
+    :class:`~spacy_agreement.ComparisonSettings` or a signature given
     back (``--signature``). ``note`` gets the command's lines of chatter."""
     from ...adapters.files import guess_format
     from ..dependency.breakdown_tables import chosen_attributes

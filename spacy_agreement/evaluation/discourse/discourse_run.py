@@ -1,7 +1,7 @@
 """``spacy-agreement discourse`` as one function: :func:`discourse` measures agreement on
 discourse arrows (Mírovský, Mladová & Zikánová 2010) between the annotators of one text or of
 several, from files or from documents already read, and returns a :class:`DiscourseRun` that
-carries its settings (:class:`~spacy_agreement.evaluation.settings.DiscourseSettings`) and
+carries its settings (:class:`~spacy_agreement.DiscourseSettings`) and
 signature; its :meth:`~DiscourseRun.to_dict` is what ``discourse --json`` prints.
 
 The measures (strict §3.1, skip §3.2, connective §3.3) are
@@ -140,7 +140,7 @@ def discourse(files: Union[PathLike, DiscourseDocument, Any, Sequence[Any]],
     ``skip_both_ends`` allows a one-level skip at both ends at once; ``ranges`` ``"exact"`` or
     ``"node"``; ``text_connectives`` ``"sentences"`` or ``"aside"``; ``lists`` scores PML list
     links; ``skip_empty`` leaves out annotator files without any discourse link. ``settings``: a
-    :class:`~spacy_agreement.evaluation.settings.DiscourseSettings` or a signature given back
+    :class:`~spacy_agreement.DiscourseSettings` or a signature given back
     (``--signature``)."""
     chosen = discourse_settings(settings, skip_both_ends, ranges, text_connectives, lists, skip_empty)
     items = [files] if isinstance(files, (str, os.PathLike)) or not isinstance(files, Sequence) else list(files)
