@@ -184,3 +184,18 @@ def test_near_the_limit_the_kernel_is_timed_here():
     assert near.seconds == pytest.approx(near.cells * near.ns_per_cell * 1e-9 / 2)
     assert near.method == ("exact" if near.seconds <= table.seconds else "sampled")
     assert not plan_alpha(trees, AlphaSettings(n_threads=2, seconds=table.seconds, budget=1e12)).measured
+
+
+def test_the_sample_time_is_scaled_to_the_whole_run(monkeypatch):
+    """The sample's time per cell is the run's over MEASURED_TO_RUN (the run on every core does
+    more per cell than 256 trees on one thread): a sample of 10 ns per cell plans 9."""
+    from spacy_agreement.agreement import policy
+
+    items = [[sa.DependencyTree.create([0] + [1] * 29, ["x"] * 30), sa.DependencyTree.create([0] + [2] * 29, ["x"] * 30)]
+             for _ in range(400)]
+    trees = pairable_trees(items)
+    monkeypatch.setattr(policy, "measured_ns_per_cell", lambda trees, settings: 10.0)
+    monkeypatch.setattr(policy, "CALIBRATE_MIN_CELLS", 0)
+    table = plan_alpha(trees, AlphaSettings(n_threads=1))
+    near = plan_alpha(trees, AlphaSettings(n_threads=1, seconds=table.seconds))
+    assert near.measured and near.ns_per_cell == pytest.approx(10.0 * policy.MEASURED_TO_RUN) == pytest.approx(9.0)
