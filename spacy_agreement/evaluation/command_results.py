@@ -107,9 +107,10 @@ def json_safe(value: Any) -> Any:
 
 
 def percent_text(value: Optional[float]) -> str:
-    """A fraction as a percentage with two decimals (``nan`` when undefined)."""
+    """A fraction as a percentage with two decimals (``n/a`` when undefined, as every text
+    output prints an undefined figure)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "nan"
+        return "n/a"
     return f"{100 * value:.2f}"
 
 
@@ -119,11 +120,12 @@ def html_table(title: str, rows: Iterable[Tuple[str, str]], signature: str,
     signature; every string through the report's one escaping function."""
     from ..report.escape import text as esc
 
-    body = "".join(f"<tr><td>{esc(name)}</td><td style=\"text-align:right\">{esc(value)}</td></tr>"
-                   for name, value in rows)
-    extra = "".join(f"<p>{esc(note)}</p>" for note in notes)
+    body = "".join(f"<tr><td style=\"text-align:left\">{esc(name)}</td>"
+                   f"<td style=\"text-align:right\">{esc(value)}</td></tr>" for name, value in rows)
+    extra = "".join(f"<p style=\"overflow-wrap:anywhere\">{esc(note)}</p>" for note in notes)
+    # a signature is one long word: it wraps anywhere rather than widen a notebook's cell
     return (f"<div><p><b>{esc(title)}</b></p><table>{body}</table>{extra}"
-            f"<p><code>{esc(signature)}</code></p></div>")
+            f"<p style=\"font-size:0.8em;overflow-wrap:anywhere\">signature: <code>{esc(signature)}</code></p></div>")
 
 
 __all__ = ["Intervals", "bootstrap_intervals", "html_table", "json_safe", "percent_text",

@@ -30,7 +30,7 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[str]], numeric_from: i
 
 
 def _signature(signature: str) -> str:
-    return f"<p style=\"font-size:0.8em\">signature: <code>{esc(signature)}</code></p>"
+    return f"<p style=\"font-size:0.8em;overflow-wrap:anywhere\">signature: <code>{esc(signature)}</code></p>"
 
 
 def alpha_table(result: Any) -> str:

@@ -284,9 +284,13 @@ class JudgingPage:
                 f"punctuation), {len(self.html.encode('utf-8')):,} bytes, {self.layout}; {self.signature})")
 
     def _repr_html_(self) -> str:
+        from ..evaluation.command_results import html_table
+
         s = self.selection
-        return (f"<p>Judging page {esc(self.page_id)}: {len(s.items)} items of {s.sentences} sentences "
-                f"({s.identical} the same without punctuation); <code>.write(path)</code> saves it.</p>")
+        rows = [("items to judge", str(len(s.items))), ("sentences", str(s.sentences)),
+                ("the same without punctuation", str(s.identical)), ("layout", self.layout),
+                ("size", f"{len(self.html.encode('utf-8')):,} bytes")]
+        return html_table(f"Judging page {self.page_id}", rows, self.signature, ["page.write(path) saves it"])
 
 
 def _payload(selection: JudgingSelection, pictures: List[Dict[str, str]], ties: bool) -> Dict[str, Any]:

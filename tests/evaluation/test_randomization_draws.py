@@ -48,6 +48,9 @@ def _systems(n, m, seed, floats, empty):
 
 
 @pytest.mark.parametrize("n, m, floats, empty, shuffles, seed", [
+    (5, 3, False, False, 1000, 1),       # exact: every one of the 2^5 arrangements
+    (10, 2, True, True, 1024, 3),        # exact at the boundary (2^10 = 1024 shuffles)
+    (11, 2, True, False, 1024, 3),       # random just past it
     (14, 3, False, False, 1000, 1),      # random: 1000 < 2^14
     (40, 4, True, False, 999, 7),        # batches of uneven size, float statistics
     (300, 5, True, True, 2000, 3),       # undefined metrics in some shuffles
@@ -86,6 +89,12 @@ def test_the_swaps_of_older_scipy_are_its_argsort_draws():
                                for k in range(0, shuffles, batch)])
     ours = np.concatenate(list(swap_masks(n, shuffles, batch, seed, generator=False)))
     assert np.array_equal(ours, expected)
+
+
+def test_one_sentence_is_its_two_arrangements():
+    """SciPy refuses a single sentence; its two arrangements differ by the same amount: p = 1."""
+    a, b = _systems(1, 2, 3, False, False)
+    assert list(randomization_test(a, b, 1000, 1).values()) == [1.0, 1.0]
 
 
 def test_the_p_value_counts_the_shuffles_as_the_textbook_does():

@@ -50,7 +50,7 @@ import numpy as np
 from ...errors import BadOptionError
 from ...signature import Settings, setting
 from ..unit_counts import UnitCounts
-from .randomization import randomization_p_values
+from .randomization import exact_p_values, randomization_p_values
 
 INTERVAL_METHODS = ("percentile", "basic", "bca")
 CORRECTIONS = ("holm", "bonferroni", "none")
@@ -203,7 +203,7 @@ def bootstrap(systems: Mapping[str, UnitCounts], settings: IntervalSettings,
         return np.moveaxis(out, 0, -1).reshape((out.shape[1],) + lead)
 
     observed = statistic(np.arange(n))
-    if n == 0:
+    if n < 2:  # nothing to resample (SciPy refuses a single sentence): no interval, p = 1
         dist = np.full((len(observed), 0), np.nan)
         low = high = np.full(len(observed), np.nan)
     else:
@@ -260,8 +260,6 @@ def randomization_test(a: UnitCounts, b: UnitCounts, shuffles: int, seed: int) -
     """Approximate randomization p-value of ``metric(b) − metric(a)`` for every metric
     (module docstring; exact over all 2ⁿ swaps when there are no more of them than
     ``shuffles``). ``a`` and ``b`` share their units."""
-    from scipy import stats
-
     if not np.array_equal(a.units, b.units):
         raise ValueError("the systems' units differ: select the common ones first")
     n = len(a)
@@ -283,14 +281,7 @@ def randomization_test(a: UnitCounts, b: UnitCounts, shuffles: int, seed: int) -
     if shuffles < 2 ** min(n, 62):  # random shuffles: SciPy's draws, without its loop over sentences
         p = randomization_p_values(sums_differ, observed, n, shuffles, batch, seed)
     else:  # every one of the 2^n arrangements (few sentences)
-        def statistic(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
-            return sums_differ((np.asarray(x) >= n).astype(float))  # x holds B's index where swapped
-
-        with np.errstate(all="ignore"):
-            res = stats.permutation_test((np.arange(n), np.arange(n) + n), statistic, permutation_type="samples",
-                                         vectorized=True, n_resamples=shuffles, alternative="greater", batch=batch,
-                                         **{_rng_argument(stats.permutation_test): seed})
-        p = np.asarray(res.pvalue, dtype=float).ravel()
+        p = exact_p_values(sums_differ, observed, n, batch)
     return {m: (float(min(1.0, p[k])) if np.isfinite(observed[k]) else float("nan")) for k, m in enumerate(metrics)}
 
 
