@@ -114,6 +114,34 @@ def percent_text(value: Optional[float]) -> str:
     return f"{100 * value:.2f}"
 
 
+def signed_points(value: Optional[float]) -> str:
+    """A difference of fractions in points with its sign (``+1.25``; ``n/a`` when undefined)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return f"{100 * value:+.2f}"
+
+
+def p_text(value: Optional[float]) -> str:
+    """A p-value with four significant digits (``n/a`` when undefined)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return f"{value:.4g}"
+
+
+def html_grid(title: str, header: Sequence[str], rows: Iterable[Sequence[str]], signature: str,
+              notes: Sequence[str] = ()) -> str:
+    """:func:`html_table` with a header row and several value columns (one per system, say)."""
+    from ..report.escape import text as esc
+
+    head = "".join(f"<th style=\"text-align:{'left' if k == 0 else 'right'}\">{esc(h)}</th>"
+                   for k, h in enumerate(header))
+    body = "".join("<tr>" + "".join(f"<td style=\"text-align:{'left' if k == 0 else 'right'}\">{esc(cell)}</td>"
+                                    for k, cell in enumerate(row)) + "</tr>" for row in rows)
+    extra = "".join(f"<p style=\"overflow-wrap:anywhere\">{esc(note)}</p>" for note in notes)
+    return (f"<div><p><b>{esc(title)}</b></p><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+            f"{extra}<p style=\"font-size:0.8em;overflow-wrap:anywhere\">signature: <code>{esc(signature)}</code></p></div>")
+
+
 def html_table(title: str, rows: Iterable[Tuple[str, str]], signature: str,
                notes: Sequence[str] = ()) -> str:
     """A compact table for a notebook: ``title``, then name and value rows, notes, and the
@@ -128,5 +156,6 @@ def html_table(title: str, rows: Iterable[Tuple[str, str]], signature: str,
             f"<p style=\"font-size:0.8em;overflow-wrap:anywhere\">signature: <code>{esc(signature)}</code></p></div>")
 
 
-__all__ = ["Intervals", "bootstrap_intervals", "html_table", "json_safe", "percent_text",
+__all__ = ["Intervals", "bootstrap_intervals", "html_grid", "html_table", "json_safe", "p_text", "percent_text",
+           "signed_points",
            "resolve_settings"]

@@ -12,7 +12,7 @@ import warnings
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ...errors import BadOptionError, MismatchedCorpusError, UndefinedMetricWarning
-from ..command_results import CommandRun, html_table, json_safe, percent_text, resolve_settings
+from ..command_results import CommandRun, html_grid, json_safe, p_text, percent_text, resolve_settings, signed_points
 from .systems import Comparison, compare_systems, merge_metrics
 from ..conll18.files import check_conll18_options, dependency_trees, text_difference, tokens_differ
 from ..dependency.evaluate_run import evaluation_settings
@@ -153,21 +153,26 @@ class CompareRun(CommandRun):
     def __repr__(self) -> str:
         c = self.comparison
         metric = c.metrics[0] if c.metrics else None
-        pairs = "; ".join(f"{p.b} - {p.a}: {metric} {100 * p.difference[metric]:+.2f} points, p (AR) "
-                          f"{p.p_randomization_adjusted.get(metric, p.p_randomization[metric]):.4g}"
+        pairs = "; ".join(f"{p.b} - {p.a}: {metric} {signed_points(p.difference[metric])} points, p (AR) "
+                          f"{p_text(p.p_randomization_adjusted.get(metric, p.p_randomization[metric]))}"
                           for p in c.pairs) if metric else ""
         return f"CompareRun({len(self.files)} systems, {c.units} sentences; {pairs}; {self.signature})"
 
     def _repr_html_(self) -> str:
         c = self.comparison
-        rows = [(f"{name}: {self.display.get(m, m)}", f"{percent_text(c.values[name][m])} "
-                 f"[{percent_text(c.intervals[name][m].low)}, {percent_text(c.intervals[name][m].high)}]")
-                for name in c.values for m in c.metrics]
-        rows += [(f"{p.b} - {p.a}: {self.display.get(m, m)}", f"{100 * p.difference[m]:+.2f}, p (AR) "
-                  f"{p.p_randomization_adjusted.get(m, p.p_randomization[m]):.4g}, p (boot) "
-                  f"{p.p_bootstrap_adjusted.get(m, p.p_bootstrap[m]):.4g}") for p in c.pairs for m in c.metrics]
-        return html_table(f"compare: {len(self.files)} systems against {self.gold}, {c.units} sentences", rows,
-                          self.signature, [f"evaluation: {self.evaluation_signature}"])
+        names = list(c.values)
+        header = ["metric"] + names + [f"{p.b} - {p.a} (p AR / boot)" for p in c.pairs]
+
+        def row(m: str) -> List[str]:
+            cells = [self.display.get(m, m)]
+            cells += [f"{percent_text(c.values[n][m])} [{percent_text(c.intervals[n][m].low)}, "
+                      f"{percent_text(c.intervals[n][m].high)}]" for n in names]
+            cells += [f"{signed_points(p.difference[m])} ({p_text(p.p_randomization_adjusted.get(m, p.p_randomization[m]))}"
+                      f" / {p_text(p.p_bootstrap_adjusted.get(m, p.p_bootstrap[m]))})" for p in c.pairs]
+            return cells
+
+        return html_grid(f"compare: {len(self.files)} systems against {self.gold}, {c.units} sentences", header,
+                         [row(m) for m in c.metrics], self.signature, [f"evaluation: {self.evaluation_signature}"])
 
 
 def compare(gold: PathLike, systems: Sequence[PathLike], settings: Union[None, str, ComparisonSettings] = None, *,
