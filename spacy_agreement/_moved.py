@@ -1,7 +1,9 @@
 """Old import paths that still work for one release (0.4), each an alias of the module that now
 holds the code. Importing one warns (``DeprecationWarning``) and gives the new module itself, so
 names, ``isinstance`` checks and ``monkeypatch`` targets are the same objects. The table is the
-migration page's list (``docs/migration.md``); a test checks both.
+migration page's list (``docs/migration.md``); a test checks both. A module of this package that
+still imports an old path (a use not renamed yet) gets the new module without the warning: the
+warning is for the user's code.
 """
 from __future__ import annotations
 
@@ -57,6 +59,23 @@ MOVED.update({f"spacy_agreement.cli.{name}": f"spacy_agreement.cli._{name}" for 
     "warning_lines")})
 # ``evaluation.discourse``, ``evaluation.judgments`` and ``evaluation.comparison`` are now the
 # families' packages, which re-export every public name the old modules had.
+#: the three readings of CoNLL-U in one package (0.4: ``adapters/conllu/``)
+MOVED.update({f"spacy_agreement.adapters.{old}": f"spacy_agreement.adapters.conllu.{new}" for old, new in {
+    "conll": "trees",
+    "conllu_words": "column_reader",
+    "string_arrays": "scan",
+}.items()})
+
+
+def _imported_by_the_package() -> bool:
+    """Whether the import of an old path comes from a module of this package: a use not yet
+    renamed there (the library's own business, not its user's: no warning for it)."""
+    frame = sys._getframe(2)
+    while frame is not None and (frame.f_code.co_filename.startswith("<frozen importlib")
+                                 or frame.f_globals.get("__name__", "").partition(".")[0] == "importlib"):
+        frame = frame.f_back
+    name = frame.f_globals.get("__name__", "") if frame is not None else ""
+    return name == "spacy_agreement" or name.startswith("spacy_agreement.")
 
 
 class _Alias(importlib.abc.Loader):
@@ -67,8 +86,9 @@ class _Alias(importlib.abc.Loader):
         self._spec = None
 
     def create_module(self, spec):
-        warnings.warn(f"{spec.name} moved to {self.target}; the old path works until 0.5 "
-                      f"(docs: Renamed between versions)", DeprecationWarning, stacklevel=4)
+        if not _imported_by_the_package():
+            warnings.warn(f"{spec.name} moved to {self.target}; the old path works until 0.5 "
+                          f"(docs: Renamed between versions)", DeprecationWarning, stacklevel=4)
         module = importlib.import_module(self.target)
         self._spec = module.__spec__
         return module

@@ -66,3 +66,62 @@ def test_the_old_settings_names_are_the_same_classes():
     import spacy_agreement as sa
     assert sa.EvaluationOptions is sa.EvaluationSettings and sa.EvalbParams is sa.EvalbSettings
     assert "EvaluationSettings" in sa.__all__ and "EvaluationOptions" not in sa.__all__
+
+
+#: 0.3's names of the CoNLL-U token and word columns ("layers" are annotation layers only): old
+#: module and name -> the 0.4 name in ``spacy_agreement.adapters.conllu``
+RENAMED_COLUMNS = {
+    ("spacy_agreement.adapters.conllu_words", "ConlluLayers"): "ConlluColumns",
+    ("spacy_agreement.adapters.conllu_words", "SentenceLayers"): "SentenceColumns",
+    ("spacy_agreement.adapters.conllu_words", "read_conllu_layers"): "read_conllu_columns",
+    ("spacy_agreement.adapters.conllu_words", "parse_conllu_layers"): "parse_conllu_columns",
+    ("spacy_agreement.adapters.conllu_words", "layers_from_scan"): "conllu_columns_from_scan",
+    ("spacy_agreement.adapters.conll", "columns_from_scan"): "tree_columns_from_scan",
+}
+
+
+@pytest.mark.parametrize("old_module, old_name", sorted(RENAMED_COLUMNS))
+def test_an_old_name_of_the_conllu_columns_is_the_new_object(old_module, old_name):
+    import spacy_agreement.adapters.conllu as conllu
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        module = importlib.import_module(old_module)
+    new = RENAMED_COLUMNS[old_module, old_name]
+    assert getattr(module, old_name) is getattr(conllu, new)
+    assert new in conllu.__all__ and old_name not in conllu.__all__
+    assert any(line.startswith(f"| `{old_name}` ") and line.endswith(f"| `{new}` |") for line in MIGRATION.splitlines())
+
+
+def test_the_old_conllu_modules_keep_every_name_they_had():
+    """What 0.3's ``adapters.conll``, ``adapters.conllu_words`` and ``adapters.string_arrays`` had
+    (those the library and its tests import from them) is there under the old paths."""
+    had = {"spacy_agreement.adapters.conll": "FIELDS ReadStats TreeColumns columns_from_scan from_conllu iter_conll "
+                                             "parse_conll read_conll sentence_text space_after surface_tokens "
+                                             "write_conll _LINE_PARSERS _quick_token _blocks",
+           "spacy_agreement.adapters.conllu_words": "BLOCK COLUMNS ConlluLayers PathLike Scanned SentenceLayers "
+                                                    "StringArrays join_scanned layers_from_scan parse_conllu_layers "
+                                                    "read_conllu_layers remove_spaces scan_file _read",
+           "spacy_agreement.adapters.string_arrays": "StringArrays remove_spaces"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        for old, names in had.items():
+            module = importlib.import_module(old)
+            assert not [n for n in names.split() if not hasattr(module, n)], old
+
+
+def test_a_module_of_the_package_importing_an_old_path_is_not_warned():
+    """A use of an old path inside the package (not renamed yet) is the library's business: the
+    warning is for the user's code."""
+    old = "spacy_agreement.adapters.conll"
+    importlib.import_module(MOVED[old])
+    sys.modules.pop(old, None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        exec(f"import {old}", {"__name__": "spacy_agreement._a_module_of_the_package"})
+    assert not [w for w in caught if issubclass(w.category, DeprecationWarning)]
+    sys.modules.pop(old, None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        exec(f"import {old}", {"__name__": "users_code"})
+    assert [w.category for w in caught] == [DeprecationWarning]

@@ -6,9 +6,17 @@ Arethusa treebank XML) by :mod:`.perseus_xml`, imported here so that every built
 registered whichever adapter is imported first.
 :func:`~.annotations.load_annotations` reads every annotator input the tools write (parallel
 files, annotator folders, project exports as folders or ZIPs, flat folders of per-annotator
-files of several texts, Prodigy JSONL, multi-user CoNLL-U, DocBins)."""
+files of several texts, Prodigy JSONL, multi-user CoNLL-U, DocBins). CoNLL-U (and CoNLL-X) is read in
+:mod:`.conllu`: as trees, as the token and word columns of the CoNLL 2018 alignment, and by the
+compiled scanner."""
+from .._moved import install as _install_moved
+
+# 0.3's module paths here (``adapters.conll``, ...) resolve from the moment the package is imported,
+# before ``spacy_agreement`` itself is done importing (docs: Renamed between versions)
+_install_moved()
+
 from .brackets import from_nltk, from_nltk_trees, parse_brackets, read_brackets, to_nltk
-from .conll import ReadStats, from_conllu, iter_conll, parse_conll, read_conll, write_conll
+from .conllu import ReadStats, from_conllu, iter_conll, parse_conll, read_conll, write_conll
 from .files import (READERS, Reader, guess_format, load_annotator_dirs, load_parallel_files, read_trees, reader_names,
                     register_reader, unregister_reader)
 from .docbin import load_docbin  # registers the "spacy" reader

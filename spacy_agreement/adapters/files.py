@@ -44,7 +44,7 @@ from ..errors import BadOptionError, MismatchedCorpusError
 from ..registry import Registry
 from .brackets import read_brackets, trim_trailing_failures
 from .matching import match_documents, match_items, present
-from .conll import read_conll
+from .conllu import read_conll
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: A reader's name, a key of :data:`READERS` (``"conll"``, ``"bracket"``, or a registered one).
@@ -242,7 +242,7 @@ def load_parallel_files(
     Annotators are named by the file names without their extension unless given. The
     format is read from the content unless given (:func:`guess_format`); ``cycles="raise"``
     makes self-headed tokens, rootless sentences and other head cycles errors
-    (:func:`~spacy_agreement.adapters.conll.iter_conll`). The same file given twice is an
+    (:func:`~spacy_agreement.adapters.conllu.iter_conll`). The same file given twice is an
     error (:func:`check_distinct`) unless ``allow_duplicates``.
     """
     check_parallel_paths(paths, allow_duplicates)

@@ -20,7 +20,7 @@ Two inputs, read by :func:`read_judgment_records` (a folder or a file):
 * **a language folder of the released data** (``CoNLL2015/datapackage/<lang>/``,
   :func:`read_datapackage_records`): ``gold.conll``, ``parser1.conll``, ``parser2.conll``
   (parallel CoNLL files, read through the reader registry: the built-in ``conll`` reader
-  streamed by :func:`~spacy_agreement.adapters.conll.iter_conll`) and ``annotated.csv``, one row per
+  streamed by :func:`~spacy_agreement.adapters.conllu.iter_conll`) and ``annotated.csv``, one row per
   sentence, one column per judge, each cell the colour of the parse the judge preferred
   (:data:`DATAPACKAGE_COLOURS`; an empty cell: not judged).
 
@@ -60,7 +60,7 @@ from ..errors import BadOptionError, JudgmentError, Location, not_utf8
 from ..trees import ConstituencyTree, DependencyTree
 from . import files
 from .brackets import parse_brackets, to_nltk
-from .conll import _blocks, iter_conll, parse_conll
+from .conllu.trees import _blocks, iter_conll, parse_conll
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -184,7 +184,7 @@ def read_datapackage_records(
 
 def _streamed() -> bool:
     """Whether the reader registry's ``conll`` reader is the built-in one, which
-    :func:`~.conll.iter_conll` streams (a reader registered in its place gives lists)."""
+    :func:`~.conllu.iter_conll` streams (a reader registered in its place gives lists)."""
     return files.get_reader("conll").read is files._read_conll
 
 
@@ -198,7 +198,7 @@ def _trees(path: PathLike) -> Iterator[DependencyTree]:
 
 
 def _sentence_count(path: PathLike) -> int:
-    """The number of sentences of a CoNLL file (blocks of lines, as :func:`~.conll.iter_conll`
+    """The number of sentences of a CoNLL file (blocks of lines, as :func:`~.conllu.iter_conll`
     yields one tree per block), without reading the trees."""
     if not _streamed():
         return len(files.read_trees(path, "conll"))

@@ -20,7 +20,7 @@ from conllu.parser import parse_comment_line
 
 from ..corpus import Corpus, ReadStats
 from ..errors import InvalidTreeError, Location, MismatchedCorpusError
-from .conll import _blocks, iter_conll
+from .conllu.trees import _blocks, iter_conll
 from .matching import match_columns
 
 #: The comment naming a tree's annotator in Arborator-Grew's multi-user files.

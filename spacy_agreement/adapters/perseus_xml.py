@@ -209,7 +209,7 @@ def iter_perseus(path: PathLike, single_root: bool = False, stats: Optional[Read
                  cycles: str = "drop") -> Iterator[DependencyTree]:
     """Stream the trees of a Perseus / Arethusa treebank XML file, one per ``<sentence>`` in file
     order (module docstring). ``single_root`` and ``cycles`` as in
-    :func:`~spacy_agreement.adapters.conll.iter_conll`; ``stats`` counts sentences and partial trees."""
+    :func:`~spacy_agreement.adapters.conllu.iter_conll`; ``stats`` counts sentences and partial trees."""
     if cycles not in ("drop", "raise"):
         raise ValueError(f"cycles must be 'drop' or 'raise', not {cycles!r}")
     source = os.fspath(path)

@@ -248,7 +248,7 @@ def load_prodigy(source: Source, annotator_key: Optional[str] = None, single_roo
     ``_session_id``, or ``annotator_key``) with an accepted task, in order of first
     appearance; items paired by ``_input_hash`` (:func:`read_prodigy`). ``report``, when
     given, is filled with what was read (:func:`prodigy_notes` says it in words);
-    ``cycles="raise"`` makes head cycles errors, as in :func:`~.conll.iter_conll`."""
+    ``cycles="raise"`` makes head cycles errors, as in :func:`~.conllu.iter_conll`."""
     if cycles not in ("drop", "raise"):
         raise ValueError(f"cycles must be 'drop' or 'raise', not {cycles!r}")
     columns, read = read_prodigy(source, annotator_key, name, item_key=item_key, single_root=single_root)

@@ -52,7 +52,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 from ..corpus import Corpus, ReadStats, Tree
 from ..errors import BadOptionError, InvalidTreeError, Location, MismatchedCorpusError
 from ..trees import DependencyTree
-from .conll import iter_conll
+from .conllu import iter_conll
 from .files import CONLL_SUFFIXES
 from .flat_folder import place_files
 from .matching import ItemMatch, _natural, _text, match_documents
@@ -259,7 +259,7 @@ def load_project(
     (``"INITIAL_CAS"``, ``"curation"``; ``"last"``, ``"validated"``, ``"base_tree"``);
     ``annotator_part`` (``"first"``, ``"last"``) and ``name_pattern`` say how the file names of
     a flat folder read (:mod:`~spacy_agreement.adapters.flat_folder`).
-    ``single_root`` and ``cycles`` as in :func:`~spacy_agreement.adapters.conll.iter_conll`.
+    ``single_root`` and ``cycles`` as in :func:`~spacy_agreement.adapters.conllu.iter_conll`.
     Fewer than two annotators is a :class:`MismatchedCorpusError` naming those found.
     """
     if layout is not None and _ALIASES.get(layout, layout) not in LAYOUTS:

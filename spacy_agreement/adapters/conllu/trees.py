@@ -27,6 +27,10 @@ another head cycle) name the file, the line of the token (or of the sentence's f
 line), the 1-based sentence number with its ``sent_id`` and the token id:
 ``file:LINE: sentence N (sent_id X), token M: message``. The file is split into
 sentences here, counting lines, and each line is parsed with ``conllu``.
+
+The streaming evaluation reads the same trees as flat arrays (:class:`TreeColumns`), built from the
+compiled scanner's rows (:func:`tree_columns_from_scan`; :mod:`~.scan`) where the file is plain
+CoNLL-U, by :func:`iter_conll` where it is not.
 """
 from __future__ import annotations
 
@@ -41,9 +45,9 @@ from conllu.parser import DEFAULT_FIELD_PARSERS, parse_comment_line, parse_id_va
 
 import numpy as np
 
-from ..corpus import ReadStats
-from ..errors import InvalidTreeError, Location, not_utf8
-from ..trees import DependencyTree
+from ...corpus import ReadStats
+from ...errors import InvalidTreeError, Location, not_utf8
+from ...trees import DependencyTree
 
 FIELDS = ("id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc")
 # Columns we do not use are kept as raw strings, so a CoNLL-X FEATS value such as "sg|nom"
@@ -400,9 +404,9 @@ def _comment_sent_id(line: Optional[str]) -> Optional[str]:
     return None if found is None else str(found)
 
 
-def columns_from_scan(scanned: Any) -> Optional[Any]:
-    """The trees of a file read by the Cython scanner
-    (:func:`~spacy_agreement.adapters.conllu_words.scan_file`) as :class:`TreeColumns` (the words of each
+def tree_columns_from_scan(scanned: Any) -> Optional[TreeColumns]:
+    """The trees of a file read by the compiled scanner
+    (:func:`~spacy_agreement.adapters.conllu.scan.scan_file`) as :class:`TreeColumns` (the words of each
     sentence; ranges and empty nodes left out, as :func:`iter_conll` leaves them out of the
     tree), or ``None`` when :func:`iter_conll` must read it: a head outside its sentence (an
     error it names), a relation ``_`` (a partial annotation), a sentence without words."""
@@ -434,3 +438,10 @@ def columns_from_scan(scanned: Any) -> Optional[Any]:
 
     return TreeColumns(offsets, np.ascontiguousarray(heads, dtype=np.int32), codes[:, 0].copy(), codes[:, 2].copy(),
                        codes[:, 5].copy(), codes[:, 1].copy(), codes[:, 4].copy(), where)
+
+
+#: 0.3's name (``spacy_agreement.adapters.conll``, which is this module now), until 0.5
+columns_from_scan = tree_columns_from_scan
+
+__all__ = ["FIELDS", "ReadStats", "TreeColumns", "from_conllu", "iter_conll", "parse_conll", "read_conll",
+           "sentence_text", "space_after", "surface_tokens", "tree_columns_from_scan", "write_conll"]
