@@ -6,7 +6,8 @@ Arethusa treebank XML) by :mod:`.perseus_xml`, imported here so that every built
 registered whichever adapter is imported first.
 :func:`~.annotations.load_annotations` reads every annotator input the tools write (parallel
 files, annotator folders, project exports as folders or ZIPs, flat folders of per-annotator
-files of several texts, Prodigy JSONL, multi-user CoNLL-U, DocBins). CoNLL-U (and CoNLL-X) is read in
+files of several texts, Prodigy JSONL, multi-user CoNLL-U, DocBins), each a source registered in
+:data:`~.annotations.ANNOTATION_SOURCES`, tried in order. CoNLL-U (and CoNLL-X) is read in
 :mod:`.conllu`: as trees, as the token and word columns of the CoNLL 2018 alignment, and by the
 compiled scanner."""
 from .._moved import install as _install_moved
@@ -26,10 +27,13 @@ from .nltk_graph import from_dependency_graph, to_dependency_graph
 from .multi_user import load_multi_user
 from .prodigy import load_prodigy
 from .projects import load_annotator_folders, load_project
-from .annotations import load_annotations
+from .annotations import (ANNOTATION_SOURCES, AnnotationSource, LoadOptions, load_annotations,
+                          register_annotation_source, unregister_annotation_source)
 from .spacy import from_doc, from_span
 
 __all__ = [
+    "ANNOTATION_SOURCES",
+    "AnnotationSource",
     "DOCUMENT_READERS",
     "READERS",
     "ReadStats",
@@ -40,6 +44,7 @@ __all__ = [
     "from_nltk",
     "from_nltk_trees",
     "from_span",
+    "LoadOptions",
     "guess_format",
     "iter_conll",
     "load_annotations",
@@ -58,10 +63,12 @@ __all__ = [
     "read_perseus",
     "read_trees",
     "reader_names",
+    "register_annotation_source",
     "register_document_reader",
     "register_reader",
     "to_dependency_graph",
     "to_nltk",
+    "unregister_annotation_source",
     "unregister_reader",
     "write_conll",
 ]

@@ -27,7 +27,7 @@ def labels_postorder(tree, vocab):
     return [vocab[i] for i in ordered.labels], ordered.parent.tolist()
 
 
-def test_conllu_words_multiword_ranges_and_empty_nodes(tmp_path):
+def test_conllu_multiword_ranges_and_empty_nodes(tmp_path):
     path = tmp_path / "a.conllu"
     path.write_text(CONLLU, encoding="utf-8")
     stats = ReadStats()

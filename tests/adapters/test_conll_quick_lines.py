@@ -6,7 +6,7 @@ from conllu.parser import parse_line
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spacy_agreement.adapters.conll import FIELDS, _LINE_PARSERS, _quick_token, parse_conll
+from spacy_agreement.adapters.conllu.trees import FIELDS, _LINE_PARSERS, _quick_token, parse_conll
 
 NUMBERS = st.sampled_from(["1", "2", "10", "0", "_", "01", "007", "-1", "-3", "1.1", "3-4", "²", "١", "1e3", " 1", ""])
 TEXT = st.text(alphabet=st.sampled_from(["a", "b", "_", " ", "|", "=", "é", "1", "-"]), max_size=6)

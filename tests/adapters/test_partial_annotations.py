@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from spacy_agreement.adapters.conll import parse_conll
+from spacy_agreement.adapters.conllu import parse_conll
 from spacy_agreement.adapters.files import load_parallel_files
 from spacy_agreement.agreement.accuracy import pairwise_attachment
 from spacy_agreement.agreement.alpha import alpha
 from spacy_agreement.cli import app
 from spacy_agreement.corpus import Corpus, ReadStats
 from spacy_agreement.errors import UndefinedMetricWarning
-from spacy_agreement.adapters.conll import read_conll
+from spacy_agreement.adapters.conllu import read_conll
 from spacy_agreement.evaluation.dependency.metrics import evaluate
 
 runner = CliRunner()

@@ -11,7 +11,7 @@ import zipfile
 import pytest
 from typer.testing import CliRunner
 
-from spacy_agreement.adapters.conll import read_conll
+from spacy_agreement.adapters.conllu import read_conll
 from spacy_agreement.cli import app
 
 runner = CliRunner()
