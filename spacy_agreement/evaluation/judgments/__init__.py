@@ -15,8 +15,8 @@ _EXPORTS = {
     "load_judgments": ".analysis",
     "JudgmentAnalysis": ".analysis",
     "analyse_judgments": ".analysis",
-    "judged_line": ".analysis",
-    "format_analysis": ".analysis",
+    "judged_line": ".analysis_text",
+    "format_analysis": ".analysis_text",
     "JudgingItem": ".judging_items",
     "JudgingSelection": ".judging_items",
     "JudgingSettings": ".judging_items",
@@ -25,4 +25,7 @@ _EXPORTS = {
     "mace": ".mace",
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+# ``mace`` is the function, not the module of the same name (which, once imported, would be the
+# package's attribute ``mace``, and the lazy export never asked): bound here, after the module
+from .mace import mace  # noqa: E402  (numpy only)
 __all__ = sorted(_EXPORTS)

@@ -83,14 +83,12 @@ from ...adapters.judgments_files import (DATAPACKAGE_COLOURS, DATAPACKAGE_PARSES
                                         read_datapackage_records)
 from ...errors import BadOptionError, JudgmentError, Location, UndefinedMetricWarning, undefined
 from ...agreement.kappa import cohen_kappa, fleiss_kappa
-from ...report.format import percent
+from .analysis_text import format_analysis, judged_line
+from .judged import PREFERENCES, TIE, _Judged, _JudgedItems
 from .mace import MaceResult, mace
-from ..dependency.metrics import EvaluationSettings, display_name, metric_names, sentence_scores
+from ..dependency.metrics import EvaluationSettings, metric_names, sentence_scores
 from ...trees import ConstituencyTree, DependencyTree
 
-PREFERENCES = ("A", "B")
-#: A judge's "no preference", as written in the files (``tie``, any case).
-TIE = "tie"
 #: The metrics of the paper's tables, the default of :func:`analyse_judgments` and of the CLI's
 #: ``--metric``; any name of the parser-metric table (:func:`judgment_metric_choices`) can be chosen.
 DEFAULT_METRICS = ("las", "uas", "la", "ned", "ted", "lcp", "ucp")
@@ -253,68 +251,6 @@ class JudgmentAnalysis:
         return out
 
 
-class _Judged:
-    """The judges' preferences of every item so far, compact: a judge number and a code
-    (1: A, 2: B, 3: no preference) per judgment, in the order read, and where each item's judgments start. What
-    the agreement statistics and MACE need, a few bytes per judgment; the item's dict is
-    not kept (``item(i)`` rebuilds it, in the order it was read)."""
-
-    LETTERS = ("", "A", "B", TIE)
-    CODES = {"A": 1, "B": 2, TIE: 3}
-
-    def __init__(self) -> None:
-        self.names: Dict[str, int] = {}  # judge -> number, in the order first seen
-        self.judge = array("i")
-        self.value = array("b")
-        self.starts = array("q", [0])
-
-    def add(self, judgments: Mapping[str, str]) -> None:
-        for judge, value in judgments.items():
-            self.judge.append(self.names.setdefault(judge, len(self.names)))
-            self.value.append(self.CODES[value])
-        self.starts.append(len(self.judge))
-
-    def __len__(self) -> int:
-        return len(self.starts) - 1
-
-    def item(self, i: int, names: Optional[Sequence[str]] = None) -> Dict[str, str]:
-        names = names if names is not None else list(self.names)
-        return {names[self.judge[k]]: self.LETTERS[self.value[k]] for k in range(self.starts[i], self.starts[i + 1])}
-
-    def values(self) -> Iterator[List[str]]:
-        """Each item's preferences in the order read (what ``fleiss_kappa`` takes)."""
-        for i in range(len(self)):
-            yield [self.LETTERS[self.value[k]] for k in range(self.starts[i], self.starts[i + 1])]
-
-    def matrix(self, judges: Sequence[str]) -> np.ndarray:
-        """items × ``judges``: 0 not judged, 1 A, 2 B, 3 no preference (one byte a cell)."""
-        column = np.full(max(len(self.names), 1), -1, dtype=np.int64)
-        for name, number in self.names.items():
-            column[number] = judges.index(name)
-        rows = np.repeat(np.arange(len(self)), np.diff(np.frombuffer(self.starts, dtype=np.int64)))
-        out = np.zeros((len(self), len(judges)), dtype=np.int8)
-        out[rows, column[np.frombuffer(self.judge, dtype=np.int32)]] = np.frombuffer(self.value, dtype=np.int8)
-        return out
-
-
-class _JudgedItems(Sequence):  # type: ignore[type-arg]
-    """The items' preference dicts as a sequence built on demand (what :func:`mace` reads)."""
-
-    def __init__(self, judged: _Judged):
-        self.judged = judged
-        self.names = list(judged.names)
-
-    def __len__(self) -> int:
-        return len(self.judged)
-
-    def __getitem__(self, i):  # type: ignore[override]
-        if isinstance(i, slice):
-            return [self.judged.item(k, self.names) for k in range(*i.indices(len(self)))]
-        if not -len(self) <= i < len(self):
-            raise IndexError(i)
-        return self.judged.item(i % len(self), self.names)
-
-
 def analyse_judgments(
     items: Iterable[JudgmentItem],
     metrics: Sequence[str] = DEFAULT_METRICS,
@@ -463,23 +399,6 @@ def analyse_judgments(
     )
 
 
-def judged_line(result: "JudgmentAnalysis") -> str:
-    """One line: how many items each judge judged, how many of them "no preference" (ties),
-    and how many comments the judge wrote."""
-    def one(judge: str) -> str:
-        ties, notes = result.judge_ties.get(judge, 0), result.judge_comments.get(judge, 0)
-        return (f"{judge} {result.judge_items.get(judge, 0)} items, {ties} {'tie' if ties == 1 else 'ties'}"
-                + (f", {notes} {'comment' if notes == 1 else 'comments'}" if notes else ""))
-
-    return "judged: " + "; ".join(one(j) for j in result.judges)
-
-
-def _kappa_name(result: "JudgmentAnalysis") -> str:
-    if result.kappa_kind == "fleiss":
-        return "Fleiss' kappa"
-    return "Cohen's kappa" if len(result.judges) <= 2 else "mean pairwise Cohen's kappa"
-
-
 def _spearman(spearmanr, x: np.ndarray, y: np.ndarray) -> float:
     mask = ~(np.isnan(x) | np.isnan(y))
     if mask.sum() < 3 or np.all(x[mask] == x[mask][0]) or np.all(y[mask] == y[mask][0]):
@@ -487,47 +406,6 @@ def _spearman(spearmanr, x: np.ndarray, y: np.ndarray) -> float:
     return float(spearmanr(x[mask], y[mask]).statistic)
 
 
-def format_analysis(result: JudgmentAnalysis) -> str:
-    """The tables of the paper as text: agreements and κ in %, Spearman's ρ × 100 (as every
-    text output prints a score: :func:`~spacy_agreement.report.format.percent`)."""
-    width = 7  # -100.00
-
-    def num(v: float) -> str:
-        return percent(v, width=width)
-
-    names = [display_name(m) for m in result.metrics]
-    lines = [f"{result.items} items, {len(result.judges)} judges ({', '.join(result.judges)})",
-             judged_line(result),
-             f"between judges: raw agreement {percent(result.judge_agreement, sign=True)}, "
-             f"{_kappa_name(result)} {percent(result.kappa, sign=True)}", ""]
-    if not result.metrics:
-        lines.append(f"no metric tables: {result.metrics_left_out or 'no metric chosen'}")
-        if result.mace is not None:
-            lines.append("")
-            lines.append("MACE competence, %: " + ", ".join(f"{j} {percent(v)}"
-                                                           for j, v in result.mace.competence.items()))
-        return "\n".join(lines)
-    lines += ["Mean agreement with the judges, % (Table 5)",
-              "  " + " ".join(f"{n:>{width}}" for n in ["ANN", *names]),
-              "  " + num(result.judge_agreement) + " "
-              + " ".join(num(result.metric_judge_agreement[m]) for m in result.metrics),
-              f"  {'ties':<{width}} " + " ".join(f"{result.ties[m]:{width}d}" for m in result.metrics), "",
-              "Spearman's rho between metrics, × 100 (Table 3)",
-              "       " + " ".join(f"{n:>{width}}" for n in names[1:])]
-    for i, m1 in enumerate(result.metrics[:-1]):
-        row = [num(result.metric_correlations[(m1, m2)]) for m2 in result.metrics[i + 1:]]
-        lines.append(f"  {display_name(m1):<5}" + " " * (width + 1) * i
-                     + " ".join(row))
-    lines.append("")
-    lines.append("Spearman's rho with the human judgments, × 100 (Table 4; * differs from LAS, Fisher z, p < 0.05)")
-    lines.append("           " + " ".join(f"{n:>{width}} " for n in names))
-    for aggregation, table in result.human_correlations.items():
-        cells = []
-        for m in result.metrics:
-            p = table[m].get("p_vs_las", math.nan)
-            cells.append(num(table[m]["rho"]) + ("*" if not math.isnan(p) and p < 0.05 else " "))
-        lines.append(f"  {aggregation:<9}" + " ".join(cells))
-    if result.mace is not None:
-        lines.append("")
-        lines.append("MACE competence, %: " + ", ".join(f"{j} {percent(v)}" for j, v in result.mace.competence.items()))
-    return "\n".join(lines)
+__all__ = ["DEFAULT_METRICS", "JudgmentAnalysis", "JudgmentItem", "PREFERENCES", "TIE", "analyse_judgments",
+           "format_analysis", "iter_judgments", "judged_line", "judgment_metric_choices", "load_datapackage",
+           "load_judgments", "make_item"]

@@ -12,7 +12,8 @@ from typing import Any, Dict, Sequence, Union
 
 from ...errors import BadOptionError
 from ..command_results import CommandRun, html_table, json_safe, percent_text, resolve_settings
-from .analysis import DEFAULT_METRICS, JudgmentAnalysis, analyse_judgments, format_analysis, iter_judgments
+from .analysis import DEFAULT_METRICS, JudgmentAnalysis, analyse_judgments, iter_judgments
+from .analysis_text import format_analysis
 from ..dependency.settings import options_from_flags
 from ..settings import JudgmentSettings
 

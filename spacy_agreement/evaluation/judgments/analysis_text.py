@@ -1,0 +1,75 @@
+"""The analysis of judgments as text: the tables of Plank et al. (2015) (:func:`format_analysis`)
+and what each judge judged (:func:`judged_line`)."""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ...report.format import percent
+from ..dependency.metrics import display_name
+
+if TYPE_CHECKING:
+    from .analysis import JudgmentAnalysis
+
+
+def judged_line(result: "JudgmentAnalysis") -> str:
+    """One line: how many items each judge judged, how many of them "no preference" (ties),
+    and how many comments the judge wrote."""
+    def one(judge: str) -> str:
+        ties, notes = result.judge_ties.get(judge, 0), result.judge_comments.get(judge, 0)
+        return (f"{judge} {result.judge_items.get(judge, 0)} items, {ties} {'tie' if ties == 1 else 'ties'}"
+                + (f", {notes} {'comment' if notes == 1 else 'comments'}" if notes else ""))
+
+    return "judged: " + "; ".join(one(j) for j in result.judges)
+
+
+def _kappa_name(result: "JudgmentAnalysis") -> str:
+    if result.kappa_kind == "fleiss":
+        return "Fleiss' kappa"
+    return "Cohen's kappa" if len(result.judges) <= 2 else "mean pairwise Cohen's kappa"
+
+
+def format_analysis(result: "JudgmentAnalysis") -> str:
+    """The tables of the paper as text: agreements and κ in %, Spearman's ρ × 100 (as every
+    text output prints a score: :func:`~spacy_agreement.report.format.percent`)."""
+    width = 7  # -100.00
+
+    def num(v: float) -> str:
+        return percent(v, width=width)
+
+    names = [display_name(m) for m in result.metrics]
+    lines = [f"{result.items} items, {len(result.judges)} judges ({', '.join(result.judges)})",
+             judged_line(result),
+             f"between judges: raw agreement {percent(result.judge_agreement, sign=True)}, "
+             f"{_kappa_name(result)} {percent(result.kappa, sign=True)}", ""]
+    if not result.metrics:
+        lines.append(f"no metric tables: {result.metrics_left_out or 'no metric chosen'}")
+        if result.mace is not None:
+            lines.append("")
+            lines.append("MACE competence, %: " + ", ".join(f"{j} {percent(v)}"
+                                                           for j, v in result.mace.competence.items()))
+        return "\n".join(lines)
+    lines += ["Mean agreement with the judges, % (Table 5)",
+              "  " + " ".join(f"{n:>{width}}" for n in ["ANN", *names]),
+              "  " + num(result.judge_agreement) + " "
+              + " ".join(num(result.metric_judge_agreement[m]) for m in result.metrics),
+              f"  {'ties':<{width}} " + " ".join(f"{result.ties[m]:{width}d}" for m in result.metrics), "",
+              "Spearman's rho between metrics, × 100 (Table 3)",
+              "       " + " ".join(f"{n:>{width}}" for n in names[1:])]
+    for i, m1 in enumerate(result.metrics[:-1]):
+        row = [num(result.metric_correlations[(m1, m2)]) for m2 in result.metrics[i + 1:]]
+        lines.append(f"  {display_name(m1):<5}" + " " * (width + 1) * i
+                     + " ".join(row))
+    lines.append("")
+    lines.append("Spearman's rho with the human judgments, × 100 (Table 4; * differs from LAS, Fisher z, p < 0.05)")
+    lines.append("           " + " ".join(f"{n:>{width}} " for n in names))
+    for aggregation, table in result.human_correlations.items():
+        cells = []
+        for m in result.metrics:
+            p = table[m].get("p_vs_las", math.nan)
+            cells.append(num(table[m]["rho"]) + ("*" if not math.isnan(p) and p < 0.05 else " "))
+        lines.append(f"  {aggregation:<9}" + " ".join(cells))
+    if result.mace is not None:
+        lines.append("")
+        lines.append("MACE competence, %: " + ", ".join(f"{j} {percent(v)}" for j, v in result.mace.competence.items()))
+    return "\n".join(lines)
