@@ -13,11 +13,11 @@ What is kept while the examples go by:
   per label: :class:`SpacyParserCounts` counts what those functions count, example by
   example, the same numbers (tests/integrations/test_streaming_scorer.py compares them);
 * our metrics: each metric's numerator and denominator summed so far, label counts, and
-  the number of sentences with several roots (the compiled metric loops,
-  :func:`~spacy_agreement.evaluation.dependency.column_evaluation.evaluate_batches`; a registered metric
-  outside them: the per-sentence path of :func:`~spacy_agreement.evaluation.dependency.metrics.evaluate`,
-  counts summed in the same order). The scores are those of ``evaluate`` over the list of
-  all the trees, bit for bit;
+  the number of sentences with several roots, in one
+  :class:`~spacy_agreement.evaluation.dependency.accumulator.DependencyAccumulator` (the one that
+  ``evaluate`` feeds, and which chooses between the compiled path and the reference one, sentence
+  by sentence, as it does there). The scores are those of ``evaluate`` over the list of all the
+  trees, bit for bit;
 * counts of examples unparsed, misaligned, with head cycles, and of the tokens concerned;
 * with ``leaf_ancestor=True``, one float per scored word (the corpus score is the mean over
   all words, computed as the whole-list function computes it);
@@ -29,24 +29,21 @@ of examples is enough.
 """
 from __future__ import annotations
 
-import inspect
 import warnings
 from array import array
-from collections import Counter
 from itertools import islice
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .. import _conllu
 from ..adapters.spacy import annotated_columns, doc_analysis, doc_tree, head_cycle_tokens, token_columns
 from ..agreement.alpha import alpha as alpha_of
-from ..errors import Location, MismatchedCorpusError, undefined
-from ..evaluation.dependency.column_evaluation import evaluate_batches, tree_batches
-from ..evaluation.dependency.label_sets import LabelSetCheck, LabelSetWarning, root_case_tokens
+from ..errors import Location, undefined
 from ..evaluation.constituency.leaf_ancestor import leaf_ancestor as leaf_ancestor_scores
-from ..evaluation.dependency.metrics import (Counts, EvaluationSettings, SentenceContext, fast_path_applies, get_metric,
-                                         label_warnings, metric_names, sentence_counts, token_problem)
+from ..evaluation.dependency.accumulator import DependencyAccumulator
+from ..evaluation.dependency.label_sets import LabelSetWarning
+from ..evaluation.dependency.result import EvaluationResult
+from ..evaluation.dependency.settings import EvaluationSettings
 from ..trees import DependencyTree
 
 SPACY_OWN = ("las", "uas")  # spaCy's parser_score reports dep_las and dep_uas itself
@@ -272,113 +269,61 @@ def spacy_parser_scores(examples: Iterable[Any], options: EvaluationSettings, **
 # --------------------------------------------------------------------------- our metrics, streamed
 
 
-def _flat(function: Callable) -> Dict[str, Any]:
-    """``keep_rows=False`` where :func:`evaluate_batches` takes it (nothing kept per sentence)."""
-    return {"keep_rows": False} if "keep_rows" in inspect.signature(function).parameters else {}
-
-
 class TreeScores:
-    """The corpus scores of :func:`~spacy_agreement.evaluation.dependency.metrics.evaluate` (the
-    fields the scorer reports: scores, the unseen gold label share, sentences with several
-    roots, the signature) of (gold, predicted) pairs handed over in batches, and with
+    """The corpus scores of :func:`~spacy_agreement.evaluation.dependency.accumulator.evaluate`
+    (the fields the scorer reports: scores, the unseen gold label share, sentences with several
+    roots, the signature) of (gold, predicted) pairs handed over in batches, counted by one
+    :class:`~spacy_agreement.evaluation.dependency.accumulator.DependencyAccumulator` (which
+    chooses the compiled or the reference path; nothing kept per sentence), and with
     ``leaf_ancestor`` the leaf-ancestor score over all words. :meth:`run` goes through the
-    batches once; warnings are not given there but returned (:meth:`warn`), so the caller
-    gives its own first, as the whole-list scorer did."""
+    batches once; warnings are not given there but by :meth:`scores`, so the caller gives its
+    own first, as the whole-list scorer did."""
 
     def __init__(self, options: EvaluationSettings, leaf_ancestor: bool = False):
         self.options = options
-        self.chosen = list(metric_names())
+        self.accumulator = DependencyAccumulator(options, keep_rows=False)
+        self.chosen = list(self.accumulator.metrics)
         self.leaf_ancestor = leaf_ancestor
         self.words = array("d")  # leaf-ancestor score of every scored word
         self.pairs = 0
-        self.fields: Dict[str, Any] = {}
-        self._label_warning: Optional[Tuple[LabelSetCheck, int]] = None
+        self.result: Optional[EvaluationResult] = None
 
-    def _batches(self, batches: Iterable[Tuple[List[DependencyTree], List[DependencyTree]]]) -> Iterator:
+    def run(self, batches: Iterable[Tuple[List[DependencyTree], List[DependencyTree]]]) -> None:
         for golds, preds in batches:
             self.pairs += len(golds)
             if self.leaf_ancestor:
                 result = leaf_ancestor_scores(golds, preds)
                 self.words.extend(w.score for s in result.sentences for w in s.words)
                 del result
-            yield golds, preds
-            del golds, preds
+            self.accumulator.add_trees(golds, preds)
+            del golds, preds  # before the next batch is made: one batch of trees at a time
+        self.result = self.accumulator.result(warn=False)
 
-    def run(self, batches: Iterable[Tuple[List[DependencyTree], List[DependencyTree]]]) -> None:
-        options = self.options
-        if fast_path_applies(self.chosen):
-            table = _conllu.StringTable()
-            problem = lambda g, p: token_problem(g, p, options.check_forms)  # noqa: E731
-
-            def columns() -> Iterator:
-                for golds, preds in self._batches(batches):
-                    yield from tree_batches(golds, preds, table, problem, size=len(golds))
-                    del golds, preds  # before the next batch is made: one batch of trees at a time
-
-            self.fields = evaluate_batches(
-                columns(), table, options, {m: get_metric(m) for m in self.chosen},
-                label_warnings=lambda check, root_case: setattr(self, "_label_warning", (check, root_case)),
-                **_flat(evaluate_batches))
-            self.fields["multi_root"] = len(self.fields["multi_root"])
-            return
-        self._run_per_sentence(batches)
-
-    def _run_per_sentence(self, batches: Iterable) -> None:
-        """The per-sentence path of ``evaluate`` (a registered metric), counts summed in order."""
-        options, total = self.options, Counts()
-        for m in self.chosen:
-            total.add(m, 0.0, 0.0)
-        gold_labels: Counter = Counter()
-        predicted_labels: set = set()
-        pair_counts: Counter = Counter()
-        root_case = multi_root = 0
-        failure: Optional[Exception] = None
-        for golds, preds in self._batches(batches):
-            for g, p in zip(golds, preds):
-                problem = token_problem(g, p, options.check_forms)
-                if problem is not None:
-                    if not options.skip_mismatched and failure is None:
-                        failure = MismatchedCorpusError(f"gold and prediction differ in tokens: {problem}", g.location)
-                    continue
-                pair = (options.normalise(g), options.normalise(p, predicted=True))
-                gold_labels.update(pair[0].deprels)
-                predicted_labels.update(pair[1].deprels)
-                pair_counts.update(zip(pair[0].deprels, pair[1].deprels))
-                root_case += root_case_tokens([(pair[0].deprels, pair[1].deprels)])
-                if failure is not None:
-                    continue
-                ctx = SentenceContext(g, p, options, compared=pair)
-                total.merge(sentence_counts(g, p, options, self.chosen, ctx))
-                pred_roots = ctx.pred_heads.count(0) - len(p.unannotated)
-                multi_root += pred_roots > 1 and ctx.gold_heads.count(0) - len(g.unannotated) == 1
-            golds = preds = g = p = pair = ctx = None  # before the next batch is made
-        unseen = {label: n for label, n in gold_labels.items() if label not in predicted_labels}
-        check = LabelSetCheck(sum(gold_labels.values()), sum(unseen.values()))
-        check.unseen_labels = sorted(unseen.items(), key=lambda x: (-x[1], x[0]))
-        check.pairs = sorted(((g, p, n) for (g, p), n in pair_counts.items() if g in unseen),
-                             key=lambda x: (-x[2], x[0], x[1]))
-        self._label_warning = (check, root_case)
-        if failure is not None:
-            raise failure
-        self.fields = {"counts": total.values, "label_check": check, "multi_root": multi_root}
+    @property
+    def fields(self) -> Dict[str, Any]:
+        """What the scorer reads of the result: the summed counts, the label check, how many
+        predictions have several roots."""
+        assert self.result is not None
+        return {"counts": self.result.counts.values, "label_check": self.result.label_check,
+                "multi_root": len(self.result.multi_root)}
 
     def scores(self) -> Dict[str, Any]:
         """The ``dep_*`` keys of our metrics, warnings given here (LabelSetWarning silenced:
         during ``spacy train`` an untrained model uses few labels, its share is a score)."""
+        assert self.result is not None
         out: Dict[str, Any] = {}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", LabelSetWarning)
-            if self._label_warning is not None:
-                label_warnings(*self._label_warning, stacklevel=4)
-            scores = Counts(self.fields["counts"]).scores()
-        out["dep_unseen_gold_label_share"] = self.fields["label_check"].share
+            self.accumulator.label_warnings(stacklevel=3)  # at the caller of score_syntax
+            scores = self.result.counts.scores()
+        out["dep_unseen_gold_label_share"] = self.result.label_check.share
         for key, value in scores.items():
             if key not in SPACY_OWN:
                 out[f"dep_{key}"] = value
         if self.leaf_ancestor:
             out["dep_leaf_ancestor"] = (float(np.mean(np.frombuffer(self.words, dtype=np.float64))) if self.words
                                         else undefined("leaf_ancestor_words", "no word was scored"))
-        out["dep_sentences_multi_root"] = self.fields["multi_root"]
+        out["dep_sentences_multi_root"] = len(self.result.multi_root)
         return out
 
 

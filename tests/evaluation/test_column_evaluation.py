@@ -1,5 +1,5 @@
-"""The fast path of ``evaluate`` (arrays over the corpus, spacy_agreement._conllu) against the
-per-sentence definitions, on generated trees; the Cython scanner on hostile input."""
+"""The compiled path of ``evaluate`` (arrays over the corpus, spacy_agreement._conllu) against the
+reference (per-sentence) definitions, on generated trees; the Cython scanner on hostile input."""
 from __future__ import annotations
 
 import io
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from spacy_agreement import _conllu, _core
 from spacy_agreement.adapters import conllu_words
 from spacy_agreement.errors import AgreementError, InvalidTreeError
-from spacy_agreement.evaluation.dependency import metrics as pm
+from spacy_agreement.evaluation.dependency import accumulator, metrics as pm
 from spacy_agreement.evaluation.dependency.settings import EvaluationSettings, contract, gold_depths
 from spacy_agreement.trees import DependencyTree
 from spacy_agreement.vocab import LabelVocab
@@ -55,12 +55,13 @@ OPTIONS = [
 
 
 def _slow(gold, pred, options, **kwargs):
-    keep = pm.fast_path_applies
-    pm.fast_path_applies = lambda metrics: False
+    """``evaluate`` through the reference path: the one choice (compiled_path_applies) says no."""
+    keep = accumulator.compiled_path_applies
+    accumulator.compiled_path_applies = lambda metrics, partial=False: False
     try:
         return pm.evaluate(gold, pred, options, **kwargs)
     finally:
-        pm.fast_path_applies = keep
+        accumulator.compiled_path_applies = keep
 
 
 def _same(a, b):
@@ -69,7 +70,7 @@ def _same(a, b):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pairs=st.lists(tree_pair(), min_size=1, max_size=6), which=st.integers(0, len(OPTIONS) - 1))
-def test_fast_path_equals_the_per_sentence_definitions(pairs, which):
+def test_compiled_path_equals_the_reference_definitions(pairs, which):
     gold, pred = [g for g, _ in pairs], [p for _, p in pairs]
     options = OPTIONS[which]
     with warnings.catch_warnings():

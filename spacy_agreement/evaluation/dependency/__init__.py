@@ -1,18 +1,21 @@
 """Dependency parser metrics (LAS, UAS, LA, CLAS, NED, TED accuracy, LCP/UCP, the
 spaCy scorer's figures; Plank et al. 2015): the ``evaluate`` command (:func:`evaluate`, which is
-``sa.evaluate``), the metrics over trees (:func:`evaluate_trees`), the metric registry, the
-settings and the breakdowns.
+``sa.evaluate``), the metrics over trees (:func:`evaluate_trees`), the one accumulator every
+evaluation goes through (:class:`DependencyAccumulator`), the metric registry, the settings and
+the breakdowns.
 """
 from ..._lazy import lazy_exports
 
 _EXPORTS = {
     "evaluate": ".evaluate_run",
     "EvaluateRun": ".evaluate_run",
-    "evaluate_trees": ".metrics:evaluate",
-    "EvaluationResult": ".metrics",
-    "Metric": ".metrics",
-    "SentenceContext": ".metrics",
-    "Counts": ".metrics",
+    "evaluate_trees": ".accumulator:evaluate",
+    "DependencyAccumulator": ".accumulator",
+    "compiled_path_applies": ".accumulator",
+    "EvaluationResult": ".result",
+    "Metric": ".metric_registry",
+    "SentenceContext": ".sentence_context",
+    "Counts": ".metric_registry",
     "register_metric": ".metrics",
     "unregister_metric": ".metrics",
     "metric_names": ".metrics",

@@ -34,14 +34,14 @@ it, ``correct_gold`` of the gold words and ``correct_system`` of the system word
 (unlabelled: the right head; labelled: the right head and relation), recall
 ``correct_gold / gold``, precision ``correct_system / system`` and their harmonic mean F1,
 all fractions; ``nan`` where a denominator is 0 (no warning: a breakdown, not a result, as
-the per-sentence rows of :func:`~.parser_metrics.evaluate`). Rows come in their natural
+the per-sentence rows of :func:`~.accumulator.evaluate`). Rows come in their natural
 order: bins ascending (then ``root``, ``self`` or ``unreachable``), directions left, right,
 root, self, labels by gold count (then system count) descending.
 
 **Two conventions of input**, one result:
 
 * :func:`breakdowns_from_trees`: pairs of (gold, predicted) :class:`~spacy_agreement.trees.DependencyTree`
-  of the same tokens, as :func:`~.parser_metrics.evaluate` compares them (its
+  of the same tokens, as :func:`~.accumulator.evaluate` compares them (its
   :class:`~.metric_options.EvaluationSettings`: punctuation excluded or not, labels as
   compared, sentences whose tokens differ skipped or an error). A token that either side has
   not annotated (partial trees, HEAD ``_``) is left out of both sides and counted
@@ -285,10 +285,10 @@ def breakdowns_from_trees(pairs: Iterable[Tuple[DependencyTree, DependencyTree]]
     package's): punctuation excluded (``exclude_punct`` with ``punct_rules``), labels as
     compared, ``check_forms`` and ``skip_mismatched`` (sentences whose tokens differ: skipped
     and counted, else a :class:`~spacy_agreement.errors.MismatchedCorpusError`), as
-    :func:`~.parser_metrics.evaluate` takes them. ``labelled``: a word is correct with the
+    :func:`~.accumulator.evaluate` takes them. ``labelled``: a word is correct with the
     right head and relation (LAS-style), else with the right head (UAS-style). Tokens either
     side has not annotated are left out and counted (module docstring)."""
-    from .metrics import token_problem  # parser_metrics is heavy; imported on use
+    from .sentence_context import token_problem  # imported on use
 
     options = options or EvaluationSettings()
     heads: Tuple[List[np.ndarray], List[np.ndarray]] = ([], [])

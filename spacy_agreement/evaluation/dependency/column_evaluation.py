@@ -1,18 +1,21 @@
-"""The fast path of :func:`~spacy_agreement.evaluation.dependency.metrics.evaluate`: the corpus
-in batches of sentences as arrays (:mod:`.token_metrics`), counts accumulated batch by batch.
+"""What an evaluation keeps while the corpus goes by (:class:`CorpusCounts`), and the compiled
+path that counts a block of sentences as arrays (:meth:`CorpusCounts.add_block`,
+:mod:`.token_metrics`). :class:`~.accumulator.DependencyAccumulator` feeds it, through this
+path or sentence by sentence through the reference definitions (:mod:`.metrics`), and the
+figures are the same bit for bit (tests/evaluation/test_column_evaluation.py compares the two
+on generated trees).
 
-What is kept while the corpus goes by: each metric's numerator and denominator summed so
-far (left to right, :func:`~spacy_agreement._conllu.running_sum` carried from batch to batch:
-the sums of the whole, bit for bit), label counts (one integer per distinct label or label
-pair), and the lists of sentences skipped, with several roots or over the limits (the JSON
-output lists them all: one line per such sentence, none for the others). Each metric's counts
-per sentence (a float array, sentences × metrics: the per-sentence rows of
-:attr:`~.parser_metrics.EvaluationResult.sentences`) are kept only with ``keep_rows`` (the
-default: :func:`~.parser_metrics.evaluate` returns the rows) or ``keep_counts`` (the
-intervals resample them; each sentence's name kept packed, :class:`PackedLabels`); without
-either, nothing per sentence is kept and memory does not grow with the corpus (the streamed
-``evaluate`` of :mod:`.streaming`). No Python object per token outlives its batch. The figures are those of the per-sentence path, bit for bit
-(tests/evaluation/test_column_evaluation.py compares the two on generated trees).
+What is kept: each metric's numerator and denominator summed so far (left to right:
+:func:`~spacy_agreement._conllu.running_sum` carried from block to block, a Python ``+=`` for
+a sentence counted by the reference path, so the sums of the whole, bit for bit), label counts
+(one integer per distinct label or label pair), and the lists of sentences skipped, with several
+roots or over the limits (the JSON output lists them all: one line per such sentence, none for
+the others). Each metric's counts per sentence (a float array, sentences × metrics: the
+per-sentence rows of :attr:`~.result.EvaluationResult.sentences`) are kept only with
+``keep_rows`` or ``keep_counts`` (the intervals resample them; each sentence's name kept packed,
+:class:`PackedLabels`); without either, nothing per sentence is kept and memory does not grow
+with the corpus (the streamed ``evaluate`` of :mod:`.streaming`, the spaCy scorer). No Python
+object per token outlives its block.
 """
 from __future__ import annotations
 
@@ -22,11 +25,10 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optio
 import numpy as np
 
 from ... import _conllu
-from ...errors import BadOptionError, MismatchedCorpusError
-from .label_sets import LabelSetCheck, LabelTable
+from ...errors import BadOptionError, Location, MismatchedCorpusError
+from .label_sets import LabelSetCheck, LabelTable, root_case_tokens
 from .settings import EvaluationSettings
-from .token_metrics import (BatchCounts, CodeProperties, SentenceScores, TreeColumns, batch_counts,
-                            form_rule_problem)
+from .token_metrics import BatchCounts, CodeProperties, SentenceScores, TreeColumns, batch_counts, form_rule_problem
 from .ud_labels import UDScores
 
 #: one batch: gold and predicted columns (all sentences of the batch) and the token problem of
@@ -34,12 +36,14 @@ from .ud_labels import UDScores
 Batch = Tuple[TreeColumns, TreeColumns, Dict[int, str]]
 
 
-def _where(location: Any, number: int) -> str:
+def where(location: Any, number: int) -> str:
+    """A sentence as messages name it: its location, or ``sentence N`` (1-based) without one."""
     return str(location) if location.sentence is not None else f"sentence {number}"
 
 
 class _Labels:
-    """Label counts by code, summed over batches."""
+    """Label counts: by code for blocks of columns, by string for the sentences counted one by
+    one; merged when asked for."""
 
     def __init__(self) -> None:
         self.gold: Counter = Counter()
@@ -49,6 +53,10 @@ class _Labels:
         self.check_predicted: set = set()
         self.check_pairs: Counter = Counter()
         self.root_case = 0
+        self.scored = LabelTable()  # the reference path's, by string
+        self.pair_gold: Counter = Counter()
+        self.pair_predicted: set = set()
+        self.pair_pairs: Counter = Counter()
 
     def add(self, counts: BatchCounts, props: CodeProperties) -> None:
         g, p, right = counts.label_codes
@@ -64,20 +72,33 @@ class _Labels:
         rootish = props["rootish"]
         self.root_case += int(np.count_nonzero((g != p) & rootish[g] & rootish[p]))
 
+    def add_pair(self, gold: Sequence[str], predicted: Sequence[str]) -> None:
+        """The labels (as compared) of one sentence counted by the reference path."""
+        self.pair_gold.update(gold)
+        self.pair_predicted.update(predicted)
+        self.pair_pairs.update(zip(gold, predicted))
+        self.root_case += root_case_tokens([(gold, predicted)])
+
     def table(self, strings: List[str]) -> LabelTable:
-        def named(counts: Counter) -> Counter:
-            return Counter({strings[c]: n for c, n in counts.items() if n})
-        return LabelTable(named(self.gold), named(self.predicted), named(self.correct))
+        def named(counts: Counter, more: Counter) -> Counter:
+            out = Counter({strings[c]: n for c, n in counts.items() if n})
+            out.update(more)
+            return out
+        return LabelTable(named(self.gold, self.scored.gold), named(self.predicted, self.scored.predicted),
+                          named(self.correct, self.scored.correct))
 
     def check(self, strings: List[str]) -> LabelSetCheck:
         """:func:`~.label_sets.check_label_sets` from the counts."""
-        gold = {strings[c]: n for c, n in self.check_gold.items()}
-        predicted = {strings[c] for c in self.check_predicted}
+        gold = Counter({strings[c]: n for c, n in self.check_gold.items()})
+        gold.update(self.pair_gold)
+        predicted = {strings[c] for c in self.check_predicted} | self.pair_predicted
+        pairs = Counter({(strings[k >> 32], strings[k & 0xFFFFFFFF]): n for k, n in self.check_pairs.items()})
+        pairs.update(self.pair_pairs)
         unseen = {label: n for label, n in gold.items() if label not in predicted}
         check = LabelSetCheck(sum(gold.values()), sum(unseen.values()))
         check.unseen_labels = sorted(unseen.items(), key=lambda x: (-x[1], x[0]))
-        pairs = ((strings[k >> 32], strings[k & 0xFFFFFFFF], n) for k, n in self.check_pairs.items())
-        check.pairs = sorted(((g, p, n) for g, p, n in pairs if g in unseen), key=lambda x: (-x[2], x[0], x[1]))
+        check.pairs = sorted(((g, p, n) for (g, p), n in pairs.items() if g in unseen),
+                             key=lambda x: (-x[2], x[0], x[1]))
         return check
 
 
@@ -86,111 +107,204 @@ def _unique(values: np.ndarray) -> Tuple[List[int], List[int]]:
     return codes.tolist(), counts.tolist()
 
 
-def evaluate_batches(batches: Iterable[Batch], table: "_conllu.StringTable", options: EvaluationSettings,
-                     metrics: Dict[str, Any], keep_counts: bool = False,
-                     label_warnings: Optional[Callable[[LabelSetCheck, int], None]] = None,
-                     result: Callable[..., Any] = dict, keep_rows: bool = True) -> Any:
-    """The evaluation of a corpus given in batches (:data:`Batch`), ``metrics`` (name →
-    :class:`~.parser_metrics.Metric`, all built-in) in order: ``result(**fields)`` of the
-    fields of :class:`~.parser_metrics.EvaluationResult` (``counts`` as a dict of summed
-    (numerator, denominator)). ``keep_rows=False`` (with ``keep_counts=False``) keeps nothing
-    per sentence: ``sentences`` is then a :class:`SentenceCount` (how many were scored).
-    ``batches`` may be a generator that reads the files as it goes: an exception it raises
-    comes out of here unchanged."""
-    chosen = list(metrics)
-    props = CodeProperties(table, options)
-    labels = _Labels()
-    numerators: List[np.ndarray] = []
-    denominators: List[np.ndarray] = []
-    units: List[np.ndarray] = []
-    where_of = PackedLabels()
-    width = len(chosen)
-    num_sums, den_sums = [0.0] * width, [0.0] * width
-    scored = 0
-    skipped: List[str] = []
-    set_aside: Dict[int, str] = {}
-    multi_root: List[str] = []
-    over_limits: List[str] = []
-    ud = np.zeros(5, dtype=np.int64)
-    tokens = verbs = 0
-    failure: Optional[Exception] = None
-    base = 0
-    for gold, pred, problems in batches:
+class CorpusCounts:
+    """The counts of one evaluation so far (module docstring): ``metrics`` (name →
+    :class:`~.metric_registry.Metric`) in order, text values coded in ``table``. The compiled
+    path adds a block (:meth:`add_block`); the reference path adds a sentence's labels
+    (``labels.add_pair``), then the sentence (:meth:`add_sentence`) or what stops it
+    (:meth:`mismatch`, :meth:`fail`). The first failure (tokens that differ without
+    ``skip_mismatched``, an option a sentence cannot honour) is kept and raised by
+    :meth:`fields`, after the label check has seen every sentence."""
+
+    def __init__(self, table: "_conllu.StringTable", options: EvaluationSettings, metrics: Dict[str, Any],
+                 keep_rows: bool = True, keep_counts: bool = False):
+        self.table, self.options, self.metrics = table, options, metrics
+        self.chosen = list(metrics)
+        self.keep_rows, self.keep_counts = keep_rows or keep_counts, keep_counts
+        self.props = CodeProperties(table, options)
+        self.labels = _Labels()
+        width = len(self.chosen)
+        self.num_sums, self.den_sums = [0.0] * width, [0.0] * width
+        self._chunks: List[Tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # units, numerators, denominators
+        self._rows: List[Tuple[int, List[float], List[float]]] = []  # the reference path's, not yet in a chunk
+        self.where_of = PackedLabels()
+        self.sentences = 0  # pairs seen: the next is sentence number sentences + 1
+        self.scored = 0
+        self.skipped: List[str] = []
+        self.set_aside: Dict[int, str] = {}
+        self.multi_root: List[str] = []
+        self.over_limits: List[str] = []
+        self.partial: List[str] = []
+        self.ud = np.zeros(5, dtype=np.int64)
+        self.tokens = self.verbs = self.unannotated = 0
+        self.failure: Optional[Exception] = None
+        self._with_ud = any(m in ("clas", "mlas", "blex") for m in self.chosen)
+
+    def fail(self, error: Exception) -> None:
+        """Keep the first failure."""
+        if self.failure is None:
+            self.failure = error
+
+    def mismatch(self, location: Location, problem: str) -> None:
+        """A sentence whose tokens differ (the reference path): skipped and listed with
+        ``skip_mismatched``, else the failure."""
+        if self.options.skip_mismatched:
+            self.skipped.append(f"{location}: {problem}")
+            self.set_aside[self.sentences] = self.skipped[-1]
+        else:
+            self.fail(MismatchedCorpusError(f"gold and prediction differ in tokens: {problem}", location))
+        self.sentences += 1
+
+    def add_sentence(self, gold: Any, pred: Any, ctx: Any, values: Dict[str, List[float]]) -> None:
+        """One sentence counted by the reference path: its trees, its
+        :class:`~.sentence_context.SentenceContext` and its counts (``Counts.values``), summed
+        left to right."""
+        number = self.sentences + 1
+        numerators = [values[m][0] for m in self.chosen]
+        denominators = [values[m][1] for m in self.chosen]
+        for k in range(len(self.chosen)):
+            self.num_sums[k] += numerators[k]
+            self.den_sums[k] += denominators[k]
+        if self.keep_rows:
+            self._rows.append((self.sentences, numerators, denominators))
+        if self.keep_counts:
+            self.where_of.add(self.sentences, where(gold.location, number))
+        self.scored += 1
+        scored, tokens = self.labels.scored, ctx.tokens  # LabelTable.add of each scored token, at once
+        gold_labels, pred_labels, head_ok, label_ok = ctx.gold_labels, ctx.pred_labels, ctx.head_ok, ctx.label_ok
+        scored.gold.update([gold_labels[k] for k in tokens])
+        scored.predicted.update([pred_labels[k] for k in tokens])
+        scored.correct.update([gold_labels[k] for k in tokens if head_ok[k] and label_ok[k]])
+        self.over_limits.extend(f"{where(gold.location, number)}: {note}" for note in ctx.limits)
+        pred_roots = ctx.pred_heads.count(0) - len(pred.unannotated)  # an unannotated token is no root
+        if pred_roots > 1 and ctx.gold_heads.count(0) - len(gold.unannotated) == 1:
+            self.multi_root.append(f"{where(pred.location, number)}: {pred_roots} roots in the prediction, 1 in the gold")
+        if ctx.partial:
+            self.partial.append(f"{where(gold.location, number)}: {len(gold.unannotated)} gold and "
+                                f"{len(pred.unannotated)} predicted token(s) not annotated (left out of the "
+                                "whole-tree metrics)")
+            self.unannotated += ctx.unannotated
+        self.tokens += len(ctx.tokens)
+        self.verbs += len(ctx.verbs) if not ctx.partial else 0
+        if self._with_ud:
+            ud = ctx.ud
+            self.ud += (ud.gold, ud.system, ud.clas_correct, ud.mlas_correct, ud.blex_correct)
+        self.sentences += 1
+
+    def _flush_rows(self) -> None:
+        if self._rows:
+            units = np.asarray([u for u, _, _ in self._rows], dtype=np.int64)
+            width = len(self.chosen)
+            num = np.asarray([n for _, n, _ in self._rows], dtype=float).reshape(len(units), width)
+            den = np.asarray([d for _, _, d in self._rows], dtype=float).reshape(len(units), width)
+            self._chunks.append((units, num, den))
+            self._rows = []
+
+    def add_block(self, gold: TreeColumns, pred: TreeColumns, problems: Mapping[int, str]) -> None:
+        """A block of sentences counted by the compiled path (:func:`~.token_metrics.batch_counts`)."""
+        self._flush_rows()
+        props, options, base = self.props, self.options, self.sentences
         props.update()
         n = len(gold)
+        self.sentences += n
         good = np.asarray([s for s in range(n) if s not in problems], dtype=np.int64)
         if len(good) < n:
             g_cols, p_cols = gold.select(good), pred.select(good)
         else:
             g_cols, p_cols = gold, pred
-        labels.add_check(props["compared_gold"][g_cols.deprel], props["compared_pred"][p_cols.deprel], props)
-        if failure is not None:
-            base += n
-            continue
+        self.labels.add_check(props["compared_gold"][g_cols.deprel], props["compared_pred"][p_cols.deprel], props)
+        if self.failure is not None:
+            return
         for s in sorted(problems):
             if not options.skip_mismatched:
-                failure = MismatchedCorpusError(f"gold and prediction differ in tokens: {problems[s]}",
-                                                gold.where(s))
+                self.failure = MismatchedCorpusError(f"gold and prediction differ in tokens: {problems[s]}",
+                                                     gold.where(s))
                 break
         bad_forms = form_rule_problem(g_cols, props)
         if bad_forms is not None:
             location = g_cols.where(bad_forms)
             problem = BadOptionError(f"{location}: the 'form' punctuation rule needs word forms, and this sentence "
                                      "has none")
-            if failure is None or int(good[bad_forms]) < _first(problems):
-                failure = problem
-        if failure is not None:
-            base += n
-            continue
+            if self.failure is None or int(good[bad_forms]) < _first(problems):
+                self.failure = problem
+        if self.failure is not None:
+            return
         for s in sorted(problems):
-            skipped.append(f"{gold.where(s)}: {problems[s]}")
-            set_aside[base + s] = skipped[-1]
-        counts = batch_counts(g_cols, p_cols, props, chosen)
-        labels.add(counts, props)
-        for k in range(width):
-            num_sums[k] = _conllu.running_sum(np.ascontiguousarray(counts.numerators[:, k]), num_sums[k])
-            den_sums[k] = _conllu.running_sum(np.ascontiguousarray(counts.denominators[:, k]), den_sums[k])
-        scored += len(good)
-        if keep_rows or keep_counts:
-            numerators.append(counts.numerators)
-            denominators.append(counts.denominators)
-            units.append(base + good)
-        tokens += counts.tokens
-        verbs += counts.verbs
-        ud += counts.ud
+            self.skipped.append(f"{gold.where(s)}: {problems[s]}")
+            self.set_aside[base + s] = self.skipped[-1]
+        counts = batch_counts(g_cols, p_cols, props, self.chosen)
+        self.labels.add(counts, props)
+        for k in range(len(self.chosen)):
+            self.num_sums[k] = _conllu.running_sum(np.ascontiguousarray(counts.numerators[:, k]), self.num_sums[k])
+            self.den_sums[k] = _conllu.running_sum(np.ascontiguousarray(counts.denominators[:, k]), self.den_sums[k])
+        self.scored += len(good)
+        if self.keep_rows:
+            self._chunks.append((base + good, counts.numerators, counts.denominators))
+        self.tokens += counts.tokens
+        self.verbs += counts.verbs
+        self.ud += counts.ud
         for s in counts.multi_root:
             number = base + int(good[s]) + 1
-            location = p_cols.where(s)
             pred_roots = int(np.count_nonzero(p_cols.heads[p_cols.offsets[s]:p_cols.offsets[s + 1]] == 0))
-            multi_root.append(f"{_where(location, number)}: {pred_roots} roots in the prediction, 1 in the gold")
+            self.multi_root.append(f"{where(p_cols.where(s), number)}: {pred_roots} roots in the prediction, "
+                                   "1 in the gold")
         for s, note in counts.limits:
-            over_limits.append(f"{_where(g_cols.where(s), base + int(good[s]) + 1)}: {note}")
-        if keep_counts:
+            self.over_limits.append(f"{where(g_cols.where(s), base + int(good[s]) + 1)}: {note}")
+        if self.keep_counts:
             for s in range(len(good)):
-                where_of.add(base + int(good[s]), _where(g_cols.where(s), base + int(good[s]) + 1))
-        base += n
-    check = labels.check(table.strings)
-    if label_warnings is not None:
-        label_warnings(check, labels.root_case)
-    if failure is not None:
-        raise failure
-    num = np.concatenate(numerators) if numerators else np.zeros((0, width))
-    den = np.concatenate(denominators) if denominators else np.zeros((0, width))
-    total = {m: [num_sums[k], den_sums[k]] for k, m in enumerate(chosen)}
-    rows: Sequence[Dict[str, float]] = SentenceCount(scored)
-    if keep_rows or keep_counts:
-        rows = SentenceScores(chosen, num, den, lambda m, a, b: metrics[m].value(a, b, warn=False))
-    unit_counts = None
-    if keep_counts:
-        from ..unit_counts import dependency_unit_counts_arrays
+                self.where_of.add(base + int(good[s]), where(g_cols.where(s), base + int(good[s]) + 1))
 
-        unit_counts = dependency_unit_counts_arrays(
-            np.concatenate(units) if units else np.zeros(0, np.int64), num, den, chosen,
-            [metrics[m].score for m in chosen], where_of, set_aside)
-    ud_scores = UDScores(*(int(x) for x in ud))
-    return result(sentences=rows, counts=total, skipped=skipped, ud=ud_scores, tokens=tokens, verbs=verbs,
-                  labels=labels.table(table.strings), label_check=check, multi_root=multi_root,
-                  over_limits=over_limits, settings=options, unit_counts=unit_counts)
+    def check(self) -> Tuple[LabelSetCheck, int]:
+        """The label-set check of every sentence so far, and the tokens whose root relation
+        differs only by its case (what :func:`~.label_sets.label_warnings` warns about)."""
+        return self.labels.check(self.table.strings), self.labels.root_case
+
+    def fields(self, check: LabelSetCheck) -> Dict[str, Any]:
+        """The fields of an :class:`~.result.EvaluationResult` (``counts`` as a dict of summed
+        (numerator, denominator)); raises the first failure. Without rows kept, ``sentences``
+        is a :class:`SentenceCount` (how many were scored)."""
+        if self.failure is not None:
+            raise self.failure
+        self._flush_rows()
+        chosen = self.chosen
+        width = len(chosen)
+        num = np.concatenate([c[1] for c in self._chunks]) if self._chunks else np.zeros((0, width))
+        den = np.concatenate([c[2] for c in self._chunks]) if self._chunks else np.zeros((0, width))
+        rows: Sequence[Dict[str, float]] = SentenceCount(self.scored)
+        if self.keep_rows:
+            rows = SentenceScores(chosen, num, den, lambda m, a, b: self.metrics[m].value(a, b, warn=False))
+        statistics = None
+        if self.keep_counts:
+            from .result import dependency_statistics
+
+            units = np.concatenate([c[0] for c in self._chunks]) if self._chunks else np.zeros(0, np.int64)
+            statistics = dependency_statistics(units, num, den, [self.metrics[m] for m in chosen], self.where_of,
+                                               self.set_aside)
+        return dict(sentences=rows, counts={m: [self.num_sums[k], self.den_sums[k]] for k, m in enumerate(chosen)},
+                    skipped=self.skipped, ud=UDScores(*(int(x) for x in self.ud)), tokens=self.tokens,
+                    verbs=self.verbs, labels=self.labels.table(self.table.strings), label_check=check,
+                    multi_root=self.multi_root, over_limits=self.over_limits, partial=self.partial,
+                    tokens_unannotated=self.unannotated, settings=self.options, unit_counts=statistics)
+
+
+def evaluate_batches(batches: Iterable[Batch], table: "_conllu.StringTable", options: EvaluationSettings,
+                     metrics: Dict[str, Any], keep_counts: bool = False,
+                     label_warnings: Optional[Callable[[LabelSetCheck, int], None]] = None,
+                     result: Callable[..., Any] = dict, keep_rows: bool = True) -> Any:
+    """A corpus given in blocks of columns (:data:`Batch`) counted by the compiled path alone,
+    ``metrics`` (name → :class:`~.metric_registry.Metric`, all built-in) in order:
+    ``result(**fields)`` of the fields of :class:`~.result.EvaluationResult` (``counts`` as a
+    dict of summed (numerator, denominator)), ``label_warnings(check, root_case)`` called
+    before a failure is raised. :class:`~.accumulator.DependencyAccumulator` is the entry point
+    that chooses the path; this is what it does with blocks. ``batches`` may be a generator
+    that reads the files as it goes: an exception it raises comes out of here unchanged."""
+    counts = CorpusCounts(table, options, metrics, keep_rows, keep_counts)
+    for gold, pred, problems in batches:
+        counts.add_block(gold, pred, problems)
+    check, root_case = counts.check()
+    if label_warnings is not None:
+        label_warnings(check, root_case)
+    return result(**counts.fields(check))
 
 
 class SentenceCount(Sequence):

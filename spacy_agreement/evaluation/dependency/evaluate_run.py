@@ -10,7 +10,8 @@ differ the script's character alignment. Two CoNLL files are read in step, a blo
 at a time (:mod:`.streaming`, :mod:`.aligned_stream`), unless ``breakdown``, ``strict`` or a
 ``model`` needs them whole. The metrics themselves (Plank et al. 2015, §2) are
 :func:`spacy_agreement.evaluation.dependency.metrics.evaluate`, which keeps its own defaults (0.2's
-convention, ``conv:package``) and signature.
+convention, ``conv:package``) and signature; every evaluation here, whole or streamed, is counted
+by one :class:`~.accumulator.DependencyAccumulator`.
 """
 from __future__ import annotations
 
@@ -25,8 +26,10 @@ from ..command_results import Intervals, html_table, json_safe, percent_text, re
 from ..conll18.files import (aligned_json, aligned_keys, aligned_scores, check_conll18_options, conll18_beside,
                             conll18_changes, dependency_trees, is_path, refuse_as_conll18, refuse_deep_heads,
                             text_difference, tokens_differ)
+from .accumulator import evaluate as evaluate_trees
+from .metric_registry import display_name
+from .result import EvaluationResult
 from .settings import EvaluationSettings, options_from_flags
-from .metrics import EvaluationResult, display_name, evaluate as evaluate_trees
 
 PathLike = Union[str, "os.PathLike[str]"]
 Note = Optional[Callable[[str], Any]]
@@ -62,7 +65,7 @@ def evaluation_settings(settings: Union[None, str, EvaluationSettings] = None, *
 class EvaluateRun:
     """One ``evaluate`` run. ``alignment`` says how the words were paired: ``"identical"`` (the
     same tokens: :attr:`result`, the package's metrics, an
-    :class:`~.parser_metrics.EvaluationResult`, whose attributes this object also answers, and
+    :class:`~.result.EvaluationResult`, whose attributes this object also answers, and
     under conll18 :attr:`aligned`, the script's thirteen scores beside them) or
     ``"characters"`` (other tokens: :attr:`aligned`, the script's scores through its character
     alignment, :attr:`gold_sentences` and :attr:`system_sentences` read, ``None`` for a
@@ -162,18 +165,16 @@ def _identical_intervals(result: EvaluationResult, ci: Any) -> Optional[Interval
     """``--ci`` of the package's metrics: the defined ones, per sentence."""
     if ci is None:
         return None
-    counts = result.unit_counts
+    counts = result.statistics()
     defined = [m for m, v in result.scores.items() if v == v]  # nan: undefined on the corpus
     return _intervals(counts.select(counts.units, defined), ci)
 
 
-def _aligned_intervals(layers: Tuple[Any, Any], ci: Any) -> Optional[Intervals]:
+def _aligned_intervals(aligned: AlignedScores, ci: Any) -> Optional[Intervals]:
     """``--ci`` of an aligned evaluation: intervals of the thirteen F1 scores, per gold sentence."""
     if ci is None:
         return None
-    from ..unit_counts import aligned_unit_counts
-
-    return _intervals(aligned_unit_counts(*layers), ci)
+    return _intervals(aligned.statistics(), ci)
 
 
 def evaluate_streamed(gold: PathLike, pred: PathLike, fmt: Optional[str], options: EvaluationSettings,
@@ -187,31 +188,26 @@ def evaluate_streamed(gold: PathLike, pred: PathLike, fmt: Optional[str], option
     (:mod:`~spacy_agreement.evaluation.conll18.streaming`). ``None`` when the whole-file path must
     run instead (another format, a file or block the fast readers leave to the Python readers,
     an error they name, ``ci`` on other tokens)."""
-    from ... import _conllu
     from ...adapters.files import guess_format
     from ..conll18.streaming import Beside, evaluate_aligned_streamed
-    from .metrics import Counts, fast_path_applies, get_metric, label_warnings, metric_names
-    from .streaming import BLOCK, TokensDiffer, Unscannable, evaluate_identical
+    from .accumulator import DependencyAccumulator
+    from .streaming import BLOCK, ScanStream, TokensDiffer, Unscannable, identical_batches
 
     if (fmt or guess_format(gold)) != "conll" or (fmt or guess_format(pred)) != "conll":
         return None
-    chosen = list(metric_names())
-    if not fast_path_applies(chosen):
-        return None
-
-    def build(counts: Dict[str, List[float]], **fields: Any) -> EvaluationResult:
-        total = Counts(counts)
-        return EvaluationResult(total.scores(), counts=total, **fields)
-
-    table = _conllu.StringTable()
+    # nothing kept per sentence but with ci, each sentence's counts
+    accumulator = DependencyAccumulator(options, keep_rows=False, keep_counts=ci is not None)
+    if not accumulator.compiled:
+        return None  # a registered metric: the trees, sentence by sentence
+    table = accumulator.table
     beside = (Beside(table, str(gold), str(pred))
               if options.convention == "conll18" and not conll18_changes(options) else None)
     try:
-        result = evaluate_identical(gold, pred, options, {m: get_metric(m) for m in chosen}, ci is not None,
-                                    block or BLOCK, beside,
-                                    # the warnings point at the caller of spacy_agreement.evaluate
-                                    lambda check, root_case: label_warnings(check, root_case, stacklevel=8),
-                                    build, table)
+        with ScanStream(gold, table) as g_stream, ScanStream(pred, table) as p_stream:
+            for block_pair in identical_batches(g_stream, p_stream, options.check_forms, options.skip_mismatched,
+                                                block or BLOCK, beside):
+                accumulator.add_block(*block_pair)
+        result = accumulator.result(stacklevel=4)  # the warnings point at the caller of spacy_agreement.evaluate
     except Unscannable:
         return None
     except TokensDiffer:
@@ -238,7 +234,7 @@ def from_raw_text(model: str, gold: PathLike, gold_trees: List[Any], fmt: Option
     through conll18_ud_eval.py's alignment (and saved with ``save_parses``)."""
     from ...adapters.conllu_words import parse_conllu_layers, read_conllu_layers
     from ...integrations.spacy_parse import load_pipeline, parse_raw_text
-    from ..conll18.alignment import evaluate_aligned_layers
+    from ..conll18.accumulator import AlignedEvaluator
 
     check_conll18_options(gold, options)
     nlp = load_pipeline(model, note)
@@ -250,9 +246,10 @@ def from_raw_text(model: str, gold: PathLike, gold_trees: List[Any], fmt: Option
         if note is not None:
             note(f"wrote the pipeline's {text.count(chr(10) + chr(10))} sentences to {save_parses}")
     layers = (read_conllu_layers(gold), parse_conllu_layers(text, name))
-    scores = evaluate_aligned_layers(*layers)
+    evaluator = AlignedEvaluator()
+    evaluator.add(*layers)
     refuse_deep_heads(gold, None, fmt, options, layers[:1])
-    return scores, layers
+    return evaluator.result(), layers
 
 
 def _parsed(model: str, gold_trees: List[Any], options: EvaluationSettings, save_parses: Optional[PathLike],
@@ -356,7 +353,7 @@ def evaluate(gold: Union[PathLike, Sequence[Any]], system: Union[None, PathLike,
                 raise BadOptionError("--from-text gives the pipeline the gold file's raw text: give the gold's path")
             aligned, layers = from_raw_text(model, gold, gold_trees, format, options, save_parses, note,  # type: ignore[arg-type]
                                             progress)
-            return EvaluateRun("characters", options, aligned=aligned, intervals=_aligned_intervals(layers, ci_settings),
+            return EvaluateRun("characters", options, aligned=aligned, intervals=_aligned_intervals(aligned, ci_settings),
                                breakdowns={name: breakdowns_from_layers(*layers, by=by)} if by else None,
                                gold_sentences=len(gold_trees))
         if model is not None:
@@ -374,7 +371,7 @@ def evaluate(gold: Union[PathLike, Sequence[Any]], system: Union[None, PathLike,
                     raise MismatchedCorpusError(difference)
                 aligned, layers = aligned_scores(gold, system, format, options)  # type: ignore[arg-type]
                 return EvaluateRun("characters", options, aligned=aligned,
-                                   intervals=_aligned_intervals(layers, ci_settings),
+                                   intervals=_aligned_intervals(aligned, ci_settings),
                                    breakdowns={name: breakdowns_from_layers(*layers, by=by)} if by else None,
                                    gold_sentences=len(gold_trees), system_sentences=len(pred_trees))
         result = evaluate_trees(gold_trees, pred_trees, options, keep_counts=ci)

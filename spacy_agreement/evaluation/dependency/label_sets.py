@@ -8,7 +8,7 @@ looks like against UD gold (``obj``, ``obl``, ``nmod:poss``, ``root``).
 * :func:`check_label_sets`: the share of gold tokens whose label never occurs in the
   predictions (nothing the parser can output would be right for them), with the most
   frequent (gold, predicted) pairs among them; :func:`~spacy_agreement.evaluation.dependency.metrics.evaluate`
-  warns (:class:`LabelSetWarning`, one line) before scoring when that share is above
+  warns (:class:`LabelSetWarning`, one line: :func:`label_warnings`) when that share is above
   :data:`WARN_SHARE`.
 * :class:`LabelTable`: precision, recall and F of attachment per label, as spaCy's
   ``dep_las_per_type``: a token counts for its gold label in recall and for its predicted
@@ -18,13 +18,17 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Dict, Iterable, List, Sequence, Tuple, Union
 
 from ...errors import AgreementError, Location, not_utf8
 from ...report.format import percent
+
+if TYPE_CHECKING:
+    from ...trees import DependencyTree
 
 #: Share of gold tokens with a label the predictions never use above which evaluation warns
 #: (when at least :data:`WARN_TOKENS` tokens are concerned, so that a few sentences don't).
@@ -156,3 +160,28 @@ class LabelTable:
             out[label] = {"precision": p, "recall": r, "f": f, "gold": gold, "predicted": predicted,
                           "correct": right}
         return out
+
+
+def label_check(compared: Sequence[Tuple["DependencyTree", "DependencyTree"]],
+                warn_share: float = WARN_SHARE) -> LabelSetCheck:
+    """How well the predicted labels cover the gold ones, over (gold, prediction) pairs whose
+    labels are as compared (:meth:`EvaluationSettings.normalise
+    <spacy_agreement.evaluation.dependency.settings.EvaluationSettings.normalise>`), every
+    token; a :class:`LabelSetWarning` (one line) when the share of gold tokens whose label the
+    predictions never use is above ``warn_share`` (and at least :data:`WARN_TOKENS` tokens)."""
+    check = check_label_sets((g.deprels, p.deprels) for g, p in compared)
+    label_warnings(check, root_case_tokens((g.deprels, p.deprels) for g, p in compared), warn_share, stacklevel=3)
+    return check
+
+
+def label_warnings(check: LabelSetCheck, root_case: int, warn_share: float = WARN_SHARE, stacklevel: int = 3) -> None:
+    """The warnings of :func:`label_check`: a :class:`LabelSetWarning` when too many gold
+    labels are never predicted, a :class:`RootCaseWarning` when ``root_case`` tokens differ
+    only by the case of the root relation."""
+    if check.share > warn_share and check.unseen_tokens >= WARN_TOKENS:
+        warnings.warn(check.message(), LabelSetWarning, stacklevel=stacklevel)
+    if root_case:
+        warnings.warn(f"{root_case} token(s) differ from the gold only by the case of the root relation (ROOT against "
+                      "root) and count as wrong labels, as conll18_ud_eval.py counts them; compare it "
+                      "case-insensitively with --fold-root-case (fold_root_case=True)", RootCaseWarning,
+                      stacklevel=stacklevel)

@@ -10,16 +10,17 @@ handed out (less than one chunk's worth beyond the block asked for). Codes go in
 :class:`~spacy_agreement._conllu.StringTable`, shared by both files: it holds every distinct
 text value once, so it grows with the vocabulary, not with the corpus.
 
-:func:`evaluate_identical` is the package's evaluation of files with the same tokens: block
-by block, each pair of blocks checked (same number of sentences, same tokens: the messages of
-:func:`column_problems`) and evaluated by the compiled metric loops
-(:func:`~.column_evaluation.evaluate_batches` with ``keep_rows=False``: counts summed, nothing
-kept per sentence but the lines of the sentences skipped, with several roots or over the
-limits; with ``keep_counts`` (``--ci``) each sentence's counts, a float array, and its name,
-packed). Sentences are paired by position, as the whole-file fast path pairs them, and a pair
-whose tokens differ is never scored as if they matched: without ``skip_mismatched`` it stops
-the stream (:class:`TokensDiffer`, the caller aligns the files through their characters), with
-it the pair is skipped and listed.
+:func:`identical_batches` gives the blocks of two files with the same tokens: block by block,
+each pair of blocks checked (same number of sentences, same tokens: the messages of
+:func:`column_problems`), for the compiled path of
+:class:`~.accumulator.DependencyAccumulator` (``sa.evaluate`` feeds it the blocks, nothing kept
+per sentence but the lines of the sentences skipped, with several roots or over the limits;
+with ``keep_counts`` (``--ci``) each sentence's counts, a float array, and its name, packed);
+:func:`evaluate_identical` is the same over :func:`~.column_evaluation.evaluate_batches`.
+Sentences are paired by position, as the whole-file evaluation pairs them, and a pair whose
+tokens differ is never scored as if they matched: without ``skip_mismatched`` it stops the
+stream (:class:`TokensDiffer`, the caller aligns the files through their characters), with it
+the pair is skipped and listed.
 
 :class:`Unscannable` says that a block needs the Python readers (the scanner stops on anything
 but plain CoNLL-U; a head outside its sentence, a relation ``_``, a sentence without words): the
@@ -182,7 +183,7 @@ def block_columns(block: Block) -> TreeColumns:
 def column_problems(gold: TreeColumns, pred: TreeColumns, table: "_conllu.StringTable",
                     check_forms: bool) -> Dict[int, str]:
     """Why sentence ``s`` of the gold and the prediction do not have the same tokens (the
-    messages of :func:`~.parser_metrics.token_problem`), for the sentences that differ (the
+    messages of :func:`~.sentence_context.token_problem`), for the sentences that differ (the
     columns hold the same number of sentences)."""
     g_len, p_len = gold.lengths, pred.lengths
     problems = {int(s): f"{g_len[s]} tokens against {p_len[s]}" for s in np.flatnonzero(g_len != p_len)}

@@ -1,5 +1,5 @@
-"""The built-in parser metrics over corpus-wide arrays: the fast path of
-:func:`~spacy_agreement.evaluation.dependency.metrics.evaluate`.
+"""The built-in parser metrics over corpus-wide arrays: their compiled implementation (the
+compiled path of :class:`~spacy_agreement.evaluation.dependency.accumulator.DependencyAccumulator`).
 
 Every sentence's tokens are rows of flat arrays (:class:`TreeColumns`: heads, and the codes
 of the text columns in one :class:`~spacy_agreement._conllu.StringTable` shared by gold and
@@ -7,7 +7,7 @@ prediction, so equal codes are equal strings). Each metric is then a few numpy o
 over all tokens of a batch of sentences, summed per sentence with ``np.bincount`` (whole
 numbers, exact) or left to right (:func:`~spacy_agreement._conllu.segment_sums`, the
 root-weighted LAS, whose weights are fractions), so that every figure is the one the
-per-sentence definitions of :mod:`.parser_metrics` give, bit for bit:
+reference definitions of :mod:`.metrics` give, bit for bit:
 
 * LAS, UAS, LA: the scored tokens with head and label, head, label right. With
   ``attachment="spacy"`` (the convention ``spacy``), LAS and UAS are spaCy's F over arcs
@@ -47,8 +47,9 @@ from .settings import EvaluationSettings, is_punct_form
 from .ud_labels import CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, universal_deprel, universal_feats
 
 #: the metrics computed here (every built-in one)
-FAST_METRICS = frozenset({"las", "uas", "la", "ned", "ted", "ucp", "lcp", "las_content", "las_function",
-                          "las_root_weighted", "clas", "mlas", "blex"})
+COMPILED_METRICS = frozenset({"las", "uas", "la", "ned", "ted", "ucp", "lcp", "las_content", "las_function",
+                              "las_root_weighted", "clas", "mlas", "blex"})
+FAST_METRICS = COMPILED_METRICS  # the name before "compiled"
 #: sentences per batch: the temporaries of a batch are bounded whatever the corpus size
 BATCH = 4096
 
@@ -384,7 +385,7 @@ def _ted_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties, sco
 
 class SentenceScores(Sequence):
     """The per-sentence scores of an evaluation (one dict per scored sentence, as
-    :attr:`~.parser_metrics.EvaluationResult.sentences` lists them), computed on demand
+    :attr:`~.result.EvaluationResult.sentences` lists them), computed on demand
     from the per-sentence counts: ``nan`` where a sentence has nothing to count."""
 
     def __init__(self, metrics: Sequence[str], numerators: np.ndarray, denominators: np.ndarray,

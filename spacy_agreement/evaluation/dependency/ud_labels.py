@@ -19,7 +19,7 @@ identical tokenisation (F1 is computed as ``2·correct / (gold + system)``, the 
 value as 2PR/(P+R) but the same floating-point operations as the script):
 
 * Relations are compared by their universal part: ``nmod:poss`` counts as ``nmod``
-  (for every score here, whatever the subtype option of :mod:`parser_metrics` says).
+  (for every score here, whatever the subtype option of :mod:`.metrics` says).
 * Content relations: nsubj obj iobj csubj ccomp xcomp obl vocative expl dislocated advcl
   advmod discourse nmod appos nummod acl amod conj fixed flat compound list parataxis
   orphan goeswith reparandum root dep. Functional relations: aux cop mark det clf case cc.
@@ -53,7 +53,7 @@ prediction, recall without one in the gold, F1 without one on either side.
 
 The three scores are also rows of the parser-metric table
 (:data:`~spacy_agreement.evaluation.dependency.metrics.PARSER_METRICS`, count
-``(2·correct, gold + system)``), which is how :func:`~.parser_metrics.evaluate`, the spaCy
+``(2·correct, gold + system)``), which is how :func:`~.accumulator.evaluate`, the spaCy
 scorer and the judgments analysis read them; :class:`UDScores` keeps the counts behind them
 for precision and recall. The
 options of :class:`~spacy_agreement.evaluation.dependency.metrics.EvaluationSettings` (punctuation,
