@@ -27,5 +27,5 @@ _EXPORTS = {
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 # ``mace`` is the function, not the module of the same name (which, once imported, would be the
 # package's attribute ``mace``, and the lazy export never asked): bound here, after the module
-from .mace import mace  # noqa: E402  (numpy only)
+from .mace import mace  # noqa: E402,F401  (numpy only; exported through __all__)
 __all__ = sorted(_EXPORTS)
