@@ -102,6 +102,36 @@ _GLOBAL_COLUMNS = "# global.columns = "
 PathLike = Union[str, "os.PathLike[str]"]
 
 
+def _quick_columns(token_rows: Sequence[Tuple[int, str]]) -> Optional[List[List[str]]]:
+    """The ten columns of every token line of a sentence where each is the plain line of
+    :func:`_quick_token` (word ids ``1, 2, 3, ...``, heads plain numbers or ``_``), read without
+    building conllu's tokens; None where any line is not, which then goes the general way."""
+    rows = []
+    for position, (_, line) in enumerate(token_rows, start=1):
+        if "  " in line:
+            return None
+        columns = line.split("\t")
+        if len(columns) != 10 or columns[0] != str(position):
+            return None
+        head = columns[6]
+        if head != "_" and not _plain_number(head):
+            return None
+        rows.append(columns)
+    return rows
+
+
+def _quick_tree(rows: List[List[str]], location: Location, lines: Sequence[int], single_root: bool) -> DependencyTree:
+    """:func:`from_conllu` of the tokens :func:`_quick_columns` read: the same tree, location and checks."""
+    start = location.line if location.line is not None else lines[0]
+    location = Location(location.source, location.sentence, location.token, start, location.sent_id,
+                        location.token_line, tuple([line - start for line in lines]), ())
+    columns = list(zip(*rows))
+    return DependencyTree.create(
+        heads=[None if head == "_" else int(head) for head in columns[6]], deprels=columns[7], forms=columns[1],
+        upos=columns[3], ids=[int(i) for i in columns[0]], location=location, single_root=single_root,
+        lemmas=columns[2], feats=columns[5], xpos=columns[4], misc=columns[9], multiword=[], partial=True)
+
+
 def _raw_feats(value):
     # our reader keeps FEATS as text; a TokenList parsed by conllu's defaults has a dict
     if value.__class__ is str:
@@ -289,8 +319,20 @@ def iter_conll(
         if not token_rows and number > 1:  # comments after the last sentence are none (conll18_ud_eval.py reads them)
             comments_only = Location(name, number, None, block[0][0], sent_id)
             continue
-        tokens = []
         quick = fields is FIELDS
+        rows = _quick_columns(token_rows) if quick and token_rows else None
+        if rows is not None:  # plain lines, nearly every file: no conllu token objects
+            if stats is not None:
+                stats.sentences += 1
+            tree = _quick_tree(rows, Location(name, number, None, block[0][0], sent_id),
+                               [line_number for line_number, _ in token_rows], single_root)
+            if stats is not None:
+                stats.count_partial(tree)
+            if cycles == "raise" and tree.unreachable_tokens().size:
+                raise tree.cycle_error()
+            yield tree
+            continue
+        tokens = []
         for line_number, line in token_rows:
             token = _quick_token(line) if quick else None
             if token is not None:
