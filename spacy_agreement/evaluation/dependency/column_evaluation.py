@@ -272,7 +272,8 @@ class CorpusCounts:
         den = np.concatenate([c[2] for c in self._chunks]) if self._chunks else np.zeros((0, width))
         rows: Sequence[Dict[str, float]] = SentenceCount(self.scored)
         if self.keep_rows:
-            rows = SentenceScores(chosen, num, den, lambda m, a, b: self.metrics[m].value(a, b, warn=False))
+            metrics = self.metrics  # what the rows keep: not these counts
+            rows = SentenceScores(chosen, num, den, lambda m, a, b: metrics[m].value(a, b, warn=False))
         statistics = None
         if self.keep_counts:
             from .result import dependency_statistics
