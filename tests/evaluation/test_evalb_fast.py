@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from spacy_agreement import _evalb
 from spacy_agreement.cli import app
 from spacy_agreement.evaluation.constituency.evalb import (HEADER, EvalbSettings, SentenceResult, evaluate, evaluate_files,
-                                              fast_scorer, format_report, format_rows, format_summary)
+                                              compiled_scorer, format_report, format_rows, format_summary)
 
 DATA = Path(__file__).parents[1] / "data" / "evalb"
 PRMS = [None, "evalb.prm", "strict.prm", "debug.prm"]
@@ -25,7 +25,7 @@ PAIRS = [("main.gld", "main.tst"), ("short.gld", "short.tst"), ("fatal.gld", "fa
 COLLINS = EvalbSettings.parse("MAX_ERROR 10\nCUTOFF_LEN 40\nLABELED 1\nDELETE_LABEL TOP\nDELETE_LABEL -NONE-\n"
                             "DELETE_LABEL ,\nDELETE_LABEL :\nDELETE_LABEL ``\nDELETE_LABEL ''\nDELETE_LABEL .\n"
                             "DELETE_LABEL_FOR_LENGTH -NONE-\nEQ_LABEL ADVP PRT\n")
-# every parameter the fast path reads: EQ_LABEL making a label equal to a deleted one, EQ_WORD,
+# every parameter the compiled path reads: EQ_LABEL making a label equal to a deleted one, EQ_WORD,
 # QUOTE_LABEL, an empty DELETE_LABEL_FOR_LENGTH match, unlabelled scoring
 ODD = EvalbSettings(max_error=20, cutoff_len=3, delete_labels=("X", "-NONE-", ""), delete_labels_for_length=("Y", ""),
                   quote_labels=("Q",), eq_labels=(("A", "X"), ("B", "C")), eq_words=(("a", "b"),))
@@ -44,11 +44,11 @@ def outcome(report):
 @pytest.mark.parametrize("gold, test", PAIRS)
 def test_fixtures_compiled_and_python_agree(gold, test, prm):
     params = params_of(prm)
-    fast = evaluate_files(DATA / gold, DATA / test, params)
-    slow = evaluate_files(DATA / gold, DATA / test, params, fast=False)
-    assert outcome(fast) == outcome(slow)
+    compiled = evaluate_files(DATA / gold, DATA / test, params)
+    reference = evaluate_files(DATA / gold, DATA / test, params, compiled=False)
+    assert outcome(compiled) == outcome(reference)
     if params.debug == 0:  # the compiled loop ran, its rows kept compactly
-        assert isinstance(fast.sentences, _evalb.SentenceRows)
+        assert isinstance(compiled.sentences, _evalb.SentenceRows)
 
 
 def test_scorer_numbers():
@@ -68,29 +68,29 @@ def test_scorer_numbers():
 
 def test_rows_are_a_sequence_of_results():
     report = evaluate_files(DATA / "main.gld", DATA / "main.tst", params_of("evalb.prm"))
-    rows, slow = report.sentences, evaluate_files(DATA / "main.gld", DATA / "main.tst", params_of("evalb.prm"),
-                                                  fast=False).sentences
-    assert len(rows) == len(slow) == 14 and bool(rows)
-    assert list(rows) == slow and rows[-1] == slow[-1] and rows[2:5] == slow[2:5]
+    rows, reference = report.sentences, evaluate_files(DATA / "main.gld", DATA / "main.tst", params_of("evalb.prm"),
+                                                  compiled=False).sentences
+    assert len(rows) == len(reference) == 14 and bool(rows)
+    assert list(rows) == reference and rows[-1] == reference[-1] and rows[2:5] == reference[2:5]
     assert rows[4].errors == ["Length unmatch (2|3)"]  # an error row: the Python port's result, kept whole
     assert (rows[8].id, rows[8].length, rows[8].matched, rows[8].gold_brackets) == (9, 14, 7, 8)
     with pytest.raises(IndexError):
         rows[14]
-    assert rows.text(3, 5).decode("latin-1") == format_rows(slow[3:5])
+    assert rows.text(3, 5).decode("latin-1") == format_rows(reference[3:5])
 
 
 def test_streamed_rows_and_unkept_sentences():
     params = params_of("evalb.prm")
     blocks = []
     report = evaluate_files(DATA / "main.gld", DATA / "main.tst", params, keep_sentences=False, write=blocks.append)
-    reference = evaluate_files(DATA / "main.gld", DATA / "main.tst", params, fast=False)
+    reference = evaluate_files(DATA / "main.gld", DATA / "main.tst", params, compiled=False)
     assert len(report.sentences) == 0 and report.to_dict(sentences=False) == reference.to_dict(sentences=False)
     assert HEADER + b"".join(blocks).decode("latin-1") + format_summary(report) == format_report(reference)
 
 
 def test_debug_and_non_latin1_parameters_take_the_python_path():
-    assert fast_scorer(EvalbSettings(debug=1)) is None
-    assert fast_scorer(EvalbSettings(delete_labels=("\u2014",))) is None
+    assert compiled_scorer(EvalbSettings(debug=1)) is None
+    assert compiled_scorer(EvalbSettings(delete_labels=("\u2014",))) is None
     report = evaluate(["(S (A \u2014))"], ["(S (B \u2014))"], EvalbSettings())
     assert report.sentences[0].correct_tags == 0 and report.all.matched == 1
 
@@ -159,7 +159,7 @@ lines = st.one_of(trees(), st.builds(damaged, trees(), st.lists(st.tuples(st.sam
        params=st.sampled_from([COLLINS, ODD, UNLABELLED]))
 def test_random_lines_compiled_and_python_agree(pairs, params):
     gold, test = [g for g, _ in pairs], [t for _, t in pairs]
-    assert outcome(evaluate(gold, test, params)) == outcome(evaluate(gold, test, params, fast=False))
+    assert outcome(evaluate(gold, test, params)) == outcome(evaluate(gold, test, params, compiled=False))
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow,
@@ -170,7 +170,7 @@ def test_random_files_compiled_and_python_agree(tmp_path, gold, test, params):
     g, t = tmp_path / "g.txt", tmp_path / "t.txt"
     g.write_bytes("\n".join(gold).encode("latin-1"))
     t.write_bytes(("\n".join(test) + "\n").encode("latin-1"))
-    assert outcome(evaluate_files(g, t, params)) == outcome(evaluate_files(g, t, params, fast=False))
+    assert outcome(evaluate_files(g, t, params)) == outcome(evaluate_files(g, t, params, compiled=False))
 
 
 def test_same_pair_scored_by_python_when_trees_are_perturbed():
@@ -186,9 +186,9 @@ def test_same_pair_scored_by_python_when_trees_are_perturbed():
 
     gold = [tree() for _ in range(300)]
     test = [g.replace("(NP ", "(VP ", rng.randint(0, 2)).replace("(DT", "(NN", 1) for g in gold]
-    fast, slow = evaluate(gold, test, COLLINS), evaluate(gold, test, COLLINS, fast=False)
-    assert outcome(fast) == outcome(slow) and slow.all.error_sentences == 0
-    assert 0 < fast.all.matched < fast.all.gold_brackets
+    compiled, reference = evaluate(gold, test, COLLINS), evaluate(gold, test, COLLINS, compiled=False)
+    assert outcome(compiled) == outcome(reference) and reference.all.error_sentences == 0
+    assert 0 < compiled.all.matched < compiled.all.gold_brackets
 
 
 def test_very_long_line_and_many_brackets():
@@ -196,7 +196,7 @@ def test_very_long_line_and_many_brackets():
     test = gold.replace("(NP (NN w7))", "(VP (NN w7))")
     report = evaluate([gold, "(" * 50000, ")" * 50000], [test, "(A a)", "(A a)"], COLLINS)
     assert outcome(report) == outcome(evaluate([gold, "(" * 50000, ")" * 50000], [test, "(A a)", "(A a)"], COLLINS,
-                                               fast=False))
+                                               compiled=False))
     assert (report.sentences[0].matched, report.sentences[0].gold_brackets) == (600, 601)
 
 

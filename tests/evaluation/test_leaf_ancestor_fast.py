@@ -1,6 +1,6 @@
 """The compiled leaf-ancestor path (spacy_agreement._lineage, evaluation/constituency/leaf_ancestor_compiled.py)
-against the pure-Python implementation it replaced (``leaf_ancestor_python``: the lineages of
-lineage.py, the Levenshtein kernel of _core, GEIG through EVALB's reader), kept as the slow
+against the pure-Python implementation it replaced (``leaf_ancestor_reference``: the lineages of
+lineage.py, the Levenshtein kernel of _core, GEIG through EVALB's reader), kept as the
 reference: same word scores, sentence and corpus means to the bit, GEIG, skipped sentences
 and their reasons, errors; and hostile input never crashes the interpreter."""
 import os
@@ -14,7 +14,7 @@ import spacy_agreement as sa
 from spacy_agreement import _lineage
 from spacy_agreement.adapters.brackets import read_brackets, trim_trailing_failures
 from spacy_agreement.errors import AgreementError
-from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor, leaf_ancestor_files, leaf_ancestor_python
+from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor, leaf_ancestor_files, leaf_ancestor_reference
 
 LABELS = ["S", "NP", "N1", "VP", "NP-SBJ", "PP=2", "-NONE-", "X"]
 WORDS = ["a", "b", "c", "the", "dog", "é", "x"]
@@ -36,26 +36,26 @@ def top(tree):
     return tree if tree.startswith("(") else f"(S {tree})"
 
 
-def same_result(fast, slow):
-    assert fast.skipped == slow.skipped
-    assert fast.set_aside == slow.set_aside
-    assert len(fast.sentences) == len(slow.sentences)
-    for a, b in zip(fast.sentences, slow.sentences):
+def same_result(compiled, reference):
+    assert compiled.skipped == reference.skipped
+    assert compiled.set_aside == reference.set_aside
+    assert len(compiled.sentences) == len(reference.sentences)
+    for a, b in zip(compiled.sentences, reference.sentences):
         assert (a.index, a.location) == (b.index, b.location)
         assert [(w.word, w.score, w.gold_lineage, w.candidate_lineage) for w in a.words] == \
                [(w.word, w.score, w.gold_lineage, w.candidate_lineage) for w in b.words]
         assert a.leaf_ancestor == b.leaf_ancestor  # bit for bit: numpy's pairwise sums
         assert a.brackets == b.brackets
-    if slow.sentences:
-        assert fast.leaf_ancestor == slow.leaf_ancestor
-        assert fast.leaf_ancestor_words == slow.leaf_ancestor_words
-    assert fast.brackets == slow.brackets
+    if reference.sentences:
+        assert compiled.leaf_ancestor == reference.leaf_ancestor
+        assert compiled.leaf_ancestor_words == reference.leaf_ancestor_words
+    assert compiled.brackets == reference.brackets
     # error configurations: the same features, counts and means (to the bit up to 128 words)
-    assert sorted(fast.error_configurations(k=None, min_count=1)) == sorted(slow.error_configurations(k=None, min_count=1))
-    arrays = fast.sentence_arrays()
-    assert arrays["mean"].tolist() == [s.leaf_ancestor for s in slow.sentences]
-    assert fast.worst(3)[0] == slow.worst(3)[0]
-    assert [(k, s.index) for k, s in fast.worst(3)[1]] == [(k, s.index) for k, s in slow.worst(3)[1]]
+    assert sorted(compiled.error_configurations(k=None, min_count=1)) == sorted(reference.error_configurations(k=None, min_count=1))
+    arrays = compiled.sentence_arrays()
+    assert arrays["mean"].tolist() == [s.leaf_ancestor for s in reference.sentences]
+    assert compiled.worst(3)[0] == reference.worst(3)[0]
+    assert [(k, s.index) for k, s in compiled.worst(3)[1]] == [(k, s.index) for k, s in reference.worst(3)[1]]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -64,10 +64,10 @@ def same_result(fast, slow):
 def test_trees_match_the_python_reference(pairs, cost, preterminals):
     gold = [sa.parse_brackets(top(g), leaves="categories")[0] for g, _ in pairs]
     cand = [sa.parse_brackets(top(c), leaves="categories")[0] for _, c in pairs]
-    fast = leaf_ancestor(gold, cand, cost=cost, preterminals=preterminals)
-    slow = leaf_ancestor_python(gold, cand, cost=cost, preterminals=preterminals)
-    assert fast._store is not None and slow._store is None
-    same_result(fast, slow)
+    compiled = leaf_ancestor(gold, cand, cost=cost, preterminals=preterminals)
+    reference = leaf_ancestor_reference(gold, cand, cost=cost, preterminals=preterminals)
+    assert compiled._store is not None and reference._store is None
+    same_result(compiled, reference)
 
 
 def write_corpus(path, trees, newline="\n", spread=False):
@@ -79,7 +79,7 @@ def write_corpus(path, trees, newline="\n", spread=False):
 def python_files(gold, cand, **options):
     g, c = trim_trailing_failures(read_brackets(gold, "categories", missing=True),
                                   read_brackets(cand, "categories", missing=True))
-    return leaf_ancestor_python(g, c, **options)
+    return leaf_ancestor_reference(g, c, **options)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
@@ -96,15 +96,15 @@ def test_files_match_the_python_reader_and_reference(tmp_path, pairs, newline, s
     write_corpus(gold, g, newline, spread)
     write_corpus(cand, c, newline, spread)
     try:
-        slow = python_files(gold, cand, cost=cost)
+        reference = python_files(gold, cand, cost=cost)
     except AgreementError as exc:
         with pytest.raises(type(exc)) as got:
             leaf_ancestor_files(gold, cand, cost=cost)
         assert str(got.value) == str(exc)
         return
-    fast = leaf_ancestor_files(gold, cand, cost=cost, keep_worst=2)
-    assert fast._store is not None
-    same_result(fast, slow)
+    compiled = leaf_ancestor_files(gold, cand, cost=cost, keep_worst=2)
+    assert compiled._store is not None
+    same_result(compiled, reference)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -115,16 +115,16 @@ def test_hostile_files_never_crash_and_fail_as_the_python_reader(tmp_path, data)
     gold.write_bytes(data)
     cand.write_bytes(data)
     try:
-        slow = python_files(gold, cand)
+        reference = python_files(gold, cand)
     except (AgreementError, UnicodeDecodeError, ValueError) as exc:
         with pytest.raises(type(exc)) as got:
             leaf_ancestor_files(gold, cand)
         assert str(got.value) == str(exc)
         return
-    fast = leaf_ancestor_files(gold, cand)
-    assert fast.skipped == slow.skipped
-    assert [s.leaf_ancestor for s in fast.sentences] == [s.leaf_ancestor for s in slow.sentences]
-    assert fast.brackets == slow.brackets
+    compiled = leaf_ancestor_files(gold, cand)
+    assert compiled.skipped == reference.skipped
+    assert [s.leaf_ancestor for s in compiled.sentences] == [s.leaf_ancestor for s in reference.sentences]
+    assert compiled.brackets == reference.brackets
 
 
 @settings(max_examples=300, deadline=None)
@@ -180,10 +180,10 @@ def test_malformed_file_names_file_line_and_sentence(tmp_path):
 
 def test_streaming_across_blocks_and_batches(tmp_path, monkeypatch):
     """Small blocks and batches: sentences cut by a block end, \\r\\n split between blocks."""
-    from spacy_agreement.evaluation.constituency import leaf_ancestor_compiled as fast
+    from spacy_agreement.evaluation.constituency import leaf_ancestor_compiled as compiled_loops
 
-    monkeypatch.setattr(fast, "BLOCK", 7)
-    monkeypatch.setattr(fast, "BATCH", 3)
+    monkeypatch.setattr(compiled_loops, "BLOCK", 7)
+    monkeypatch.setattr(compiled_loops, "BATCH", 3)
     trees_g = ["(S (NP a b) (VP c))", "", "(S (NP a) b)", "(S x (Y z))"] * 5
     trees_c = ["(S (NP a) (VP b c))", "(S a)", "", "(S x (Y w))"] * 5
     for newline in ("\n", "\r\n", "\r"):
@@ -200,6 +200,6 @@ def test_blank_and_empty_sentences_count_as_the_python_reader_counts_them(tmp_pa
     gold, cand = tmp_path / "g.mrg", tmp_path / "c.mrg"
     gold.write_bytes(data)
     cand.write_bytes(data)
-    fast, slow = leaf_ancestor_files(gold, cand), python_files(gold, cand)
-    assert fast.skipped == slow.skipped and fast.brackets == slow.brackets
-    assert fast.sentences_scored == len(slow.sentences)
+    compiled, reference = leaf_ancestor_files(gold, cand), python_files(gold, cand)
+    assert compiled.skipped == reference.skipped and compiled.brackets == reference.brackets
+    assert compiled.sentences_scored == len(reference.sentences)

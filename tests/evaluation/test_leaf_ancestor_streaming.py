@@ -1,5 +1,5 @@
 """Leaf-ancestor streamed in flat memory (evaluation/constituency/leaf_ancestor_compiled.py) against the pure-Python
-reference (``leaf_ancestor_python``) on generated bracket files, one of many sentences: the same
+reference (``leaf_ancestor_reference``) on generated bracket files, one of many sentences: the same
 totals (bit for bit: numpy's pairwise sums, summed back from a temporary file), the same sentences
 word by word as they are handed out while scoring, the same per-sentence arrays (``keep_rows``),
 worst sentences and skipped sentences; and the CLI's streamed ``--json`` and ``--words`` output
@@ -17,8 +17,8 @@ from spacy_agreement.cli import app
 from spacy_agreement.cli.leaf_ancestor import corpus_figures, format_result
 from spacy_agreement.cli._output import dumps
 from spacy_agreement.cli._settings_options import signature_footer, with_signature
-from spacy_agreement.evaluation.constituency import leaf_ancestor_compiled as fast
-from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor_files, leaf_ancestor_python
+from spacy_agreement.evaluation.constituency import leaf_ancestor_compiled as compiled_loops
+from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor_files, leaf_ancestor_reference
 from spacy_agreement.evaluation.settings import LeafAncestorSettings
 
 pytestmark = pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # one-word sentences: GEIG
@@ -65,7 +65,7 @@ def write_pair(tmp_path, n: int, seed: int = 0):
 def python_files(gold, cand, **options):
     g, c = trim_trailing_failures(read_brackets(gold, "categories", missing=True),
                                   read_brackets(cand, "categories", missing=True))
-    return leaf_ancestor_python(g, c, **options)
+    return leaf_ancestor_reference(g, c, **options)
 
 
 class Collect:
@@ -95,73 +95,73 @@ def same_sentences(streamed, reference):
 
 @pytest.mark.parametrize("n, batch, spool", [(1, 1024, 1 << 20), (37, 5, 64), (3000, 256, 4096)])
 def test_streamed_totals_and_sentences_are_the_reference(tmp_path, monkeypatch, n, batch, spool):
-    monkeypatch.setattr(fast, "BATCH", batch)
-    monkeypatch.setattr(fast, "SPOOL", spool)  # small: the values go through a temporary file
+    monkeypatch.setattr(compiled_loops, "BATCH", batch)
+    monkeypatch.setattr(compiled_loops, "SPOOL", spool)  # small: the values go through a temporary file
     gold, cand = write_pair(tmp_path, n, seed=n)
-    slow = python_files(gold, cand, cost="first-char")
+    reference = python_files(gold, cand, cost="first-char")
     sink = Collect()
     streamed = leaf_ancestor_files(gold, cand, cost="first-char", keep_worst=4, keep_rows=True, sink=sink)
     assert streamed._store is not None and sink.resets == 0
     # totals, bit for bit
-    assert streamed.sentences_scored == len(slow.sentences)
-    assert streamed.words_scored == sum(len(s.words) for s in slow.sentences)
-    if slow.sentences:
-        assert streamed.leaf_ancestor == slow.leaf_ancestor
-        assert streamed.leaf_ancestor_words == slow.leaf_ancestor_words
-    assert streamed.brackets == slow.brackets
-    assert streamed.skipped == slow.skipped and streamed.set_aside == slow.set_aside
-    assert streamed.skipped_count == len(slow.skipped)
-    assert streamed.to_dict(sentences=False) == slow.to_dict(sentences=False)
+    assert streamed.sentences_scored == len(reference.sentences)
+    assert streamed.words_scored == sum(len(s.words) for s in reference.sentences)
+    if reference.sentences:
+        assert streamed.leaf_ancestor == reference.leaf_ancestor
+        assert streamed.leaf_ancestor_words == reference.leaf_ancestor_words
+    assert streamed.brackets == reference.brackets
+    assert streamed.skipped == reference.skipped and streamed.set_aside == reference.set_aside
+    assert streamed.skipped_count == len(reference.skipped)
+    assert streamed.to_dict(sentences=False) == reference.to_dict(sentences=False)
     # every sentence as it was scored, and per-sentence arrays
-    same_sentences(sink.sentences, slow.sentences)
-    fast_rows, slow_rows = streamed.sentence_arrays(), slow.sentence_arrays()
+    same_sentences(sink.sentences, reference.sentences)
+    fast_rows, slow_rows = streamed.sentence_arrays(), reference.sentence_arrays()
     assert fast_rows.keys() == slow_rows.keys()
     for key in fast_rows:
         assert fast_rows[key].tolist() == slow_rows[key].tolist(), key
-    assert [streamed.location(row) for row in range(len(slow.sentences))] == [s.location for s in slow.sentences]
+    assert [streamed.location(row) for row in range(len(reference.sentences))] == [s.location for s in reference.sentences]
     # worst sentences: from the heap, and beyond it by scoring again
     for k in (3, 4, 9, None):
         count, got = streamed.worst(k)
-        want_count, want = slow.worst(k)
+        want_count, want = reference.worst(k)
         assert count == want_count
         assert [row for row, _ in got] == [row for row, _ in want]
         same_sentences([s for _, s in got], [s for _, s in want])
     assert sorted(streamed.error_configurations(k=None, min_count=1)) == \
-           sorted(slow.error_configurations(k=None, min_count=1)) or n > 128  # past 128 words: the last bit
+           sorted(reference.error_configurations(k=None, min_count=1)) or n > 128  # past 128 words: the last bit
 
 
 def test_without_sink_or_rows_the_sentences_are_scored_again(tmp_path, monkeypatch):
-    monkeypatch.setattr(fast, "BATCH", 64)
+    monkeypatch.setattr(compiled_loops, "BATCH", 64)
     gold, cand = write_pair(tmp_path, 300, seed=3)
-    slow = python_files(gold, cand)
+    reference = python_files(gold, cand)
     lean = leaf_ancestor_files(gold, cand, keep_worst=0, keep_skipped=2)
     assert lean._store.rows is None and lean._store.worst == []
-    assert lean.skipped == slow.skipped[:2] and lean.skipped_count == len(slow.skipped) and lean.set_aside == {}
-    assert lean.to_dict(sentences=False) == slow.to_dict(sentences=False)
-    assert lean.worst(5)[0] == slow.worst(5)[0]
-    assert [row for row, _ in lean.worst(5)[1]] == [row for row, _ in slow.worst(5)[1]]
-    same_sentences(lean.sentences, slow.sentences)
-    assert lean.sentence_arrays()["mean"].tolist() == slow.sentence_arrays()["mean"].tolist()
+    assert lean.skipped == reference.skipped[:2] and lean.skipped_count == len(reference.skipped) and lean.set_aside == {}
+    assert lean.to_dict(sentences=False) == reference.to_dict(sentences=False)
+    assert lean.worst(5)[0] == reference.worst(5)[0]
+    assert [row for row, _ in lean.worst(5)[1]] == [row for row, _ in reference.worst(5)[1]]
+    same_sentences(lean.sentences, reference.sentences)
+    assert lean.sentence_arrays()["mean"].tolist() == reference.sentence_arrays()["mean"].tolist()
 
 
 def test_a_file_left_to_the_python_reader_midway_resets_the_sink(tmp_path, monkeypatch):
-    monkeypatch.setattr(fast, "BATCH", 8)
+    monkeypatch.setattr(compiled_loops, "BATCH", 8)
     gold, cand = write_pair(tmp_path, 60, seed=5)
     for path in (gold, cand):  # an escaped bracket in a word: nltk's reader keeps it, the compiled one hands over
         path.write_text(path.read_text(encoding="utf-8") + "(S (NN a\\(b\\)) (NN c))\n", encoding="utf-8")
     sink = Collect()
     streamed = leaf_ancestor_files(gold, cand, sink=sink)
-    assert isinstance(streamed._source, fast.TreeSource) and sink.resets == 1  # the trees read whole, then scored
-    slow = python_files(gold, cand)
-    assert streamed.to_dict(sentences=False) == slow.to_dict(sentences=False)
-    same_sentences(sink.sentences, slow.sentences)
+    assert isinstance(streamed._source, compiled_loops.TreeSource) and sink.resets == 1  # the trees read whole, then scored
+    reference = python_files(gold, cand)
+    assert streamed.to_dict(sentences=False) == reference.to_dict(sentences=False)
+    same_sentences(sink.sentences, reference.sentences)
 
 
 @pytest.mark.parametrize("n", [0, 1, 7, 8, 127, 128, 129, 1000, 4099, 100_003])
 def test_pairwise_stream_is_numpys_sum(n):
     values = np.random.default_rng(n).random(n)
     assert _lineage.pairwise_stream(io.BytesIO(values.tobytes()).read, n) == float(np.sum(values))
-    total = fast.PairwiseSum()
+    total = compiled_loops.PairwiseSum()
     for part in np.array_split(values, 7):
         total.add(part)
     assert total.total() == float(np.sum(values))
@@ -169,14 +169,14 @@ def test_pairwise_stream_is_numpys_sum(n):
 
 @pytest.mark.parametrize("option", ["--json", "--words"])
 def test_cli_streamed_output_is_the_whole_results(tmp_path, monkeypatch, option):
-    monkeypatch.setattr(fast, "BATCH", 16)
+    monkeypatch.setattr(compiled_loops, "BATCH", 16)
     gold, cand = write_pair(tmp_path, 200, seed=7)
-    slow = python_files(gold, cand)
+    reference = python_files(gold, cand)
     signature = LeafAncestorSettings(cost="exact").signature()
     if option == "--json":
-        expected = dumps(with_signature(corpus_figures(slow, gold, cand, sentences=True), signature))
+        expected = dumps(with_signature(corpus_figures(reference, gold, cand, sentences=True), signature))
     else:
-        expected = signature_footer(format_result(slow, gold, cand, 10, words=True), signature)
+        expected = signature_footer(format_result(reference, gold, cand, 10, words=True), signature)
     result = CliRunner().invoke(app, ["leaf-ancestor", str(gold), str(cand), option])
     assert result.exit_code == 0, result.output
     assert result.stdout == expected + "\n"
@@ -184,4 +184,4 @@ def test_cli_streamed_output_is_the_whole_results(tmp_path, monkeypatch, option)
     assert CliRunner().invoke(app, ["leaf-ancestor", str(gold), str(cand), option, "--output", str(out)]).exit_code == 0
     assert out.read_text(encoding="utf-8") == expected + "\n"
     if option == "--json":
-        assert len(json.loads(result.stdout)["sentences"]) == len(slow.sentences)
+        assert len(json.loads(result.stdout)["sentences"]) == len(reference.sentences)

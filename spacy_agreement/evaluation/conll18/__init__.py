@@ -1,9 +1,13 @@
 """The CoNLL 2018 shared task's evaluation (``conll18_ud_eval.py``): system words aligned to the
-gold's by their characters, the thirteen scores, the script's refusals and its table.
+gold's by their characters, the thirteen scores, the script's refusals and its table. The family's
+accumulator is :class:`~.accumulator.AlignedEvaluator` (pairs of texts in, the scores and their
+counts per gold sentence out); :mod:`.alignment` says how the script aligns and scores.
 """
 from ..._lazy import lazy_exports
 
 _EXPORTS = {
+    "AlignedEvaluator": ".accumulator",
+    "aligned_evaluation": ".accumulator",
     "AlignedScores": ".alignment",
     "AlignedMetric": ".alignment",
     "WordAlignment": ".alignment",

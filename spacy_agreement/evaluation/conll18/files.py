@@ -81,19 +81,22 @@ def text_difference(gold: List[Any], pred: List[Any], gold_path: PathLike, pred_
 def aligned_scores(gold: PathLike, pred: PathLike, fmt: Optional[str], options: Any) -> Tuple[AlignedScores, Tuple[Any, Any]]:
     """The thirteen scores of conll18_ud_eval.py through its character alignment, for files
     whose tokens or sentences differ: CoNLL-U only, under conll18's conventions (any other
-    option is an error saying so, as is another format); with the two files' layers, read once
-    (``--ci`` and ``--breakdown`` use them too)."""
+    option is an error saying so, as is another format), through the family's accumulator
+    (:class:`~.accumulator.AlignedEvaluator`: the scores' :meth:`~.scores.AlignedScores.statistics`
+    are their counts per gold sentence, for ``--ci``); with the two files' layers, read once
+    (``--breakdown`` uses them too)."""
     from ...adapters.conllu_words import read_conllu_layers
-    from .alignment import evaluate_aligned_layers
+    from .accumulator import AlignedEvaluator
 
     if (fmt or guess_format(gold)) != "conll":
         raise BadOptionError(f"{pred}: the tokens differ from the gold's; aligning other tokenisations needs "
                              "CoNLL-U files (or skip those sentences with --skip-mismatched)")
     check_conll18_options(pred, options)
     layers = (read_conllu_layers(gold), read_conllu_layers(pred))
-    scores = evaluate_aligned_layers(*layers)
+    evaluator = AlignedEvaluator()
+    evaluator.add(*layers)
     refuse_deep_heads(gold, pred, fmt, options, layers)
-    return scores, layers
+    return evaluator.result(), layers
 
 
 def conll18_changes(options: Any) -> List[str]:
@@ -124,14 +127,15 @@ def conll18_beside(gold: PathLike, pred: PathLike, fmt: Optional[str], options: 
     if not conll18_table(gold, pred, fmt, options):
         return None
     from ...adapters.conllu_words import read_conllu_layers
-    from .alignment import evaluate_aligned_layers
+    from .accumulator import AlignedEvaluator
 
     try:
         layers = (read_conllu_layers(gold, scanned=scans[0] if scans else None),
                   read_conllu_layers(pred, scanned=scans[1] if scans else None))
-        scores = evaluate_aligned_layers(*layers)
+        evaluator = AlignedEvaluator()
+        evaluator.add(*layers)
         refuse_deep_heads(gold, pred, fmt, options, layers)
-        return scores
+        return evaluator.result()
     except ScriptRefusalError:
         raise
     except AgreementError as exc:

@@ -22,13 +22,15 @@ those of the script to the last digit.
 
 :class:`AlignedStream` is fed blocks of either file (:class:`~.streaming.Block`), keeps the
 sentences since the last synchronisation point, and at the last such point among them reads
-them as layers (:func:`~spacy_agreement.adapters.conllu_words.layers_from_scan`), aligns and
-scores them (:func:`~.aligned.evaluate_aligned_layers`) and keeps only the counts. What it
+them as layers (:func:`~spacy_agreement.adapters.conllu_words.layers_from_scan`) and adds them to
+the family's accumulator (:class:`~.accumulator.AlignedEvaluator`, :attr:`AlignedStream.evaluator`:
+it aligns and scores them and keeps only the counts, unless it was made to keep their counts per
+gold sentence). What it
 holds: the counts, and the scanned rows since the last synchronisation point (with the same
 tokens in both files, each block ends at one; with other sentence splits, they come as often
 as both files end a sentence at the same character after a word they both have). Files that
 never meet at such a point are held whole, then scored at once: the whole-file memory of
-:func:`~.aligned.evaluate_aligned`, no more.
+:func:`~.alignment.evaluate_aligned`, no more.
 
 A piece that the layers reader refuses, or whose texts differ, raises
 :class:`~.streaming.Unscannable`: the caller reads the files whole, with the readers and the
@@ -38,14 +40,15 @@ checks that name the file, sentence and token of the problem. So does a sentence
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 import numpy as np
 
 from ... import _conllu
 from ...adapters.conllu_words import PathLike, Scanned, layers_from_scan
 from ...adapters.string_arrays import StringArrays
-from .alignment import METRICS, AlignedMetric, AlignedScores, evaluate_aligned_layers
+from .accumulator import AlignedEvaluator
+from .scores import AlignedScores
 from .refusals import RECURSION
 from ..dependency.streaming import BLOCK, Block, ScanStream, Unscannable, join_scanned, split_scanned
 
@@ -108,7 +111,8 @@ class AlignedStream:
     points (module docstring). :meth:`push` a block of either file as it is read,
     :meth:`scores` at the end."""
 
-    def __init__(self, table: "_conllu.StringTable", gold_source: str, system_source: str):
+    def __init__(self, table: "_conllu.StringTable", gold_source: str, system_source: str,
+                 evaluator: Optional[AlignedEvaluator] = None):
         self.arrays = StringArrays(table)  # the table's values as arrays, extended as it grows
         self.sources = (gold_source, system_source)
         self.pending: Tuple[List[Scanned], List[Scanned]] = ([], [])
@@ -116,10 +120,8 @@ class AlignedStream:
         self.last: Tuple[List[np.ndarray], List[np.ndarray]] = ([], [])
         self.chars = [0, 0]  # pending characters per side
         self.done = [0, 0]  # characters scored
-        self.counts: Dict[str, List[Optional[int]]] = {m: [0, 0, 0, None] for m in METRICS}
-        self.extra = {"gold_empty_nodes": 0, "system_empty_nodes": 0, "gold_multiword_tokens": 0,
-                      "system_multiword_tokens": 0, "multiword_spans": 0}
-        self.pieces = 0
+        #: the family's accumulator, fed the pieces (nothing kept per sentence unless it was asked to)
+        self.evaluator = evaluator if evaluator is not None else AlignedEvaluator(False, gold_source, system_source)
 
     def read(self, side: int) -> int:
         """Characters read of a side (scored and pending)."""
@@ -191,17 +193,7 @@ class AlignedStream:
         system = layers_from_scan(self._take(1, n_system), self.arrays)
         if gold is None or system is None or gold.text != system.text:
             raise Unscannable(self.sources[0])  # the whole-file readers name the problem
-        scores = evaluate_aligned_layers(gold, system)
-        for metric in scores.metrics():
-            entry = self.counts[metric.name]
-            entry[0] += metric.correct  # type: ignore[operator]
-            entry[1] += metric.gold  # type: ignore[operator]
-            entry[2] += metric.system  # type: ignore[operator]
-            if metric.aligned is not None:
-                entry[3] = (entry[3] or 0) + metric.aligned
-        for key in self.extra:
-            self.extra[key] += getattr(scores, key)
-        self.pieces += 1
+        self.evaluator.add(gold, system)
 
     def scores(self) -> AlignedScores:
         """The scores of everything pushed (what is still pending scored at once)."""
@@ -210,9 +202,7 @@ class AlignedStream:
                 raise Unscannable(self.sources[0])  # one file has text the other has not
             self._score(sum(len(p.sentences["line"]) for p in self.pending[0]),
                         sum(len(p.sentences["line"]) for p in self.pending[1]))
-        metrics = {m: AlignedMetric(m, *values) for m, values in self.counts.items()}  # type: ignore[arg-type]
-        return AlignedScores(**metrics, gold_source=self.sources[0], system_source=self.sources[1],  # type: ignore[arg-type]
-                             **self.extra)  # type: ignore[arg-type]
+        return self.evaluator.result()
 
 
 def evaluate_aligned_streamed(gold: PathLike, system: PathLike, block: int = BLOCK

@@ -1,6 +1,9 @@
 """Phrase-structure evaluation: EVALB (Sekine & Collins 1997, ``evalb.c`` to the byte), GEIG's
 bracket F and the leaf-ancestor metric (Sampson & Babarczy 2003). The commands are ``sa.evalb``
-and ``sa.leaf_ancestor`` (the modules :mod:`.evalb` and :mod:`.leaf_ancestor` hold the scoring).
+and ``sa.leaf_ancestor`` (the modules :mod:`.evalb` and :mod:`.leaf_ancestor` hold the scoring);
+each metric has one accumulator (:class:`~.evalb.Evaluator`,
+:class:`~.leaf_ancestor_accumulator.LeafAncestorEvaluator`: pairs or files in, a result with its
+counts per sentence out) over two implementations, the compiled one and the reference in Python.
 """
 from ..._lazy import lazy_exports
 
@@ -10,6 +13,7 @@ _EXPORTS = {
     "EvalbParams": ".evalb_params",
     "EvalbReport": ".evalb",
     "Evaluator": ".evalb",
+    "LeafAncestorEvaluator": ".leaf_ancestor_accumulator",
     "evaluate_files": ".evalb",
     "format_report": ".evalb",
     "BracketCounts": ".geig",

@@ -9,10 +9,17 @@ on access); :func:`format_rows` formats those in C.
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field, fields
-from typing import Dict, Iterable, List, Sequence
+from typing import TYPE_CHECKING, Dict, Iterable, List, Sequence
 
+import numpy as np
+
+from ...errors import AgreementError
 from .evalb_params import EvalbSettings
+
+if TYPE_CHECKING:
+    from ..unit_counts import UnitCounts
 
 try:  # the compiled rows; without them (a stale build) rows are SentenceResult lists
     from ... import _evalb
@@ -20,6 +27,16 @@ except ImportError:  # pragma: no cover
     _evalb = None  # type: ignore[assignment]
 
 OK, ERROR, SKIP = 0, 1, 2
+#: EVALB's summary figures as fractions, the columns of :meth:`EvalbReport.statistics`
+STATISTICS = ("recall", "precision", "fmeasure", "complete_match", "average_crossing", "no_crossing",
+              "two_or_less_crossing", "tagging_accuracy")
+
+
+def _unit_counts():
+    """:mod:`spacy_agreement.evaluation.unit_counts`, loaded by name: it still imports this family
+    for its ``evalb_unit_counts`` (which :meth:`EvalbReport.statistics` replaces, issue 40), so a
+    static import here would be an import cycle; a plain import once that function is gone."""
+    return importlib.import_module("spacy_agreement.evaluation.unit_counts")
 
 
 @dataclass
@@ -156,6 +173,32 @@ class EvalbReport:
     messages: List[str] = field(default_factory=list)
     aborted: bool = False
 
+    def statistics(self) -> "UnitCounts":
+        """EVALB's "All" figures per sentence, as fractions (:data:`STATISTICS`: recall,
+        precision, F as 2·matched / (gold + test), complete match, average crossing in
+        brackets per sentence, no crossing, two or less crossing, tagging accuracy), one unit
+        a row (0-based, in file order): a :class:`~spacy_agreement.evaluation.unit_counts.UnitCounts`
+        whose sums are the "All" totals, what ``--ci`` and ``compare`` resample. Error and skip
+        sentences are set aside, as EVALB leaves them out of its totals. A run that kept no
+        rows (``keep_sentences=False``) has none to give: :class:`~spacy_agreement.errors.AgreementError`."""
+        unit_counts = _unit_counts()
+        if isinstance(self.sentences, Unkept) and self.all.sentences:
+            raise AgreementError("this EVALB run kept no rows (keep_sentences=False): its counts per sentence are gone")
+        rows = np.array([(s.id, s.status, s.matched, s.gold_brackets, s.test_brackets, s.crossing, s.words,
+                          s.correct_tags) for s in self.sentences], dtype=np.int64).reshape(-1, 8)
+        line, status, matched, gold, test, crossing, words, tags = rows.T
+        labels = {k: f"line {n}" for k, n in enumerate(line.tolist())}
+        set_aside = {k: f"line {line[k]}: EVALB {'error' if status[k] == ERROR else 'skip'} sentence"
+                     for k in np.flatnonzero(status != OK).tolist()}
+        kept = np.flatnonzero(status == OK)
+        matched, gold, test, crossing, words, tags = (c[kept] for c in (matched, gold, test, crossing, words, tags))
+        one = np.ones(len(kept))
+        numerators = np.stack([matched, matched, 2 * matched, (gold == test) & (test == matched), crossing,
+                               crossing == 0, crossing <= 2, tags], axis=1).astype(float)
+        denominators = np.stack([gold, test, gold + test, one, one, one, one, words], axis=1).astype(float)
+        return unit_counts.from_rows(STATISTICS, kept, numerators, denominators, [unit_counts.ratio] * len(STATISTICS),
+                                     labels, set_aside)
+
     def to_dict(self, sentences: bool = True) -> Dict[str, object]:
         out: Dict[str, object] = {"all": self.all.to_dict(), "cutoff_len": self.params.cutoff_len,
                                   "cutoff": self.cutoff.to_dict(), "aborted": self.aborted,
@@ -209,5 +252,5 @@ class Unkept(list):
         pass
 
 
-__all__ = ["ERROR", "HEADER", "OK", "SKIP", "EvalbReport", "SentenceResult", "Totals", "Unkept", "format_report",
+__all__ = ["ERROR", "HEADER", "OK", "SKIP", "STATISTICS", "EvalbReport", "SentenceResult", "Totals", "Unkept", "format_report",
            "format_rows", "format_summary"]

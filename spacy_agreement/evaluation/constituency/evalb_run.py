@@ -2,8 +2,11 @@
 (Sekine & Collins 1997) does and returns an :class:`EvalbRun`, whose :meth:`~EvalbRun.to_dict`
 is what ``evalb --json`` prints (the rows, both summaries, the messages, the signature of the
 parameters, and with ``ci=True`` the bootstrap intervals). The scoring itself is
-:func:`~spacy_agreement.evaluation.constituency.evalb.evaluate_files` (EVALB's loop, compiled where it
-applies); the text, EVALB's bytes, is :func:`~spacy_agreement.evaluation.constituency.evalb.format_report`.
+:func:`~spacy_agreement.evaluation.constituency.evalb.evaluate_files` (the family's accumulator,
+:class:`~spacy_agreement.evaluation.constituency.evalb.Evaluator`: EVALB's loop, compiled where it
+applies), the intervals' counts per sentence the report's own
+(:meth:`~spacy_agreement.evaluation.constituency.evalb_report.EvalbReport.statistics`); the text,
+EVALB's bytes, is :func:`~spacy_agreement.evaluation.constituency.evalb.format_report`.
 """
 from __future__ import annotations
 
@@ -155,9 +158,7 @@ def evalb(gold: PathLike, test: PathLike, settings: Union[None, str, EvalbSettin
     report = evaluate_files(gold, test, chosen, keep_sentences=keep_sentences or ci, write=write)
     found = None
     if ci and not report.aborted:
-        from ..unit_counts import evalb_unit_counts
-
-        found = bootstrap_intervals(evalb_unit_counts(report), resamples, seed, confidence, interval)
+        found = bootstrap_intervals(report.statistics(), resamples, seed, confidence, interval)
     return EvalbRun(report, chosen, found)
 
 

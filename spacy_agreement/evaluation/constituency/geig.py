@@ -28,7 +28,9 @@ from dataclasses import dataclass
 from typing import Dict, Optional, Tuple
 
 from ...errors import MismatchedCorpusError, undefined
-from .evalb import ERROR, SKIP, EvalbSettings, SentenceBuilder, score_sentence
+from .evalb_params import EvalbSettings
+from .evalb_reference import SentenceBuilder, score_sentence
+from .evalb_report import ERROR, SKIP
 from .lineage import Preterminals, is_penn_style
 from ...trees import ConstituencyTree, children_lists
 

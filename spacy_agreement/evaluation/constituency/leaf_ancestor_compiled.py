@@ -27,9 +27,9 @@ them as they come), and for the worst sentences at the end. Anything else
 (``result.sentences``, per-sentence arrays without ``keep_rows``, more worst sentences than
 kept) scores the source again (:meth:`FileSource.replay`).
 
-Every number is the pure-Python implementation's (tests/evaluation/test_leaf_ancestor_fast.py
-keeps it as the reference): the word scores, sentence and corpus means (numpy's pairwise
-sums, bit for bit), GEIG, skipped sentences and their reasons. The one exception: the mean
+Every number is the reference's, the pure-Python implementation (:mod:`.leaf_ancestor_reference`;
+tests/evaluation/test_leaf_ancestor_fast.py compares the two): the word scores, sentence and
+corpus means (numpy's pairwise sums, bit for bit), GEIG, skipped sentences and their reasons. The one exception: the mean
 score of an error configuration seen more than 128 times is a compensated sum where numpy's
 pairwise order depends on the final count (it may differ in the last bit).
 
@@ -262,7 +262,7 @@ class Engine:
         reasons: Dict[int, str] = {}
         for k in np.nonzero(np.maximum(g_nodes, c_nodes) > 500)[0].tolist():
             if g_nodes[k] and c_nodes[k]:
-                reason = _lineage_limit(*trees(k))  # the same estimate as the Python path
+                reason = _lineage_limit(*trees(k))  # the same estimate as the reference
                 if reason:
                     skip[k], reasons[k] = 1, reason
         status = np.zeros((n, 4), dtype=np.int64)
@@ -415,14 +415,20 @@ def score_trees(gold: Sequence[Optional[ConstituencyTree]], candidate: Sequence[
     """Leaf-ancestor of parallel phrase trees (same number), batch by batch: the :class:`Engine`."""
     engine = Engine(cost, preterminals, strict, keep_worst, **options)
     for first in range(0, len(gold), BATCH):
-        g, c = gold[first:first + BATCH], candidate[first:first + BATCH]
-        gb, cb = tree_batch(g, engine.vocab), tree_batch(c, engine.vocab)
-
-        def locate(side, k, g=g, c=c):
-            return (g, c)[side][k].location
-
-        engine.add(gb, cb, first, locate, lambda k, g=g, c=c: (g[k], c[k]))
+        add_tree_batch(engine, gold[first:first + BATCH], candidate[first:first + BATCH], first)
     return engine
+
+
+def add_tree_batch(engine: Engine, gold: Sequence[Optional[ConstituencyTree]],
+                   candidate: Sequence[Optional[ConstituencyTree]], first: int) -> None:
+    """One batch of parallel phrase trees (at most :data:`BATCH`; ``first``: the index of its
+    first sentence in the corpus) scored by ``engine``."""
+    gb, cb = tree_batch(gold, engine.vocab), tree_batch(candidate, engine.vocab)
+
+    def locate(side, k):
+        return (gold, candidate)[side][k].location
+
+    engine.add(gb, cb, first, locate, lambda k: (gold[k], candidate[k]))
 
 
 def sentence_words(gb, cb, k: int, pre: str, vocab) -> Tuple[Tuple[str, ...], List[Tuple[str, ...]],

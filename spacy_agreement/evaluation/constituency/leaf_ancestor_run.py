@@ -8,7 +8,10 @@ and returns a :class:`LeafAncestorRun` that carries its settings
 The metric itself (sentence and corpus scores, §2 and §4 of the paper) is
 :func:`spacy_agreement.evaluation.constituency.leaf_ancestor.leaf_ancestor` (trees) and
 :func:`~spacy_agreement.evaluation.constituency.leaf_ancestor.leaf_ancestor_files` (files), which keep
-their signatures.
+their signatures; both, and this command, score through the family's accumulator
+(:class:`~spacy_agreement.evaluation.constituency.leaf_ancestor_accumulator.LeafAncestorEvaluator`),
+and the intervals resample the result's own counts per sentence
+(:meth:`~spacy_agreement.evaluation.constituency.leaf_ancestor_result.LeafAncestorResult.statistics`).
 
 Worked example: "the" keeps its lineage but for one boundary (1 − 1/7), "cat" moves from NP to
 VP (1 − 4/6), "sat" loses one boundary (1 − 1/7); the sentence scores their mean.
@@ -29,7 +32,8 @@ from typing import Any, Dict, Optional, Sequence, Union
 from ...errors import BadOptionError
 from ..command_results import CommandRun, Intervals, bootstrap_intervals, html_table, json_safe, percent_text, resolve_settings
 from .evalb_params import EvalbSettings
-from .leaf_ancestor import LeafAncestorResult, leaf_ancestor as leaf_ancestor_trees, leaf_ancestor_files
+from .leaf_ancestor_accumulator import LeafAncestorEvaluator
+from .leaf_ancestor_result import LeafAncestorResult
 from ..settings import LEAF_ANCESTOR_COSTS, LeafAncestorSettings
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -173,6 +177,10 @@ def leaf_ancestor(gold: Union[PathLike, Sequence[Any]], candidate: Union[PathLik
     files = isinstance(gold, (str, os.PathLike))
     if files != isinstance(candidate, (str, os.PathLike)):
         raise BadOptionError("gold and candidate are both files or both sequences of trees", option="candidate")
+
+    def evaluator_for(**keep: Any) -> LeafAncestorEvaluator:  # what the engine keeps: for bracket files only
+        return LeafAncestorEvaluator(chosen.cost, chosen.evalb, strict=strict, sink=sink, **keep)
+
     if files:
         from pathlib import Path
 
@@ -182,27 +190,22 @@ def leaf_ancestor(gold: Union[PathLike, Sequence[Any]], candidate: Union[PathLik
         gold_path, cand_path = Path(gold), Path(candidate)
         kind = _format_name(format) or guess_format(gold_path)  # the gold file's format is the candidate's
         if kind == "bracket":  # streamed (compiled reader and loops where they apply)
-            result = leaf_ancestor_files(gold_path, cand_path, cost=chosen.cost, evalb=chosen.evalb, strict=strict,
-                                         keep_worst=keep_worst, keep_rows=ci, keep_skipped=keep_skipped, sink=sink)
-            sink = None
+            evaluator = evaluator_for(keep_worst=keep_worst, keep_rows=ci, keep_skipped=keep_skipped)
+            evaluator.add_files(gold_path, cand_path)
         else:
             options = {"cycles": "raise" if strict else "drop", "leaves": "categories", "missing": True}
-            gold_trees, cand_trees = trim_trailing_failures(read_trees(gold_path, kind, **options),
-                                                            read_trees(cand_path, kind, **options))
-            result = leaf_ancestor_trees(gold_trees, cand_trees, cost=chosen.cost, evalb=chosen.evalb, strict=strict)
+            evaluator = evaluator_for()
+            evaluator.add_trees(*trim_trailing_failures(read_trees(gold_path, kind, **options),
+                                                        read_trees(cand_path, kind, **options)))
         names = (str(gold_path), str(cand_path))
     else:
-        result = leaf_ancestor_trees(_trees(gold, "gold"), _trees(candidate, "candidate"), cost=chosen.cost,
-                                     evalb=chosen.evalb, strict=strict)
+        evaluator = evaluator_for()
+        evaluator.add_trees(_trees(gold, "gold"), _trees(candidate, "candidate"))
         names = (None, None)
-    if sink is not None:
-        for sentence in result.sentences:
-            sink.add(sentence)
+    result = evaluator.result()
     found = None
     if ci:
-        from ..unit_counts import leaf_ancestor_unit_counts
-
-        found = bootstrap_intervals(leaf_ancestor_unit_counts(result), resamples, seed, confidence, interval)
+        found = bootstrap_intervals(result.statistics(), resamples, seed, confidence, interval)
     return LeafAncestorRun(result, chosen, *names, intervals=found)
 
 

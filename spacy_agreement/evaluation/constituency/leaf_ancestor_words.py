@@ -1,8 +1,8 @@
 """The word-by-word results of leaf-ancestor (Sampson & Babarczy 2003): a word's score with its
 gold and candidate lineages, and a sentence's words with its GEIG bracket counts. Shared by the
-Python path (:mod:`.leaf_ancestor`) and the compiled one (:mod:`.leaf_ancestor_fast`), which builds
-them (:func:`make_sentence`) only for the sentences a user looks at, as it scores them; and the
-estimate of a sentence too deep to score, which both apply."""
+reference (:mod:`.leaf_ancestor_reference`) and the compiled loops (:mod:`.leaf_ancestor_compiled`),
+which build them (:func:`make_sentence`) only for the sentences a user looks at, as it scores
+them; and the estimate of a sentence too deep to score, which both apply."""
 from __future__ import annotations
 
 from dataclasses import dataclass
