@@ -18,6 +18,7 @@ import pytest
 
 import spacy_agreement as sa
 from spacy_agreement import _conllu
+from spacy_agreement.adapters.conllu.column_reader import read_conllu_columns
 from spacy_agreement.adapters.files import read_trees
 from spacy_agreement.errors import AgreementError, MismatchedCorpusError
 from spacy_agreement.evaluation import unit_counts
@@ -30,11 +31,6 @@ from spacy_agreement.evaluation.constituency.evalb import (EvalbAbort, EvalbSett
 from spacy_agreement.evaluation.constituency.leaf_ancestor import (LeafAncestorEvaluator, leaf_ancestor,
                                                                    leaf_ancestor_files, leaf_ancestor_reference)
 from spacy_agreement.evaluation.dependency.streaming import ScanStream
-
-try:  # the CoNLL-U readers' new home (0.4), else their old one
-    from spacy_agreement.adapters.conllu.column_reader import read_conllu_layers
-except ImportError:  # pragma: no cover
-    from spacy_agreement.adapters.conllu_words import read_conllu_layers
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 EVALB = DATA / "evalb"
@@ -273,8 +269,8 @@ def test_the_leaf_ancestor_evaluator_takes_no_pair_after_its_result(tmp_path):
 # ------------------------------------------------------------------------------------------ conll18
 
 
-def conll18_layers(name):
-    return (read_conllu_layers(CONLL18 / f"{name}.gold.conllu"), read_conllu_layers(CONLL18 / f"{name}.sys.conllu"))
+def conll18_columns(name):
+    return (read_conllu_columns(CONLL18 / f"{name}.gold.conllu"), read_conllu_columns(CONLL18 / f"{name}.sys.conllu"))
 
 
 def f1_from_counts(scores):
@@ -284,19 +280,19 @@ def f1_from_counts(scores):
 
 
 @pytest.mark.parametrize("name", CONLL18_PAIRS)
-def test_conll18_by_files_and_by_layers_give_evaluate_aligned(name):
+def test_conll18_by_files_and_by_columns_give_evaluate_aligned(name):
     whole = evaluate_aligned(CONLL18 / f"{name}.gold.conllu", CONLL18 / f"{name}.sys.conllu")
     by_files = AlignedEvaluator()
     by_files.add_files(CONLL18 / f"{name}.gold.conllu", CONLL18 / f"{name}.sys.conllu")
     assert by_files.result() == whole
-    assert aligned_evaluation(*conll18_layers(name)) == whole
+    assert aligned_evaluation(*conll18_columns(name)) == whole
     counts = by_files.result().statistics()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         corpus, expected = counts.corpus(), f1_from_counts(whole)
     assert corpus == pytest.approx(expected, nan_ok=True)
-    assert list(counts.units) == list(range(len(conll18_layers(name)[0])))
-    same_counts(counts, old("aligned_unit_counts")(*conll18_layers(name)))
+    assert list(counts.units) == list(range(len(conll18_columns(name)[0])))
+    same_counts(counts, old("aligned_unit_counts")(*conll18_columns(name)))
 
 
 @pytest.mark.parametrize("block", [1, 3])
@@ -332,15 +328,15 @@ def test_conll18_accumulates_pairs_of_files():
     """Two pairs of files added to one evaluator: every count the sum of the pairs', the second
     pair's gold sentences numbered after the first's."""
     evaluator = AlignedEvaluator()
-    first, second = evaluator.add(*conll18_layers("case1")), evaluator.add(*conll18_layers("retok1"))
+    first, second = evaluator.add(*conll18_columns("case1")), evaluator.add(*conll18_columns("retok1"))
     total = evaluator.result()
     for name in METRICS:
         a, b, both = first.metric(name), second.metric(name), total.metric(name)
         assert (both.correct, both.gold, both.system) == (a.correct + b.correct, a.gold + b.gold, a.system + b.system)
     counts = total.statistics()
-    n1, n2 = len(conll18_layers("case1")[0]), len(conll18_layers("retok1")[0])
+    n1, n2 = len(conll18_columns("case1")[0]), len(conll18_columns("retok1")[0])
     assert list(counts.units) == list(range(n1 + n2))
-    one = old("aligned_unit_counts")(*conll18_layers("retok1"))
+    one = old("aligned_unit_counts")(*conll18_columns("retok1"))
     assert np.array_equal(counts.numerators[n1:], one.numerators)
     assert counts.labels[n1] == one.labels[0].replace("sentence 1", f"sentence {n1 + 1}")
     with warnings.catch_warnings():
@@ -357,6 +353,6 @@ def test_the_evaluate_command_resamples_the_aligned_statistics():
     again = bootstrap_intervals(run.aligned.statistics(), 50, 1, 0.95, "percentile")
     assert run.intervals.to_dict() == again.to_dict()
     unkept = AlignedEvaluator(keep_statistics=False)
-    unkept.add(*conll18_layers("case1"))
+    unkept.add(*conll18_columns("case1"))
     with pytest.raises(AgreementError):
         unkept.result().statistics()

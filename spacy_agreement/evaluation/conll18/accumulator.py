@@ -5,9 +5,9 @@ sentence.
 :class:`AlignedEvaluator` has the shape of every family's accumulator (EVALB's
 :class:`~spacy_agreement.evaluation.constituency.evalb.Evaluator`, leaf-ancestor's
 :class:`~spacy_agreement.evaluation.constituency.leaf_ancestor_accumulator.LeafAncestorEvaluator`):
-:meth:`~AlignedEvaluator.add` one pair (here the layers of a gold and a system text, whole files
-or the pieces between two synchronisation points, :mod:`.streaming`), :meth:`~AlignedEvaluator.add_files`
-a pair of files, :meth:`~AlignedEvaluator.result` the scores, an
+:meth:`~AlignedEvaluator.add` one pair (here the CoNLL-U columns of a gold and a system text, whole
+files or the pieces between two synchronisation points, :mod:`.streaming`),
+:meth:`~AlignedEvaluator.add_files` a pair of files, :meth:`~AlignedEvaluator.result` the scores, an
 :class:`~.scores.AlignedScores` whose :meth:`~.scores.AlignedScores.statistics` gives the counts
 per gold sentence that ``--ci`` and ``compare`` resample (sacrebleu's pattern: the metric supplies
 per-segment statistics, and its score is a function of their sum).
@@ -26,7 +26,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ...adapters.conllu_words import ConlluLayers, PathLike, read_conllu_layers
+from ...adapters.conllu.column_reader import ConlluColumns, PathLike, read_conllu_columns
 from ...errors import Location
 from ..unit_counts import UnitCounts, ratio
 from .masks import AlignedMasks, aligned_masks, count_scores
@@ -41,7 +41,7 @@ _CONTENT = ("clas", "mlas", "blex")
 
 @dataclass(frozen=True)
 class _Piece:
-    """What the counts per gold sentence of one added pair need (not the layers' strings): the
+    """What the counts per gold sentence of one added pair need (not the columns' strings): the
     gold's sentence and token spans, word sentences and places, the system's spans, and the flags."""
 
     offset: int  # gold sentences added before this pair
@@ -61,7 +61,7 @@ class _Piece:
     masks: AlignedMasks
 
     @classmethod
-    def of(cls, offset: int, gold: ConlluLayers, system: ConlluLayers, masks: AlignedMasks) -> "_Piece":
+    def of(cls, offset: int, gold: ConlluColumns, system: ConlluColumns, masks: AlignedMasks) -> "_Piece":
         return cls(offset, gold.source, gold.sentence_start, gold.sentence_end, gold.sentence_lines, gold.sent_ids,
                    gold.token_start, gold.token_end, gold.word_sentence, system.token_start, system.token_end,
                    system.sentence_start, system.sentence_end, system.token_start[system.word_token], masks)
@@ -136,7 +136,7 @@ def _statistics(pieces: List[_Piece]) -> Callable[[], UnitCounts]:
 
 class AlignedEvaluator:
     """``conll18_ud_eval.py``'s scores summed pair by pair (module docstring): :meth:`add` the
-    layers of a gold and a system text (whole files, or pieces that the script's alignment of
+    columns of a gold and a system text (whole files, or pieces that the script's alignment of
     the whole aligns as they are: :mod:`.streaming` cuts files so), :meth:`add_files` two files,
     :meth:`result` the :class:`~.scores.AlignedScores` of everything added.
 
@@ -156,10 +156,10 @@ class AlignedEvaluator:
         self.gold_sentences = 0
         self._kept: List[_Piece] = []
 
-    def add(self, gold: ConlluLayers, system: ConlluLayers, alignment: Optional[WordAlignment] = None
+    def add(self, gold: ConlluColumns, system: ConlluColumns, alignment: Optional[WordAlignment] = None
             ) -> AlignedScores:
-        """One pair of texts (their layers, :func:`~spacy_agreement.adapters.conllu_words.read_conllu_layers`):
-        aligned (``alignment`` when the caller has it, :func:`~.word_alignment.align_words`),
+        """One pair of texts (their columns,
+        :func:`~spacy_agreement.adapters.conllu.column_reader.read_conllu_columns`): aligned (``alignment`` when the caller has it, :func:`~.word_alignment.align_words`),
         scored and added; returns the pair's own scores. Texts that differ raise
         :class:`~spacy_agreement.errors.MismatchedCorpusError`."""
         alignment = alignment if alignment is not None else align_words(gold, system)
@@ -175,9 +175,9 @@ class AlignedEvaluator:
         return scores
 
     def add_files(self, gold: PathLike, system: PathLike) -> AlignedScores:
-        """Two CoNLL-U files, read whole (:func:`~spacy_agreement.adapters.conllu_words.read_conllu_layers`)
+        """Two CoNLL-U files, read whole (:func:`~spacy_agreement.adapters.conllu.column_reader.read_conllu_columns`)
         and :meth:`add`-ed; returns their scores."""
-        return self.add(read_conllu_layers(gold), read_conllu_layers(system))
+        return self.add(read_conllu_columns(gold), read_conllu_columns(system))
 
     def _sum(self, scores: AlignedScores) -> None:
         for metric in scores.metrics():
@@ -200,7 +200,7 @@ class AlignedEvaluator:
                              per_sentence=_statistics(list(self._kept)) if self.keep_statistics else None)
 
 
-def aligned_evaluation(gold: ConlluLayers, system: ConlluLayers, alignment: Optional[WordAlignment] = None
+def aligned_evaluation(gold: ConlluColumns, system: ConlluColumns, alignment: Optional[WordAlignment] = None
                        ) -> AlignedScores:
     """The scores of one pair of texts with their counts per gold sentence:
     ``AlignedEvaluator().add(gold, system)`` and its :meth:`~AlignedEvaluator.result`

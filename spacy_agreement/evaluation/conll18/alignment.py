@@ -6,8 +6,8 @@ Dependencies", the section on evaluation metrics, and the shared task's script `
 (version 1.2), whose numbers these are to the last printed digit (tests/data/conll18/ holds its
 verbatim output on every fixture pair; ``format_conll18_table`` prints the same text).
 
-**Alignment.** Gold and system files are read as layers
-(:mod:`spacy_agreement.adapters.conllu_words`): the whitespace-free characters of all tokens,
+**Alignment.** Gold and system files are read as columns
+(:mod:`spacy_agreement.adapters.conllu.column_reader`): the whitespace-free characters of all tokens,
 which must be the same on both sides (else a
 :class:`~spacy_agreement.errors.MismatchedCorpusError` names the first differing character's
 token, with 20 characters of each side from there), and each token's character span.
@@ -75,16 +75,16 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
-from ...adapters.conllu_words import ConlluLayers, PathLike, read_conllu_layers
+from ...adapters.conllu.column_reader import ConlluColumns, PathLike, read_conllu_columns
 from .masks import AlignedMasks, aligned_masks, count_scores
 from .scores import DISPLAY_NAMES, METRICS, AlignedMetric, AlignedScores, format_conll18_table
 from .word_alignment import WordAlignment, align_words
 
 
-def evaluate_aligned_layers(gold: ConlluLayers, system: ConlluLayers,
+def evaluate_aligned_layers(gold: ConlluColumns, system: ConlluColumns,
                             alignment: Optional[WordAlignment] = None) -> AlignedScores:
     """The thirteen scores of ``conll18_ud_eval.py`` for two files already read
-    (:func:`~spacy_agreement.adapters.conllu_words.read_conllu_layers`); ``alignment`` when
+    (:func:`~spacy_agreement.adapters.conllu.column_reader.read_conllu_columns`); ``alignment`` when
     the caller has it (:func:`align_words`). The counts of the files alone: their counts per
     gold sentence as well (:meth:`AlignedScores.statistics`) are kept by
     :class:`~.accumulator.AlignedEvaluator`, which sums these over pairs of files or pieces."""
@@ -92,13 +92,13 @@ def evaluate_aligned_layers(gold: ConlluLayers, system: ConlluLayers,
     return count_scores(gold, system, alignment, aligned_masks(gold, system, alignment))
 
 
-def evaluate_aligned(gold_path: Union[PathLike, ConlluLayers], system_path: Union[PathLike, ConlluLayers]) -> AlignedScores:
+def evaluate_aligned(gold_path: Union[PathLike, ConlluColumns], system_path: Union[PathLike, ConlluColumns]) -> AlignedScores:
     """``conll18_ud_eval.py`` on two CoNLL-U files: read both
-    (:func:`~spacy_agreement.adapters.conllu_words.read_conllu_layers`), align their words
-    through the characters and score (module docstring). Layers already read are taken as
+    (:func:`~spacy_agreement.adapters.conllu.column_reader.read_conllu_columns`), align their words
+    through the characters and score (module docstring). Columns already read are taken as
     they are."""
-    gold = gold_path if isinstance(gold_path, ConlluLayers) else read_conllu_layers(gold_path)
-    system = system_path if isinstance(system_path, ConlluLayers) else read_conllu_layers(system_path)
+    gold = gold_path if isinstance(gold_path, ConlluColumns) else read_conllu_columns(gold_path)
+    system = system_path if isinstance(system_path, ConlluColumns) else read_conllu_columns(system_path)
     return evaluate_aligned_layers(gold, system)
 
 

@@ -15,7 +15,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
-from ...adapters.conll import surface_tokens
+from ...adapters.conllu.trees import surface_tokens
 from ...adapters.files import guess_format, read_trees
 from ...errors import AgreementError, BadOptionError, InvalidTreeError, MismatchedCorpusError
 from ...trees import DependencyTree
@@ -83,16 +83,16 @@ def aligned_scores(gold: PathLike, pred: PathLike, fmt: Optional[str], options: 
     whose tokens or sentences differ: CoNLL-U only, under conll18's conventions (any other
     option is an error saying so, as is another format), through the family's accumulator
     (:class:`~.accumulator.AlignedEvaluator`: the scores' :meth:`~.scores.AlignedScores.statistics`
-    are their counts per gold sentence, for ``--ci``); with the two files' layers, read once
+    are their counts per gold sentence, for ``--ci``); with the two files' columns, read once
     (``--breakdown`` uses them too)."""
-    from ...adapters.conllu_words import read_conllu_layers
+    from ...adapters.conllu.column_reader import read_conllu_columns
     from .accumulator import AlignedEvaluator
 
     if (fmt or guess_format(gold)) != "conll":
         raise BadOptionError(f"{pred}: the tokens differ from the gold's; aligning other tokenisations needs "
                              "CoNLL-U files (or skip those sentences with --skip-mismatched)")
     check_conll18_options(pred, options)
-    layers = (read_conllu_layers(gold), read_conllu_layers(pred))
+    layers = (read_conllu_columns(gold), read_conllu_columns(pred))
     evaluator = AlignedEvaluator()
     evaluator.add(*layers)
     refuse_deep_heads(gold, pred, fmt, options, layers)
@@ -126,12 +126,12 @@ def conll18_beside(gold: PathLike, pred: PathLike, fmt: Optional[str], options: 
     as the Cython scanner read them (not read again)."""
     if not conll18_table(gold, pred, fmt, options):
         return None
-    from ...adapters.conllu_words import read_conllu_layers
+    from ...adapters.conllu.column_reader import read_conllu_columns
     from .accumulator import AlignedEvaluator
 
     try:
-        layers = (read_conllu_layers(gold, scanned=scans[0] if scans else None),
-                  read_conllu_layers(pred, scanned=scans[1] if scans else None))
+        layers = (read_conllu_columns(gold, scanned=scans[0] if scans else None),
+                  read_conllu_columns(pred, scanned=scans[1] if scans else None))
         evaluator = AlignedEvaluator()
         evaluator.add(*layers)
         refuse_deep_heads(gold, pred, fmt, options, layers)

@@ -10,7 +10,7 @@ from typing import Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ...adapters.conllu_words import ConlluLayers
+from ...adapters.conllu.column_reader import ConlluColumns
 from ..dependency.ud_labels import CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, universal_deprel, universal_feats
 from .scores import AlignedMetric, AlignedScores
 from .word_alignment import WordAlignment, align_words
@@ -59,7 +59,7 @@ class _Columns:
     heads: np.ndarray
 
 
-def _columns(gold: ConlluLayers, system: ConlluLayers) -> Tuple[_Columns, _Columns, np.ndarray]:
+def _columns(gold: ConlluColumns, system: ConlluColumns) -> Tuple[_Columns, _Columns, np.ndarray]:
     """Both sides' :class:`_Columns`, and where the gold lemma is ``_`` (any lemma is right)."""
     upos, _ = _coded(gold.upos, system.upos)
     xpos, _ = _coded(gold.xpos, system.xpos)
@@ -99,7 +99,7 @@ class AlignedMasks:
     system_content: np.ndarray
 
 
-def aligned_masks(gold: ConlluLayers, system: ConlluLayers, alignment: Optional[WordAlignment] = None) -> AlignedMasks:
+def aligned_masks(gold: ConlluColumns, system: ConlluColumns, alignment: Optional[WordAlignment] = None) -> AlignedMasks:
     """The word-by-word flags behind the scores of :func:`~.alignment.evaluate_aligned_layers`."""
     alignment = alignment if alignment is not None else align_words(gold, system)
     G, S, no_gold_lemma = _columns(gold, system)
@@ -137,7 +137,7 @@ def aligned_masks(gold: ConlluLayers, system: ConlluLayers, alignment: Optional[
     return AlignedMasks(ag, as_, correct, G.content, S.content)
 
 
-def count_scores(gold: ConlluLayers, system: ConlluLayers, alignment: WordAlignment,
+def count_scores(gold: ConlluColumns, system: ConlluColumns, alignment: WordAlignment,
                  masks: AlignedMasks) -> AlignedScores:
     """The thirteen scores of two files from their alignment and its :func:`aligned_masks`: the
     flags summed over the files (what :func:`~.alignment.evaluate_aligned_layers` returns)."""

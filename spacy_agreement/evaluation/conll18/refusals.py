@@ -6,7 +6,7 @@ why the script would stop on it.
 figures; a file that the script refuses has no such table, so ``evaluate`` refuses it too
 (one line: the script's message, the place, and ``--convention package`` to score it by the
 package's rules). The compiled readers (the Cython scanner,
-:func:`~spacy_agreement.adapters.conllu_words.read_conllu_layers`) refuse at least what the script
+:func:`~spacy_agreement.adapters.conllu.column_reader.read_conllu_columns`) refuse at least what the script
 refuses, so this check runs only where they failed, to tell a file the script refuses from one
 it reads (Zeman et al. 2018, the CoNLL 2018 shared task's evaluation script, version 1.2).
 

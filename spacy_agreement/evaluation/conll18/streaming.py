@@ -22,7 +22,7 @@ those of the script to the last digit.
 
 :class:`AlignedStream` is fed blocks of either file (:class:`~.streaming.Block`), keeps the
 sentences since the last synchronisation point, and at the last such point among them reads
-them as layers (:func:`~spacy_agreement.adapters.conllu_words.layers_from_scan`) and adds them to
+them as columns (:func:`~spacy_agreement.adapters.conllu.scan.conllu_columns_from_scan`) and adds them to
 the family's accumulator (:class:`~.accumulator.AlignedEvaluator`, :attr:`AlignedStream.evaluator`:
 it aligns and scores them and keeps only the counts, unless it was made to keep their counts per
 gold sentence). What it
@@ -32,7 +32,7 @@ as both files end a sentence at the same character after a word they both have).
 never meet at such a point are held whole, then scored at once: the whole-file memory of
 :func:`~.alignment.evaluate_aligned`, no more.
 
-A piece that the layers reader refuses, or whose texts differ, raises
+A piece that the columns reader refuses, or whose texts differ, raises
 :class:`~.streaming.Unscannable`: the caller reads the files whole, with the readers and the
 checks that name the file, sentence and token of the problem. So does a sentence of more than
 :data:`~.aligned_refusals.RECURSION` lines, whose chain of heads may be too deep for the script
@@ -45,8 +45,8 @@ from typing import List, Optional, Tuple
 import numpy as np
 
 from ... import _conllu
-from ...adapters.conllu_words import PathLike, Scanned, layers_from_scan
-from ...adapters.string_arrays import StringArrays
+from ...adapters.conllu.column_reader import PathLike
+from ...adapters.conllu.scan import Scanned, StringArrays, conllu_columns_from_scan
 from .accumulator import AlignedEvaluator
 from .scores import AlignedScores
 from .refusals import RECURSION
@@ -189,8 +189,8 @@ class AlignedStream:
         return head
 
     def _score(self, n_gold: int, n_system: int) -> None:
-        gold = layers_from_scan(self._take(0, n_gold), self.arrays)
-        system = layers_from_scan(self._take(1, n_system), self.arrays)
+        gold = conllu_columns_from_scan(self._take(0, n_gold), self.arrays)
+        system = conllu_columns_from_scan(self._take(1, n_system), self.arrays)
         if gold is None or system is None or gold.text != system.text:
             raise Unscannable(self.sources[0])  # the whole-file readers name the problem
         self.evaluator.add(gold, system)

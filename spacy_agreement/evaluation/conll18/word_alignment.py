@@ -12,7 +12,7 @@ from typing import List, Sequence, Tuple
 
 import numpy as np
 
-from ...adapters.conllu_words import ConlluLayers
+from ...adapters.conllu.column_reader import ConlluColumns
 from ...errors import Location, MismatchedCorpusError
 
 
@@ -37,7 +37,7 @@ class _Side:
     """What the walk reads of one file's words: spans, multiword flags, the next multiword
     word at or after each position, and (on demand) the forms as the script compares them."""
 
-    def __init__(self, layers: ConlluLayers):
+    def __init__(self, layers: ConlluColumns):
         self.layers = layers
         token = layers.word_token
         self.multiword_array = layers.token_multiword[token]
@@ -115,7 +115,7 @@ def _common_forms(gold: Sequence[str], system: Sequence[str]) -> List[Tuple[int,
     return pairs
 
 
-def _where(layers: ConlluLayers, k: int) -> Location:
+def _where(layers: ConlluColumns, k: int) -> Location:
     """The token of ``layers`` holding character ``k`` (its last token past the end)."""
     if not layers.n_tokens:
         return Location(layers.source)
@@ -123,7 +123,7 @@ def _where(layers: ConlluLayers, k: int) -> Location:
     return layers.token_location(min(token, layers.n_tokens - 1))
 
 
-def _check_texts(gold: ConlluLayers, system: ConlluLayers) -> None:
+def _check_texts(gold: ConlluColumns, system: ConlluColumns) -> None:
     """The script's one requirement: the same characters (tokens concatenated, spaces removed)."""
     a, b = gold.text, system.text
     if a == b:
@@ -134,7 +134,7 @@ def _check_texts(gold: ConlluLayers, system: ConlluLayers) -> None:
         f"system {b[k:k + 20]!r}, gold {a[k:k + 20]!r} ({_where(gold, k)})", _where(system, k))
 
 
-def align_words(gold: ConlluLayers, system: ConlluLayers) -> WordAlignment:
+def align_words(gold: ConlluColumns, system: ConlluColumns) -> WordAlignment:
     """The script's alignment of the words of two files of the same text (module docstring);
     different texts raise :class:`~spacy_agreement.errors.MismatchedCorpusError`."""
     _check_texts(gold, system)
