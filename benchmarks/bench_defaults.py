@@ -99,7 +99,7 @@ def spacy_part(model: str, ud: Path) -> None:
     import spacy
     from spacy.tokens import Doc, DocBin
 
-    from spacy_agreement.adapters.conll import read_conll
+    from spacy_agreement.adapters.conllu.trees import read_conll
 
     folder = Path(tempfile.mkdtemp())
     nlp = spacy.load(model)

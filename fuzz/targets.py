@@ -47,7 +47,7 @@ from spacy_agreement import _core
 from spacy_agreement.adapters.brackets import (
     from_nltk, parse_brackets, read_brackets, split_bracket_sentences, split_brackets, to_nltk,
 )
-from spacy_agreement.adapters.conll import iter_conll, parse_conll, read_conll, write_conll
+from spacy_agreement.adapters.conllu.trees import iter_conll, parse_conll, read_conll, write_conll
 from spacy_agreement.agreement.deltas import delta, distance_matrix, tree_edit_distance
 from spacy_agreement.agreement.alpha import pqgram_alpha
 from spacy_agreement.agreement.pqgram import pqgram_distance

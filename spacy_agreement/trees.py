@@ -107,7 +107,7 @@ class DependencyTree:
     a tree built without them. ``multiword`` keeps the CoNLL-U multiword tokens (surface
     tokens over several words, ``du`` = ``de le``) as ``(first, last, form, misc)``: the
     1-based positions of their first and last words, the surface form and the MISC text of
-    the range line; they are not nodes of the tree (:func:`~spacy_agreement.adapters.conll.space_after`
+    the range line; they are not nodes of the tree (:func:`~spacy_agreement.adapters.conllu.trees.space_after`
     and the writer of ``evaluate --save-parses`` read them).
     """
 

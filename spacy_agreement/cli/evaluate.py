@@ -127,11 +127,11 @@ def aligned_intervals(layers: Optional[Tuple[Any, Any]], settings: Any) -> Tuple
     """``--ci`` of an aligned evaluation as text and JSON keys (0.3's helper)."""
     from ..evaluation.conll18.alignment import DISPLAY_NAMES
     from ..evaluation.comparison.systems import system_intervals
-    from ..evaluation.unit_counts import aligned_unit_counts
+    from ..evaluation.conll18.accumulator import aligned_evaluation
 
     if settings is None or layers is None:
         return "", {}
-    counts = aligned_unit_counts(*layers)
+    counts = aligned_evaluation(*layers).statistics()
     found = system_intervals(counts, settings)
     text = intervals_text(counts, found, settings, dict(DISPLAY_NAMES))
     return ("\n\nF1 of conll18_ud_eval.py's scores, " + text[0].lower() + text[1:],

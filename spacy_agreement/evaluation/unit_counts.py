@@ -23,7 +23,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..adapters.conllu_words import ConlluLayers
+from ..adapters.conllu.column_reader import ConlluColumns
 from .conll18.alignment import METRICS as CONLL18_METRICS, WordAlignment, align_words, aligned_masks
 
 Score = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -135,12 +135,12 @@ def dependency_unit_counts_arrays(units: np.ndarray, numerators: np.ndarray, den
     return from_rows(metrics, units, numerators, denominators, scores, labels, set_aside)
 
 
-def _unit_of(gold: ConlluLayers, starts: np.ndarray) -> np.ndarray:
+def _unit_of(gold: ConlluColumns, starts: np.ndarray) -> np.ndarray:
     """The gold sentence holding each character offset."""
     return np.maximum(np.searchsorted(gold.sentence_start, starts, side="right") - 1, 0)
 
 
-def aligned_unit_counts(gold: ConlluLayers, system: ConlluLayers,
+def aligned_unit_counts(gold: ConlluColumns, system: ConlluColumns,
                         alignment: Optional[WordAlignment] = None) -> UnitCounts:
     """The thirteen scores of ``conll18_ud_eval.py`` (their F1, as the shared task ranked
     systems: 2·correct / (gold + system)) per gold sentence, for a system with its own tokens

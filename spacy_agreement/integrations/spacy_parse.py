@@ -4,7 +4,7 @@ convert``.
 
 Each gold sentence is parsed as one pre-tokenised ``Doc``: the gold words (the syntactic
 words, ``de le`` for ``du``, as ``spacy convert`` makes them) with the gold spacing
-(:func:`~spacy_agreement.adapters.conll.space_after`: ``SpaceAfter=No`` in the MISC column, no
+(:func:`~spacy_agreement.adapters.conllu.trees.space_after`: ``SpaceAfter=No`` in the MISC column, no
 space inside a multiword token), so the pipeline sees the text ``spacy evaluate
 --gold-preproc`` gives it (``spacy convert`` also puts a space after the last word of every
 sentence but the last of each ``-n``-sentence doc; a space after the last word changes no
@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..adapters.conll import sentence_text, space_after, surface_tokens
+from ..adapters.conllu.trees import sentence_text, space_after, surface_tokens
 from ..adapters.spacy import doc_tree, token_columns
 from ..errors import Location
 from ..trees import DependencyTree
@@ -196,7 +196,7 @@ def parse_raw_text(nlp, gold: Sequence[DependencyTree], chunk: int = TEXT_CHUNK_
     the pipeline itself (``evaluate --model --from-text``), as CoNLL-U that
     ``conll18_ud_eval.py`` reads, to be scored through its character alignment.
 
-    The text is each gold sentence's (:func:`~spacy_agreement.adapters.conll.sentence_text`,
+    The text is each gold sentence's (:func:`~spacy_agreement.adapters.conllu.trees.sentence_text`,
     its ``# text``), ``chunk`` sentences joined by a space into one document; the pipeline's
     sentences (``doc.sents``) are the output's. Whitespace tokens (spaCy's ``" "`` and
     ``"\\n"``) are left out (the alignment ignores whitespace): a token headed by one takes

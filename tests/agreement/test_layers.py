@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 import numpy as np
 import pytest
 
-from spacy_agreement.adapters.conll import parse_conll
+from spacy_agreement.adapters.conllu.trees import parse_conll
 from spacy_agreement.adapters.files import load_parallel_files
 from spacy_agreement.agreement.accuracy import pairwise_attachment
 from spacy_agreement.agreement import nominal

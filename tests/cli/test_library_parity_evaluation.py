@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 import spacy_agreement as sa
-from spacy_agreement.adapters.conll import read_conll
+from spacy_agreement.adapters.conllu.trees import read_conll
 from spacy_agreement.cli import app
 from spacy_agreement.cli.compare import compare_command
 from spacy_agreement.cli.evaluate import evaluate_command

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spacy_agreement as sa
-from spacy_agreement.adapters.conllu_words import parse_conllu_layers, read_conllu_layers
+from spacy_agreement.adapters.conllu.column_reader import parse_conllu_columns, read_conllu_columns
 from spacy_agreement.cli._output import dumps
 from spacy_agreement.errors import BadOptionError, MismatchedCorpusError
 from spacy_agreement.evaluation.conll18.alignment import evaluate_aligned_layers
@@ -291,7 +291,7 @@ def test_depths_by_pointer_jumping_are_the_walks(parents):
 def test_on_identical_tokens_conll18_is_the_default_convention(case):
     gold, system = DATA / f"{case}.gold.conllu", DATA / f"{case}.sys.conllu"
     for labelled in (False, True):
-        layers = breakdowns_from_layers(read_conllu_layers(gold), read_conllu_layers(system), labelled=labelled)
+        layers = breakdowns_from_layers(read_conllu_columns(gold), read_conllu_columns(system), labelled=labelled)
         trees = breakdowns_from_trees(zip(sa.read_conll(gold), sa.read_conll(system)), options=CONLL18_OPTIONS,
                                       labelled=labelled)
         assert layers == trees, case
@@ -303,7 +303,7 @@ def test_on_random_identical_tokens_conll18_is_the_default_convention(rng, lengt
     text = "".join(rng.choice("abc") for _ in range(length))
     gold_text = random_conllu(rng, text, multiword=0.2, range_words=(2, 3))
     system_text = _perturbed(rng, gold_text)
-    layers = breakdowns_from_layers(parse_conllu_layers(gold_text), parse_conllu_layers(system_text))
+    layers = breakdowns_from_layers(parse_conllu_columns(gold_text), parse_conllu_columns(system_text))
     trees = breakdowns_from_trees(zip(sa.parse_conll(gold_text), sa.parse_conll(system_text)), options=CONLL18_OPTIONS)
     assert layers == trees
 
@@ -314,8 +314,8 @@ def test_on_other_tokens_the_totals_are_the_scripts(rng, length, labelled):
     """Retokenised files: every gold word in the gold totals and every system word in the
     system totals; the correct words are the script's UAS or LAS."""
     text = "".join(rng.choice("abc") for _ in range(length))
-    gold = parse_conllu_layers(random_conllu(rng, text))
-    system = parse_conllu_layers(random_conllu(rng, text))
+    gold = parse_conllu_columns(random_conllu(rng, text))
+    system = parse_conllu_columns(random_conllu(rng, text))
     scores = evaluate_aligned_layers(gold, system)
     metric = scores.las if labelled else scores.uas
     for breakdown in breakdowns_from_layers(gold, system, labelled=labelled).values():
@@ -327,8 +327,8 @@ def test_on_other_tokens_the_totals_are_the_scripts(rng, length, labelled):
 
 def test_a_retokenised_fixture_counts_unaligned_words():
     case = next(c for c in CASES if c.startswith("retok"))
-    gold = read_conllu_layers(DATA / f"{case}.gold.conllu")
-    system = read_conllu_layers(DATA / f"{case}.sys.conllu")
+    gold = read_conllu_columns(DATA / f"{case}.gold.conllu")
+    system = read_conllu_columns(DATA / f"{case}.sys.conllu")
     result = breakdowns_from_layers(gold, system, by=("sentence_length", "upos"))
     assert sum(r.gold for r in result["upos"].rows) == gold.n_words
     assert sum(r.system for r in result["sentence_length"].rows) == system.n_words

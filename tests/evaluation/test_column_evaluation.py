@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spacy_agreement import _conllu, _core
-from spacy_agreement.adapters import conllu_words
+from spacy_agreement.adapters.conllu import column_reader as conllu_words
 from spacy_agreement.errors import AgreementError, InvalidTreeError
 from spacy_agreement.evaluation.dependency import accumulator, metrics as pm
 from spacy_agreement.evaluation.dependency.settings import EvaluationSettings, contract, gold_depths
@@ -156,7 +156,7 @@ def _read_both(text, tmp_path):
     path = tmp_path / "x.conllu"
     path.write_bytes(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
     outcomes = []
-    for read in (lambda: conllu_words.read_conllu_layers(path),
+    for read in (lambda: conllu_words.read_conllu_columns(path),
                  lambda: conllu_words._read(open(path, encoding="utf-8"), str(path))):
         try:
             layers = read()
@@ -200,16 +200,16 @@ def test_fast_layers_equal_the_python_reader_on_a_file(tmp_path):
     fast, slow = _read_both(text, tmp_path)
     assert fast == slow and fast[0] == "error" and "HEAD 7" in fast[2]
     with pytest.raises(InvalidTreeError):
-        conllu_words.parse_conllu_layers(text)
+        conllu_words.parse_conllu_columns(text)
 
 
 def test_fast_tree_columns_equal_the_trees(tmp_path):
-    from spacy_agreement.adapters.conll import columns_from_scan, read_conll
+    from spacy_agreement.adapters.conllu.trees import tree_columns_from_scan, read_conll
 
     path = tmp_path / "x.conllu"
     path.write_text(GOOD * 2, encoding="utf-8")
     scanned = conllu_words.scan_file(path)
-    columns = columns_from_scan(scanned)
+    columns = tree_columns_from_scan(scanned)
     trees = read_conll(path)
     strings = scanned.table.strings
     assert columns.lengths.tolist() == [len(t) for t in trees]

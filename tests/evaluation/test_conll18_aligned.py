@@ -1,6 +1,6 @@
 """Words aligned through the characters as ``conll18_ud_eval.py`` aligns them, and its thirteen
 scores (:mod:`spacy_agreement.evaluation.conll18.alignment`, read by
-:mod:`spacy_agreement.adapters.conllu_words`).
+:mod:`spacy_agreement.adapters.conllu.column_reader`).
 
 * Every fixture pair of tests/data/conll18/ (the same tokens: ``case*``, ``random``; other
   tokens, multiword tokens and sentences: ``retok*``): ``format_conll18_table`` prints the
@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spacy_agreement as sa
-from spacy_agreement.adapters.conllu_words import parse_conllu_layers, read_conllu_layers, remove_spaces
+from spacy_agreement.adapters.conllu.column_reader import parse_conllu_columns, read_conllu_columns, remove_spaces
 from spacy_agreement.errors import InvalidTreeError, MismatchedCorpusError, UndefinedMetricWarning
 from spacy_agreement.evaluation.conll18.alignment import (METRICS, AlignedScores, align_words, evaluate_aligned,
                                                 evaluate_aligned_layers, format_conll18_table)
@@ -270,8 +270,8 @@ def reference_alignment(gold, system):
 @given(st.randoms(use_true_random=False), st.integers(1, 30))
 def test_the_alignment_is_the_literal_walks(rng, length):
     text = "".join(rng.choice("ab") for _ in range(length))
-    gold = parse_conllu_layers(random_conllu(rng, text), "gold")
-    system = parse_conllu_layers(random_conllu(rng, text), "system")
+    gold = parse_conllu_columns(random_conllu(rng, text), "gold")
+    system = parse_conllu_columns(random_conllu(rng, text), "system")
     alignment = align_words(gold, system)
     got = list(zip(alignment.gold_words.tolist(), alignment.system_words.tolist()))
     assert got == reference_alignment(gold, system)
@@ -281,8 +281,8 @@ def test_the_alignment_is_the_literal_walks(rng, length):
 
 
 def test_the_alignment_of_the_random_retok_fixture_is_the_literal_walks():
-    gold = read_conllu_layers(DATA / "retok_random.gold.conllu")
-    system = read_conllu_layers(DATA / "retok_random.sys.conllu")
+    gold = read_conllu_columns(DATA / "retok_random.gold.conllu")
+    system = read_conllu_columns(DATA / "retok_random.sys.conllu")
     alignment = align_words(gold, system)
     assert list(zip(alignment.gold_words.tolist(), alignment.system_words.tolist())) == \
         reference_alignment(gold, system)
@@ -307,7 +307,7 @@ def test_a_fixture_aligned_with_itself_scores_one(path):
 @given(st.randoms(use_true_random=False), st.integers(1, 40))
 def test_a_random_file_aligned_with_itself_scores_one(rng, length):
     text = "".join(rng.choice("abc") for _ in range(length))
-    layers = parse_conllu_layers(random_conllu(rng, text))
+    layers = parse_conllu_columns(random_conllu(rng, text))
     _all_one(evaluate_aligned_layers(layers, layers))
 
 
@@ -348,7 +348,7 @@ def test_on_the_same_tokens_the_attachment_scores_are_evaluates(rng, length):
     text = "".join(rng.choice("abc") for _ in range(length))
     gold_text = random_conllu(rng, text, multiword=0.2, range_words=(2, 3))  # read_conll: no range of one word
     system_text = _perturbed(rng, gold_text)
-    scores = evaluate_aligned_layers(parse_conllu_layers(gold_text), parse_conllu_layers(system_text))
+    scores = evaluate_aligned_layers(parse_conllu_columns(gold_text), parse_conllu_columns(system_text))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = evaluate(sa.parse_conll(gold_text), sa.parse_conll(system_text), CONLL18_OPTIONS,
@@ -412,7 +412,7 @@ REFUSED = {
 def test_the_reader_refuses_what_the_script_refuses(name):
     text, line, token, message = REFUSED[name]
     with pytest.raises(InvalidTreeError) as caught:
-        parse_conllu_layers("# sent_id = s1\n" + text, "f.conllu")
+        parse_conllu_columns("# sent_id = s1\n" + text, "f.conllu")
     error = caught.value
     assert message in error.message, str(error)
     assert error.location.source == "f.conllu" and error.location.file_line == line + 1, str(error)
@@ -435,12 +435,12 @@ ACCEPTED = {
 
 @pytest.mark.parametrize("name", sorted(ACCEPTED))
 def test_the_reader_accepts_what_the_script_accepts(name):
-    layers = parse_conllu_layers(ACCEPTED[name])
+    layers = parse_conllu_columns(ACCEPTED[name])
     assert len(layers) == (0 if name in ("nothing", "comments only") else 1)
 
 
 def test_the_layers_of_a_file_with_multiword_tokens_and_an_empty_node():
-    layers = read_conllu_layers(DATA / "case4.gold.conllu")
+    layers = read_conllu_columns(DATA / "case4.gold.conllu")
     assert len(layers) == 3 and layers.empty_nodes == 1 and layers.multiword_tokens == 2
     first = layers.sentence(0)
     assert first.text == "Ilparledulivre."
@@ -457,13 +457,13 @@ def test_the_layers_of_a_file_with_multiword_tokens_and_an_empty_node():
 def test_spaces_are_removed_from_the_text_only():
     assert remove_spaces("New York") == "NewYork" and remove_spaces("10\u00a0000") == "10000"
     assert remove_spaces("a\u2009b\u3000c") == "abc" and remove_spaces("plain") == "plain"
-    layers = parse_conllu_layers(ACCEPTED["spaces in forms"])
+    layers = parse_conllu_columns(ACCEPTED["spaces in forms"])
     assert layers.text == "NewYorkab" and layers.forms == ["NewYork", "ab"]
 
 
 def test_different_texts_are_an_error_naming_the_system_token():
-    gold = parse_conllu_layers(f"{W(1, 'the', 0)}\n{W(2, 'dog', 1)}\n\n", "gold.conllu")
-    system = parse_conllu_layers(f"# sent_id = x\n{W(1, 'the', 0)}\n{W(2, 'cat', 1)}\n\n", "sys.conllu")
+    gold = parse_conllu_columns(f"{W(1, 'the', 0)}\n{W(2, 'dog', 1)}\n\n", "gold.conllu")
+    system = parse_conllu_columns(f"# sent_id = x\n{W(1, 'the', 0)}\n{W(2, 'cat', 1)}\n\n", "sys.conllu")
     with pytest.raises(MismatchedCorpusError) as caught:
         evaluate_aligned_layers(gold, system)
     assert str(caught.value).startswith("sys.conllu:3: sentence 1 (sent_id x), token 2: the text")

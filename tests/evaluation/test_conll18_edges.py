@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from spacy_agreement.adapters.conllu_words import read_conllu_layers
+from spacy_agreement.adapters.conllu.column_reader import read_conllu_columns
 from spacy_agreement.cli import app
 from spacy_agreement.errors import AgreementError
 from spacy_agreement.evaluation.conll18.refusals import pair_refusal, script_refusal
@@ -102,7 +102,7 @@ def test_the_table_reader_refuses_at_least_what_the_check_refuses(pieces, cut, t
     path = tmp_path / "x.conllu"
     path.write_text(GOOD[:cut] + "".join(pieces) + GOOD[cut:], encoding="utf-8", newline="")
     try:
-        read_conllu_layers(path)
+        read_conllu_columns(path)
     except AgreementError:
         return
     assert script_refusal(path) is None
@@ -253,4 +253,4 @@ def test_the_readers_take_comments_after_the_last_sentence():
 
     for name in ("comment_after_last", "comment_after_last_no_newline"):
         assert len(sa.read_conll(DATA / f"{name}.conllu")) == 3
-        assert len(read_conllu_layers(DATA / f"{name}.conllu")) == 3
+        assert len(read_conllu_columns(DATA / f"{name}.conllu")) == 3

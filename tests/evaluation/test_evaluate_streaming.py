@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from spacy_agreement.adapters.conll import read_conll
-from spacy_agreement.adapters.conllu_words import parse_conllu_layers
+from spacy_agreement.adapters.conllu.trees import read_conll
+from spacy_agreement.adapters.conllu.column_reader import parse_conllu_columns
 from spacy_agreement.cli import app
 from spacy_agreement.cli.evaluate import evaluate_streamed
 from spacy_agreement.cli._output import Output
@@ -327,7 +327,7 @@ def test_files_are_cut_only_where_the_script_carries_nothing_over(tmp_path):
     s.write_text(SYSTEM_QUIRK, encoding="utf-8")
     whole = evaluate_aligned(g, s)
     assert whole.words.correct == 2  # the script's count
-    cut = [evaluate_aligned_layers(parse_conllu_layers(a + "\n\n"), parse_conllu_layers(b + "\n\n"))
+    cut = [evaluate_aligned_layers(parse_conllu_columns(a + "\n\n"), parse_conllu_columns(b + "\n\n"))
            for a, b in zip(GOLD_QUIRK.split("\n\n")[:2], SYSTEM_QUIRK.split("\n\n")[:2])]
     assert sum(piece.words.correct for piece in cut) == 1
     for block in (1, 2):

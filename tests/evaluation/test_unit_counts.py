@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spacy_agreement.adapters.conllu_words import read_conllu_layers
+from spacy_agreement.adapters.conllu.column_reader import read_conllu_columns
 from spacy_agreement.adapters.files import read_trees
 from spacy_agreement.evaluation.conll18.alignment import evaluate_aligned
 from spacy_agreement.evaluation.constituency.evalb import evaluate_files
@@ -33,8 +33,8 @@ def same(a, b):
 
 @pytest.mark.parametrize("system", CONLL18, ids=lambda p: p.name.split(".")[0])
 def test_aligned_counts_sum_to_the_scripts_f1(system):
-    gold = read_conllu_layers(system.with_name(system.name.replace(".sys.", ".gold.")))
-    layers = read_conllu_layers(system)
+    gold = read_conllu_columns(system.with_name(system.name.replace(".sys.", ".gold.")))
+    layers = read_conllu_columns(system)
     scores = evaluate_aligned(gold, layers)
     counts = aligned_unit_counts(gold, layers)
     assert len(counts) == len(gold)

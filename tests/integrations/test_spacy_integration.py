@@ -170,7 +170,7 @@ def test_the_pipeline_on_the_raw_text_is_scored_through_the_alignment(trained, t
     """``--from-text``: the pipeline tokenises and splits the gold's text itself; its parses
     are saved as CoNLL-U that conll18_ud_eval.py reads (the package's reader of what the script
     accepts reads them) and scored through the character alignment."""
-    from spacy_agreement.adapters.conllu_words import read_conllu_layers
+    from spacy_agreement.adapters.conllu.column_reader import read_conllu_columns
     from spacy_agreement.evaluation.conll18.alignment import evaluate_aligned
 
     _, _, path, gold = trained
@@ -180,7 +180,7 @@ def test_the_pipeline_on_the_raw_text_is_scored_through_the_alignment(trained, t
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert out["alignment"] == "characters" and out["tokens_gold"] == sum(len(t) for t in demo_trees()[0])
-    layers = read_conllu_layers(saved)  # raises where the script would refuse the file
+    layers = read_conllu_columns(saved)  # raises where the script would refuse the file
     assert all(layers.heads[k] >= 0 for k in range(layers.n_words))
     again = evaluate_aligned(gold, saved).to_dict()
     for key in ("las_f1", "uas_f1", "words_f1", "sentences_f1", "tokens_f1"):

@@ -10,7 +10,7 @@ import html5lib
 import pytest
 from typer.testing import CliRunner
 
-from spacy_agreement.adapters.conll import parse_conll
+from spacy_agreement.adapters.conllu.trees import parse_conll
 from spacy_agreement.cli import app
 from spacy_agreement.corpus import Corpus
 from spacy_agreement.errors import BadOptionError

@@ -9,7 +9,7 @@ import html5lib
 import pytest
 
 import spacy_agreement as sa
-from spacy_agreement.adapters.conll import parse_conll
+from spacy_agreement.adapters.conllu.trees import parse_conll
 from spacy_agreement.agreement.layers import agreement_by_layer, disagreements
 from spacy_agreement.corpus import Corpus
 from spacy_agreement.errors import UndefinedMetricWarning

@@ -43,14 +43,14 @@ def dependency_counts(gold: PathLike, systems: Sequence[PathLike], names: List[s
     from ..conll18.alignment import DISPLAY_NAMES as CONLL18_NAMES
     from ..dependency.breakdowns import breakdowns_from_layers, breakdowns_from_trees
     from ..dependency.metrics import display_name, evaluate
-    from ..unit_counts import aligned_unit_counts
+    from ..conll18.accumulator import aligned_evaluation
 
     strict = options.cycles == "raise"
     gold_trees = dependency_trees(gold, fmt, strict)
     preds = [dependency_trees(p, fmt, strict) for p in systems]
     differ = [tokens_differ(gold_trees, trees, options.check_forms) for trees in preds]
     if any(differ) and not options.skip_mismatched:
-        from ...adapters.conllu_words import read_conllu_layers
+        from ...adapters.conllu.column_reader import read_conllu_columns
 
         for path, trees, other in zip(systems, preds, differ):
             if other:
@@ -62,11 +62,11 @@ def dependency_counts(gold: PathLike, systems: Sequence[PathLike], names: List[s
         if note is not None:
             note(f"{which}: other tokens or sentences than the gold's; every system is scored through "
                  "conll18_ud_eval.py's character alignment (its F1 scores), per gold sentence")
-        gold_layers = read_conllu_layers(gold)
+        gold_layers = read_conllu_columns(gold)
         counts = {}
         for n, p in zip(names, systems):
-            layers = read_conllu_layers(p)
-            counts[n] = aligned_unit_counts(gold_layers, layers)
+            layers = read_conllu_columns(p)
+            counts[n] = aligned_evaluation(gold_layers, layers).statistics()
             if by and breakdowns is not None:
                 breakdowns[n] = breakdowns_from_layers(gold_layers, layers, by=by)
         return counts, dict(CONLL18_NAMES), "characters", f"conll18|v:{options.signature().rsplit('v:', 1)[1]}"
@@ -74,7 +74,7 @@ def dependency_counts(gold: PathLike, systems: Sequence[PathLike], names: List[s
     for name, trees in zip(names, preds):
         with warnings.catch_warnings():  # a metric undefined on these files is said once, by the comparison
             warnings.simplefilter("ignore", UndefinedMetricWarning)
-            counts[name] = evaluate(gold_trees, trees, options, keep_counts=True).unit_counts
+            counts[name] = evaluate(gold_trees, trees, options, keep_counts=True).statistics()
         if by and breakdowns is not None:
             breakdowns[name] = breakdowns_from_trees(list(zip(gold_trees, trees)), by=by, options=options)
     display = {m: display_name(m) for m in next(iter(counts.values())).metrics}
@@ -91,7 +91,6 @@ def bracket_counts(gold: PathLike, systems: Sequence[PathLike], names: List[str]
     from ..constituency.evalb_run import check_bracketed
     from ..constituency.leaf_ancestor import leaf_ancestor
     from ..settings import LeafAncestorSettings
-    from ..unit_counts import evalb_unit_counts, leaf_ancestor_unit_counts
 
     check_bracketed(gold, *systems)
     settings = EvalbSettings.read(params) if params else EvalbSettings()
@@ -104,14 +103,14 @@ def bracket_counts(gold: PathLike, systems: Sequence[PathLike], names: List[str]
         report = evaluate_files(gold, path, settings)
         if report.aborted:
             raise BadOptionError(f"{path}: EVALB gives up on this file ({report.messages[-1] if report.messages else 'errors'})")
-        counts[name] = evalb_unit_counts(report)
+        counts[name] = report.statistics()
         if with_leaf_ancestor:
             options = {"cycles": "raise" if strict else "drop", "leaves": "categories", "missing": True}
             if gold_trees is None:
                 gold_trees = read_trees(gold, "bracket", **options)
             cand = read_trees(path, "bracket", **options)
             result = leaf_ancestor(gold_trees, cand, evalb=settings if params else None)
-            counts[name] = merge_metrics(counts[name], leaf_ancestor_unit_counts(result))
+            counts[name] = merge_metrics(counts[name], result.statistics())
     signature = settings.signature()
     if with_leaf_ancestor:
         signature += "  " + LeafAncestorSettings(evalb=settings if params else None).signature()

@@ -133,7 +133,7 @@ class DependencyAccumulator:
                 self._add_reference(g, p)
 
     def add_block(self, gold: TreeColumns, pred: TreeColumns, problems: Optional[Mapping[int, str]] = None) -> None:
-        """A block of sentences as columns (:class:`~spacy_agreement.adapters.conll.TreeColumns`
+        """A block of sentences as columns (:class:`~spacy_agreement.adapters.conllu.trees.TreeColumns`
         coded in :attr:`table`, the same number of sentences on both sides), counted by the
         compiled path; ``problems``: why sentence ``s`` of the block has other tokens on the two
         sides (:func:`~.streaming.column_problems`), for each such sentence."""

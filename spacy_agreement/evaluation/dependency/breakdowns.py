@@ -68,7 +68,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ...adapters.conllu_words import ConlluLayers
+from ...adapters.conllu.column_reader import ConlluColumns
 from ...errors import BadOptionError, MismatchedCorpusError
 from ...trees import DependencyTree
 from ..conll18.alignment import WordAlignment, align_words
@@ -340,10 +340,10 @@ def breakdowns_from_trees(pairs: Iterable[Tuple[DependencyTree, DependencyTree]]
     return _breakdowns(sides[0], sides[1], tables, by, labelled, unannotated, skipped)
 
 
-def breakdowns_from_layers(gold: ConlluLayers, system: ConlluLayers, alignment: Optional[WordAlignment] = None,
+def breakdowns_from_layers(gold: ConlluColumns, system: ConlluColumns, alignment: Optional[WordAlignment] = None,
                            by: Iterable[str] = ALL, labelled: bool = True) -> Dict[str, Breakdown]:
     """Breakdowns of attachment for two CoNLL-U files read as layers
-    (:func:`~spacy_agreement.adapters.conllu_words.read_conllu_layers`) under the CoNLL 2018
+    (:func:`~spacy_agreement.adapters.conllu.column_reader.read_conllu_columns`) under the CoNLL 2018
     shared task's conventions: words aligned through the characters (``alignment`` when the
     caller has it, else :func:`~.aligned.align_words`), a system word correct when aligned and
     its head is aligned with the gold head (both roots), and (``labelled``) the universal parts

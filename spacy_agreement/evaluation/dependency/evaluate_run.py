@@ -232,7 +232,7 @@ def from_raw_text(model: str, gold: PathLike, gold_trees: List[Any], fmt: Option
     """``--model --from-text``: the pipeline tokenises, splits and parses the gold's raw text
     (:func:`~spacy_agreement.integrations.spacy_parse.parse_raw_text`); its parses are scored
     through conll18_ud_eval.py's alignment (and saved with ``save_parses``)."""
-    from ...adapters.conllu_words import parse_conllu_layers, read_conllu_layers
+    from ...adapters.conllu.column_reader import parse_conllu_columns, read_conllu_columns
     from ...integrations.spacy_parse import load_pipeline, parse_raw_text
     from ..conll18.accumulator import AlignedEvaluator
 
@@ -245,7 +245,7 @@ def from_raw_text(model: str, gold: PathLike, gold_trees: List[Any], fmt: Option
             handle.write(text)
         if note is not None:
             note(f"wrote the pipeline's {text.count(chr(10) + chr(10))} sentences to {save_parses}")
-    layers = (read_conllu_layers(gold), parse_conllu_layers(text, name))
+    layers = (read_conllu_columns(gold), parse_conllu_columns(text, name))
     evaluator = AlignedEvaluator()
     evaluator.add(*layers)
     refuse_deep_heads(gold, None, fmt, options, layers[:1])

@@ -36,8 +36,8 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 import numpy as np
 
 from ... import _conllu
-from ...adapters.conll import TreeColumns, columns_from_scan
-from ...adapters.conllu_words import PathLike, Scanned, join_scanned
+from ...adapters.conllu.trees import TreeColumns, tree_columns_from_scan
+from ...adapters.conllu.column_reader import PathLike, Scanned, join_scanned
 
 #: bytes read at a time (each chunk cut after its last blank line)
 READ = 1 << 20
@@ -84,7 +84,7 @@ def split_scanned(scanned: Scanned, at: int) -> Tuple[Scanned, Scanned]:
 
 class ScanStream:
     """A CoNLL-U file read by the Cython scanner, block by block (module docstring). Raises
-    :class:`Unscannable` where :func:`~spacy_agreement.adapters.conllu_words.scan_file` would
+    :class:`Unscannable` where :func:`~spacy_agreement.adapters.conllu.column_reader.scan_file` would
     give ``None`` (the same chunks, the same checks: ``\\r``, bad UTF-8, anything the scanner
     stops on, an empty file)."""
 
@@ -171,7 +171,7 @@ class ScanStream:
 def block_columns(block: Block) -> TreeColumns:
     """The words of a block as :class:`TreeColumns` (``where`` naming each sentence by its
     number in the file), or :class:`Unscannable` where the tree readers must read the file."""
-    columns = columns_from_scan(block.scanned)
+    columns = tree_columns_from_scan(block.scanned)
     if columns is None:
         raise Unscannable(block.scanned.source)
     if block.base:

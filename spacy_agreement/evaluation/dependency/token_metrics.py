@@ -40,7 +40,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 from ... import _conllu, _core
-from ...adapters.conll import TreeColumns
+from ...adapters.conllu.trees import TreeColumns
 from ...errors import BadOptionError, Location, ResourceLimitError
 from ...limits import check_ted
 from .settings import EvaluationSettings, is_punct_form
