@@ -14,7 +14,7 @@ What is kept while the examples go by:
   example, the same numbers (tests/integrations/test_streaming_scorer.py compares them);
 * our metrics: each metric's numerator and denominator summed so far, label counts, and
   the number of sentences with several roots, in one
-  :class:`~spacy_agreement.evaluation.dependency.accumulator.DependencyAccumulator` (the one that
+  :class:`~spacy_agreement.evaluation.dependency.accumulator.DependencyEvaluator` (the one that
   ``evaluate`` feeds, and which chooses between the compiled path and the reference one, sentence
   by sentence, as it does there). The scores are those of ``evaluate`` over the list of all the
   trees, bit for bit;
@@ -40,7 +40,7 @@ from ..adapters.spacy import annotated_columns, doc_analysis, doc_tree, head_cyc
 from ..agreement.alpha import alpha as alpha_of
 from ..errors import Location, undefined
 from ..evaluation.constituency.leaf_ancestor import leaf_ancestor as leaf_ancestor_scores
-from ..evaluation.dependency.accumulator import DependencyAccumulator
+from ..evaluation.dependency.accumulator import DependencyEvaluator
 from ..evaluation.dependency.label_sets import LabelSetWarning
 from ..evaluation.dependency.result import EvaluationResult
 from ..evaluation.dependency.settings import EvaluationSettings
@@ -273,7 +273,7 @@ class TreeScores:
     """The corpus scores of :func:`~spacy_agreement.evaluation.dependency.accumulator.evaluate`
     (the fields the scorer reports: scores, the unseen gold label share, sentences with several
     roots, the signature) of (gold, predicted) pairs handed over in batches, counted by one
-    :class:`~spacy_agreement.evaluation.dependency.accumulator.DependencyAccumulator` (which
+    :class:`~spacy_agreement.evaluation.dependency.accumulator.DependencyEvaluator` (which
     chooses the compiled or the reference path; nothing kept per sentence), and with
     ``leaf_ancestor`` the leaf-ancestor score over all words. :meth:`run` goes through the
     batches once; warnings are not given there but by :meth:`scores`, so the caller gives its
@@ -281,7 +281,7 @@ class TreeScores:
 
     def __init__(self, options: EvaluationSettings, leaf_ancestor: bool = False):
         self.options = options
-        self.accumulator = DependencyAccumulator(options, keep_rows=False)
+        self.accumulator = DependencyEvaluator(options, keep_rows=False)
         self.chosen = list(self.accumulator.metrics)
         self.leaf_ancestor = leaf_ancestor
         self.words = array("d")  # leaf-ancestor score of every scored word

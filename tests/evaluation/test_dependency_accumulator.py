@@ -15,7 +15,7 @@ import pytest
 
 from spacy_agreement import read_conll
 from spacy_agreement.errors import BadOptionError, Location, MismatchedCorpusError, UndefinedMetricWarning
-from spacy_agreement.evaluation.dependency import DependencyAccumulator, accumulator, column_evaluation
+from spacy_agreement.evaluation.dependency import DependencyEvaluator, accumulator, column_evaluation
 from spacy_agreement.evaluation.dependency.column_evaluation import tree_batches
 from spacy_agreement.evaluation.dependency.label_sets import LabelSetWarning, RootCaseWarning
 from spacy_agreement.evaluation.dependency.metrics import (compiled_path_applies, evaluate, fast_path_applies,
@@ -115,7 +115,7 @@ def test_the_example_by_hand_through_evaluate():
 
 @pytest.mark.parametrize("batch", [1, 2, 4096])
 def test_pair_by_pair_equals_evaluate(batch):
-    acc = DependencyAccumulator(SKIP, batch=batch)
+    acc = DependencyEvaluator(SKIP, batch=batch)
     for g, p in zip(GOLD, PRED):
         acc.add(g, p)
     assert acc.sentences == 4
@@ -126,13 +126,13 @@ def test_pair_by_pair_equals_evaluate(batch):
 
 
 def test_blocks_of_columns_equal_evaluate(tmp_path):
-    acc = DependencyAccumulator(SKIP)
+    acc = DependencyEvaluator(SKIP)
     for block in tree_batches(GOLD, PRED, acc.table, lambda g, p: accumulator.token_problem(g, p, True), size=2):
         acc.add_block(*block)
     same(acc.result(), evaluate(GOLD, PRED, SKIP))
     # and from files, read a block at a time (what sa.evaluate does with CoNLL-U files)
     gold, pred = read_conll(GOLD_FILE), read_conll(SYS_FILE)
-    acc = DependencyAccumulator(keep_rows=False)
+    acc = DependencyEvaluator(keep_rows=False)
     with ScanStream(GOLD_FILE, acc.table) as g, ScanStream(SYS_FILE, acc.table) as p:
         for block in identical_batches(g, p, True, False, block=7):
             acc.add_block(*block)
@@ -203,7 +203,7 @@ def test_statistics_sum_to_the_corpus_figures():
             assert corpus[metric] == pytest.approx(result.scores[metric], rel=1e-12, nan_ok=True), metric
             if metric in ("las", "uas", "la", "ned", "ucp", "lcp", "clas", "mlas", "blex"):  # whole numbers
                 assert stats.numerators[:, k].sum() == numerator and corpus[metric] == result.scores[metric]
-    acc = DependencyAccumulator(SKIP, keep_counts=True)
+    acc = DependencyEvaluator(SKIP, keep_counts=True)
     for g, p in zip(GOLD, PRED):
         acc.add(g, p)
     stats = acc.result().statistics()
@@ -224,7 +224,7 @@ def test_compiled_and_reference_paths_mix_in_one_corpus():
                                   upos=["PRON", "VERB", "NOUN", "PUNCT"])
     gold[10:10], pred[10:10] = [whole, whole], [partial, whole]
     for options in (EvaluationSettings(), EvaluationSettings.for_convention("plank2015")):
-        acc = DependencyAccumulator(options, keep_counts=True, batch=64)
+        acc = DependencyEvaluator(options, keep_counts=True, batch=64)
         for g, p in zip(gold, pred):
             acc.add(g, p)
         mixed, reference = acc.result(), evaluate(gold, pred, options, keep_counts=True)
@@ -295,7 +295,7 @@ def test_what_the_choice_says():
     register_metric("first_ok", "first", lambda g, p, ctx: (float(ctx.head_ok[0]), 1.0))
     try:
         assert not compiled_path_applies(["las", "first_ok"]) and compiled_path_applies(["las"])
-        acc = DependencyAccumulator(SKIP)
+        acc = DependencyEvaluator(SKIP)
         assert not acc.compiled
         block = next(iter(tree_batches(GOLD, PRED, acc.table, lambda g, p: None)))
         with pytest.raises(BadOptionError, match="first_ok"):
@@ -310,7 +310,7 @@ def test_what_the_choice_says():
 
 
 def test_errors_come_with_the_result_after_the_label_warnings():
-    acc = DependencyAccumulator()
+    acc = DependencyEvaluator()
     for g, p in zip(GOLD, PRED):
         acc.add(g, p, location=Location("mine.conllu", sentence=7))
     with warnings.catch_warnings(record=True) as seen:
@@ -319,7 +319,7 @@ def test_errors_come_with_the_result_after_the_label_warnings():
             acc.result()
     relabelled = [DependencyTree.create(t.heads.tolist(), ["dep"] * len(t), forms=t.forms, upos=t.upos)
                   for t in read_conll(SYS_FILE)]
-    acc = DependencyAccumulator()
+    acc = DependencyEvaluator()
     acc.add_trees(read_conll(GOLD_FILE), relabelled)
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
@@ -327,17 +327,17 @@ def test_errors_come_with_the_result_after_the_label_warnings():
     assert [w.category for w in seen if w.category is LabelSetWarning] == [LabelSetWarning]
     assert all(w.filename == __file__ for w in seen)  # at the caller of result()
     with pytest.raises(MismatchedCorpusError, match="4 gold sentences"):
-        DependencyAccumulator().add_trees(GOLD, PRED[:3])
+        DependencyEvaluator().add_trees(GOLD, PRED[:3])
 
 
 def test_one_undefined_warning_per_result_at_the_caller():
-    acc = DependencyAccumulator(metrics=["las", "ucp"])
+    acc = DependencyEvaluator(metrics=["las", "ucp"])
     acc.add(GOLD[1], GOLD[1])
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         assert acc.result().scores["las"] == 1.0
     assert not seen  # "bark" has a dependent: UCP is defined
-    acc = DependencyAccumulator(EvaluationSettings(exclude_punct=True), metrics=["las", "ucp"])
+    acc = DependencyEvaluator(EvaluationSettings(exclude_punct=True), metrics=["las", "ucp"])
     acc.add(tree([0], ["punct"], ["!"], ["PUNCT"], 1), tree([0], ["punct"], ["!"], ["PUNCT"], 1))
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")

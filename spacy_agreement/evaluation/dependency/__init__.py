@@ -1,7 +1,7 @@
 """Dependency parser metrics (LAS, UAS, LA, CLAS, NED, TED accuracy, LCP/UCP, the
 spaCy scorer's figures; Plank et al. 2015): the ``evaluate`` command (:func:`evaluate`, which is
 ``sa.evaluate``), the metrics over trees (:func:`evaluate_trees`), the one accumulator every
-evaluation goes through (:class:`DependencyAccumulator`), the metric registry, the settings and
+evaluation goes through (:class:`DependencyEvaluator`), the metric registry, the settings and
 the breakdowns.
 """
 from ..._lazy import lazy_exports
@@ -10,7 +10,7 @@ _EXPORTS = {
     "evaluate": ".evaluate_run",
     "EvaluateRun": ".evaluate_run",
     "evaluate_trees": ".accumulator:evaluate",
-    "DependencyAccumulator": ".accumulator",
+    "DependencyEvaluator": ".accumulator",
     "compiled_path_applies": ".accumulator",
     "EvaluationResult": ".result",
     "Metric": ".metric_registry",

@@ -1,8 +1,8 @@
-"""One accumulator for the dependency metrics: :class:`DependencyAccumulator` takes a corpus a
-sentence pair at a time (:meth:`~DependencyAccumulator.add`), a list of pairs
-(:meth:`~DependencyAccumulator.add_trees`) or a block of columns
-(:meth:`~DependencyAccumulator.add_block`), and gives the :class:`~.result.EvaluationResult`
-(:meth:`~DependencyAccumulator.result`). Every entry point feeds it:
+"""One accumulator for the dependency metrics: :class:`DependencyEvaluator` takes a corpus a
+sentence pair at a time (:meth:`~DependencyEvaluator.add`), a list of pairs
+(:meth:`~DependencyEvaluator.add_trees`) or a block of columns
+(:meth:`~DependencyEvaluator.add_block`), and gives the :class:`~.result.EvaluationResult`
+(:meth:`~DependencyEvaluator.result`). Every entry point feeds it:
 :func:`~.metrics.evaluate` (trees), ``sa.evaluate`` (two CoNLL-U files read a block at a time,
 :mod:`.streaming`), the spaCy scorer (:class:`~spacy_agreement.integrations.spacy_scoring.TreeScores`)
 and :func:`~spacy_agreement.integrations.nltk_scoring.score_nltk_trees` (through ``evaluate``).
@@ -20,7 +20,7 @@ What is not counted is counted as before whichever path runs: a pair whose token
 :class:`~spacy_agreement.errors.MismatchedCorpusError`, or skipped and listed with
 ``skip_mismatched``; a sentence too large for TED is left out of it and listed; partial trees
 and predictions with several roots are listed. The first error (tokens that differ, an option
-a sentence cannot honour) is raised by :meth:`~DependencyAccumulator.result`, after the
+a sentence cannot honour) is raised by :meth:`~DependencyEvaluator.result`, after the
 label-set warnings have seen every sentence, as a whole-corpus evaluation gives them.
 """
 from __future__ import annotations
@@ -54,7 +54,7 @@ def _partial(*corpora: Sequence[DependencyTree]) -> bool:
     return any(tree.unannotated for trees in corpora for tree in trees)
 
 
-class DependencyAccumulator:
+class DependencyEvaluator:
     """The dependency metrics of a corpus given piece by piece (module docstring).
 
     ``settings`` (default :class:`EvaluationSettings` ``()``, the package's convention) say
@@ -69,7 +69,7 @@ class DependencyAccumulator:
 
     >>> gold = DependencyTree.create([2, 0], ["nsubj", "root"], forms=["Dogs", "bark"])
     >>> pred = DependencyTree.create([0, 1], ["root", "nsubj"], forms=["Dogs", "bark"])
-    >>> acc = DependencyAccumulator(metrics=["las", "uas"])
+    >>> acc = DependencyEvaluator(metrics=["las", "uas"])
     >>> for g, p in [(gold, gold), (gold, pred)]:
     ...     acc.add(g, p)
     >>> acc.result().scores
@@ -210,7 +210,7 @@ def evaluate(
     keep_counts: bool = False,
 ) -> EvaluationResult:
     """Every metric of :data:`~.metric_registry.PARSER_METRICS` (or those named in ``metrics``)
-    for a corpus of gold and predicted trees: a :class:`DependencyAccumulator` fed the two lists.
+    for a corpus of gold and predicted trees: a :class:`DependencyEvaluator` fed the two lists.
     ``check_forms=False`` compares only the number of tokens (for a parser that rewrote forms,
     e.g. numbers as ``<num>``; the form punctuation rule reads the gold forms). An undefined
     corpus score is ``nan``, and one :class:`~spacy_agreement.errors.UndefinedMetricWarning`
@@ -230,7 +230,7 @@ def evaluate(
     if skip_mismatched is not None or check_forms is not None:
         options = replace(options, **{k: v for k, v in (("skip_mismatched", skip_mismatched),
                                                         ("check_forms", check_forms)) if v is not None})
-    accumulator = DependencyAccumulator(options, metrics, keep_counts=keep_counts)
+    accumulator = DependencyEvaluator(options, metrics, keep_counts=keep_counts)
     accumulator.add_trees(gold, pred)
     return accumulator.result(stacklevel=3)  # the label-set warnings point at the caller of evaluate
 
@@ -241,10 +241,10 @@ def evaluate_columns(batches: Any, table: Any, options: EvaluationSettings, chos
     (:data:`~.column_evaluation.Batch`, coded in ``table``), all counted by the compiled path;
     the label-set warnings point ``stacklevel`` frames up (5: the caller of this function, as
     before)."""
-    accumulator = DependencyAccumulator(options, chosen, keep_counts=keep_counts, table=table)
+    accumulator = DependencyEvaluator(options, chosen, keep_counts=keep_counts, table=table)
     for block in batches:
         accumulator.add_block(*block)
     return accumulator.result(stacklevel=stacklevel - 3)
 
 
-__all__ = ["DependencyAccumulator", "compiled_path_applies", "evaluate", "evaluate_columns"]
+__all__ = ["DependencyEvaluator", "compiled_path_applies", "evaluate", "evaluate_columns"]

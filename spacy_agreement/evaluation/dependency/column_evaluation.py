@@ -1,6 +1,6 @@
 """What an evaluation keeps while the corpus goes by (:class:`CorpusCounts`), and the compiled
 path that counts a block of sentences as arrays (:meth:`CorpusCounts.add_block`,
-:mod:`.token_metrics`). :class:`~.accumulator.DependencyAccumulator` feeds it, through this
+:mod:`.token_metrics`). :class:`~.accumulator.DependencyEvaluator` feeds it, through this
 path or sentence by sentence through the reference definitions (:mod:`.metrics`), and the
 figures are the same bit for bit (tests/evaluation/test_column_evaluation.py compares the two
 on generated trees).
@@ -296,7 +296,7 @@ def evaluate_batches(batches: Iterable[Batch], table: "_conllu.StringTable", opt
     ``metrics`` (name → :class:`~.metric_registry.Metric`, all built-in) in order:
     ``result(**fields)`` of the fields of :class:`~.result.EvaluationResult` (``counts`` as a
     dict of summed (numerator, denominator)), ``label_warnings(check, root_case)`` called
-    before a failure is raised. :class:`~.accumulator.DependencyAccumulator` is the entry point
+    before a failure is raised. :class:`~.accumulator.DependencyEvaluator` is the entry point
     that chooses the path; this is what it does with blocks. ``batches`` may be a generator
     that reads the files as it goes: an exception it raises comes out of here unchanged."""
     counts = CorpusCounts(table, options, metrics, keep_rows, keep_counts)

@@ -11,7 +11,7 @@ at a time (:mod:`.streaming`, :mod:`.aligned_stream`), unless ``breakdown``, ``s
 ``model`` needs them whole. The metrics themselves (Plank et al. 2015, §2) are
 :func:`spacy_agreement.evaluation.dependency.metrics.evaluate`, which keeps its own defaults (0.2's
 convention, ``conv:package``) and signature; every evaluation here, whole or streamed, is counted
-by one :class:`~.accumulator.DependencyAccumulator`.
+by one :class:`~.accumulator.DependencyEvaluator`.
 """
 from __future__ import annotations
 
@@ -190,13 +190,13 @@ def evaluate_streamed(gold: PathLike, pred: PathLike, fmt: Optional[str], option
     an error they name, ``ci`` on other tokens)."""
     from ...adapters.files import guess_format
     from ..conll18.streaming import Beside, evaluate_aligned_streamed
-    from .accumulator import DependencyAccumulator
+    from .accumulator import DependencyEvaluator
     from .streaming import BLOCK, ScanStream, TokensDiffer, Unscannable, identical_batches
 
     if (fmt or guess_format(gold)) != "conll" or (fmt or guess_format(pred)) != "conll":
         return None
     # nothing kept per sentence but with ci, each sentence's counts
-    accumulator = DependencyAccumulator(options, keep_rows=False, keep_counts=ci is not None)
+    accumulator = DependencyEvaluator(options, keep_rows=False, keep_counts=ci is not None)
     if not accumulator.compiled:
         return None  # a registered metric: the trees, sentence by sentence
     table = accumulator.table

@@ -42,7 +42,7 @@ spaCy component and :mod:`~spacy_agreement.evaluation.judgments.analysis` (``--m
 **Two implementations, one accumulator.** The definitions here are the *reference*
 implementation, sentence by sentence; the built-in metrics also have a *compiled* one over the
 columns of many sentences (:mod:`.token_metrics`), equal to the last digit. Every corpus
-evaluation goes through :class:`~.accumulator.DependencyAccumulator` (pairs, lists of pairs or
+evaluation goes through :class:`~.accumulator.DependencyEvaluator` (pairs, lists of pairs or
 blocks of columns in; an :class:`~.result.EvaluationResult` out), which chooses the path in one
 place (:func:`~.accumulator.compiled_path_applies`). :func:`evaluate` is that accumulator fed
 two lists of trees; it, the accumulator and the result are defined in :mod:`.accumulator` and
@@ -110,7 +110,7 @@ from .ud_labels import UDScores, ud_counts  # noqa: F401
 #: defined in the modules above the metrics (they build on them), importable from here on first use
 __getattr__, __dir__ = lazy_exports(__name__, {name: f"{__package__}.{where}" for name, where in {
     "evaluate": "accumulator",
-    "DependencyAccumulator": "accumulator",
+    "DependencyEvaluator": "accumulator",
     "compiled_path_applies": "accumulator",
     "fast_path_applies": "accumulator:compiled_path_applies",  # the name before "compiled"
     "evaluate_columns": "accumulator",

@@ -52,7 +52,7 @@ class EvaluationResult(ScoresByName):
         scores summed counts (:class:`~spacy_agreement.evaluation.unit_counts.UnitCounts`):
         what the bootstrap intervals and the significance tests resample. Summed over every
         unit they give :attr:`scores`. Kept when asked for (``evaluate(..., keep_counts=True)``,
-        ``sa.evaluate(..., ci=True)``, a :class:`~.accumulator.DependencyAccumulator` with
+        ``sa.evaluate(..., ci=True)``, a :class:`~.accumulator.DependencyEvaluator` with
         ``keep_counts=True``); otherwise a :class:`~spacy_agreement.errors.BadOptionError`."""
         if self.unit_counts is None:
             raise BadOptionError("the per-sentence counts of this evaluation were not kept: evaluate with "

@@ -13,7 +13,7 @@ text value once, so it grows with the vocabulary, not with the corpus.
 :func:`identical_batches` gives the blocks of two files with the same tokens: block by block,
 each pair of blocks checked (same number of sentences, same tokens: the messages of
 :func:`column_problems`), for the compiled path of
-:class:`~.accumulator.DependencyAccumulator` (``sa.evaluate`` feeds it the blocks, nothing kept
+:class:`~.accumulator.DependencyEvaluator` (``sa.evaluate`` feeds it the blocks, nothing kept
 per sentence but the lines of the sentences skipped, with several roots or over the limits;
 with ``keep_counts`` (``--ci``) each sentence's counts, a float array, and its name, packed);
 :func:`evaluate_identical` is the same over :func:`~.column_evaluation.evaluate_batches`.

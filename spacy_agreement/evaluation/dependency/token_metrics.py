@@ -1,5 +1,5 @@
 """The built-in parser metrics over corpus-wide arrays: their compiled implementation (the
-compiled path of :class:`~spacy_agreement.evaluation.dependency.accumulator.DependencyAccumulator`).
+compiled path of :class:`~spacy_agreement.evaluation.dependency.accumulator.DependencyEvaluator`).
 
 Every sentence's tokens are rows of flat arrays (:class:`TreeColumns`: heads, and the codes
 of the text columns in one :class:`~spacy_agreement._conllu.StringTable` shared by gold and
