@@ -35,7 +35,7 @@ def ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
         return np.where(denominator != 0, numerator / np.where(denominator != 0, denominator, 1), np.nan)
 
 
-def _vectorised(score: Callable[[float, float], float]) -> Score:
+def vectorised(score: Callable[[float, float], float]) -> Score:
     """A metric's own score function made to take arrays (``nan`` where the denominator is 0)."""
     def apply(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
         numerator, denominator = np.asarray(numerator, dtype=float), np.asarray(denominator, dtype=float)
@@ -131,7 +131,7 @@ def dependency_unit_counts_arrays(units: np.ndarray, numerators: np.ndarray, den
     """:func:`dependency_unit_counts` from the per-sentence count arrays of the fast path
     (:mod:`.column_evaluation`): ``units`` the gold sentence of each row, ``numerators`` and
     ``denominators`` of shape (rows, metrics)."""
-    scores = [_vectorised(score) for score in score_functions]
+    scores = [vectorised(score) for score in score_functions]
     return from_rows(metrics, units, numerators, denominators, scores, labels, set_aside)
 
 
@@ -241,4 +241,4 @@ def leaf_ancestor_unit_counts(result) -> UnitCounts:
 
 
 __all__ = ["EVALB_METRICS", "LEAF_ANCESTOR_METRICS", "UnitCounts", "aligned_unit_counts", "dependency_unit_counts",
-           "evalb_unit_counts", "from_rows", "leaf_ancestor_unit_counts", "ratio"]
+           "evalb_unit_counts", "from_rows", "leaf_ancestor_unit_counts", "ratio", "vectorised"]

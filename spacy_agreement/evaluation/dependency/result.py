@@ -105,22 +105,6 @@ class EvaluationResult(ScoresByName):
 reserve_names(EvaluationResult([], [], Counts()).to_json())  # a metric may not write a key the result writes
 
 
-def _vectorised(score: Callable[[float, float], float]) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """A metric's own score function made to take arrays (``nan`` where the denominator is 0)."""
-    def apply(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-        numerator, denominator = np.asarray(numerator, dtype=float), np.asarray(denominator, dtype=float)
-        safe = np.where(denominator != 0, denominator, 1.0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            try:
-                value = np.asarray(score(numerator, safe), dtype=float)
-                if value.shape != numerator.shape:
-                    raise TypeError
-            except (TypeError, ValueError):  # a function of two floats only
-                value = np.vectorize(lambda n, d: float(score(n, d)), otypes=[float])(numerator, safe)
-        return np.where(denominator != 0, value, np.nan)
-    return apply
-
-
 def dependency_statistics(units: np.ndarray, numerators: np.ndarray, denominators: np.ndarray,
                           metrics: Sequence[Metric], labels: Mapping[int, str],
                           set_aside: Mapping[int, str]) -> "UnitCounts":
@@ -129,9 +113,9 @@ def dependency_statistics(units: np.ndarray, numerators: np.ndarray, denominator
     (rows × metrics, in the order of ``metrics``), each metric scored by its own function
     (a ratio, or e.g. TED's 1 − ΣTED/Σnorm), ``labels`` each unit's name in messages,
     ``set_aside`` the sentences left out (tokens that differ) with the reason."""
-    from ..unit_counts import from_rows, ratio
+    from ..unit_counts import from_rows, ratio, vectorised
 
-    scores = [ratio if metric.score is _ratio else _vectorised(metric.score) for metric in metrics]
+    scores = [ratio if metric.score is _ratio else vectorised(metric.score) for metric in metrics]
     return from_rows([metric.name for metric in metrics], units, numerators, denominators, scores, labels, set_aside)
 
 
