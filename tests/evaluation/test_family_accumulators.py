@@ -17,20 +17,18 @@ import numpy as np
 import pytest
 
 import spacy_agreement as sa
-from spacy_agreement import _conllu
 from spacy_agreement.adapters.conllu.column_reader import read_conllu_columns
 from spacy_agreement.adapters.files import read_trees
 from spacy_agreement.errors import AgreementError, MismatchedCorpusError
 from spacy_agreement.evaluation import unit_counts
 from spacy_agreement.evaluation.conll18 import AlignedEvaluator, aligned_evaluation
 from spacy_agreement.evaluation.conll18.alignment import METRICS, evaluate_aligned
-from spacy_agreement.evaluation.conll18.streaming import AlignedStream
+from spacy_agreement.evaluation.conll18.streaming import evaluate_aligned_streamed
 from spacy_agreement.evaluation.constituency import leaf_ancestor_compiled as compiled_loops
 from spacy_agreement.evaluation.constituency.evalb import (EvalbAbort, EvalbSettings, Evaluator, evaluate_files,
                                                            file_lines, format_report)
 from spacy_agreement.evaluation.constituency.leaf_ancestor import (LeafAncestorEvaluator, leaf_ancestor,
                                                                    leaf_ancestor_files, leaf_ancestor_reference)
-from spacy_agreement.evaluation.dependency.streaming import ScanStream
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 EVALB = DATA / "evalb"
@@ -304,21 +302,11 @@ def test_conll18_by_blocks_gives_the_whole_files_scores_and_statistics(tmp_path,
         gold, system = CONLL18 / f"{name}.gold.conllu", CONLL18 / f"{name}.sys.conllu"
         whole = AlignedEvaluator()
         whole.add_files(gold, system)
-        table = _conllu.StringTable()
         evaluator = AlignedEvaluator(gold_source=str(gold), system_source=str(system))
-        stream = AlignedStream(table, str(gold), str(system), evaluator)
-        with ScanStream(gold, table) as g, ScanStream(system, table) as s:
-            streams, finished = (g, s), [False, False]
-            while not all(finished):
-                side = 0 if finished[1] or (not finished[0] and stream.read(0) <= stream.read(1)) else 1
-                piece = streams[side].take(block)
-                if piece is None:
-                    finished[side] = True
-                else:
-                    stream.push(side, piece)
-        assert stream.scores() == whole.result()
+        scores, _, _ = evaluate_aligned_streamed(gold, system, block, evaluator=evaluator)
+        assert scores == whole.result()
         assert evaluator.pieces >= 1
-        streamed, counts = stream.scores().statistics(), whole.result().statistics()
+        streamed, counts = scores.statistics(), whole.result().statistics()
         assert np.array_equal(streamed.units, counts.units)
         assert np.array_equal(streamed.numerators, counts.numerators)
         assert np.array_equal(streamed.denominators, counts.denominators)

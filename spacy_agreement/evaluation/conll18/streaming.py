@@ -205,15 +205,17 @@ class AlignedStream:
         return self.evaluator.result()
 
 
-def evaluate_aligned_streamed(gold: PathLike, system: PathLike, block: int = BLOCK
-                              ) -> Tuple[AlignedScores, int, int]:
+def evaluate_aligned_streamed(gold: PathLike, system: PathLike, block: int = BLOCK,
+                              evaluator: Optional[AlignedEvaluator] = None) -> Tuple[AlignedScores, int, int]:
     """``conll18_ud_eval.py`` on two CoNLL-U files read a block at a time (module docstring):
     the scores, and how many sentences each file has. The side behind in characters is read
     next, so that the pending sentences of either side stay near one block where the files
-    meet often. Raises :class:`~.streaming.Unscannable` where the files must be read whole."""
+    meet often. Raises :class:`~.streaming.Unscannable` where the files must be read whole.
+    ``evaluator``: the :class:`AlignedEvaluator` the pieces go to (one that keeps no counts per
+    sentence by default)."""
     table = _conllu.StringTable()
     with ScanStream(gold, table) as g_stream, ScanStream(system, table) as s_stream:
-        stream = AlignedStream(table, g_stream.source, s_stream.source)
+        stream = AlignedStream(table, g_stream.source, s_stream.source, evaluator)
         streams, finished = (g_stream, s_stream), [False, False]
         while not all(finished):
             side = 0 if finished[1] or (not finished[0] and stream.read(0) <= stream.read(1)) else 1
