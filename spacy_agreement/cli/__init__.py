@@ -13,40 +13,34 @@ with the line ``interrupted`` and exit code 130.
 """
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import Any, Dict, Optional, Sequence
 
 import typer
 
-try:  # Ctrl-C while the commands load (spaCy, numpy): the same one line and exit code as in a command
-    # each command module registers its command (.registry.command); --help lists them in this order
-    from . import alpha  # noqa: F401
-    from . import layers  # noqa: F401
-    from . import evaluate  # noqa: F401
-    from . import compare  # noqa: F401
-    from . import judgments  # noqa: F401
-    from . import judge  # noqa: F401
-    from . import synthetic  # noqa: F401
-    from . import leaf_ancestor  # noqa: F401
-    from . import evalb  # noqa: F401
-    from . import discourse  # noqa: F401
-    from . import report  # noqa: F401
-    from . import demo  # noqa: F401
-except KeyboardInterrupt:
-    sys.stderr.write("interrupted\n")
-    raise SystemExit(130) from None
 from ._handling import run
-from ._registry import COMMANDS, Command, Group
+from ._registry import Command, Group
 from ._warning_lines import cli_warnings
 
-app = typer.Typer(
-    cls=Group,
-    add_completion=False,
-    no_args_is_help=True,
-    help="How far do two or more syntactic analyses of the same text agree?",
-)
-
-for _name, _command in COMMANDS.items():
-    app.command(_name, cls=Command)(_command)
+#: Each built-in command and the module that registers it (:func:`~._registry.command`), in the
+#: order ``--help`` lists them. A run of one command imports its module alone (``spacy-agreement
+#: evalb`` does not load spaCy, scipy or the α kernel); ``--help``, a mistyped name and the
+#: :data:`app` of this module load them all.
+COMMAND_MODULES: Dict[str, str] = {
+    "alpha": "alpha",
+    "layers": "layers",
+    "evaluate": "evaluate",
+    "compare": "compare",
+    "judgments": "judgments",
+    "judge": "judge",
+    "synthetic": "synthetic",
+    "leaf-ancestor": "leaf_ancestor",
+    "evalb": "evalb",
+    "discourse": "discourse",
+    "report": "report",
+    "demo": "demo",
+}
 
 
 def _version(value: bool) -> None:
@@ -57,18 +51,51 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
-def _app(version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, metavar="",
-                                      help="Print the version and exit.")) -> None:
+def _app_callback(version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
+                                               metavar="", help="Print the version and exit.")) -> None:
     """How far do two or more syntactic analyses of the same text agree?"""
+
+
+def build_app(names: Optional[Sequence[str]] = None) -> typer.Typer:
+    """The ``spacy-agreement`` app with the built-in commands ``names`` (every registered
+    command when None), their modules imported now."""
+    from ._registry import COMMANDS
+
+    try:  # Ctrl-C while the commands load (spaCy, numpy): the same one line and exit code as in a command
+        for name in (COMMAND_MODULES if names is None else names):
+            importlib.import_module("." + COMMAND_MODULES[name], __name__)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        raise SystemExit(130) from None
+    app = typer.Typer(
+        cls=Group,
+        add_completion=False,
+        no_args_is_help=True,
+        help="How far do two or more syntactic analyses of the same text agree?",
+    )
+    chosen = list(COMMAND_MODULES if names is None else names)
+    if names is None:  # commands registered by other code, after the built-in ones
+        chosen += [name for name in COMMANDS if name not in COMMAND_MODULES]
+    for name in chosen:
+        app.command(name, cls=Command)(COMMANDS[name])
+    app.callback()(_app_callback)
+    return app
+
+
+def _command_named(args: Sequence[str]) -> Optional[str]:
+    """The built-in command that ``args`` runs, if it can be told without loading the others:
+    the first argument, when it is a command's name (not ``--help``, ``--version`` or a typo)."""
+    return args[0] if args and args[0] in COMMAND_MODULES else None
 
 
 def main() -> None:
     """Entry point of the ``spacy-agreement`` console script: warnings as one line each
     (``warning: ...``, :func:`~.warning_lines.cli_warnings`; a process of its own, so they
     are not handed on as well), Ctrl-C as ``interrupted`` and exit code 130 (in a command:
-    :func:`~.handling.handled_errors`)."""
+    :func:`~.handling.handled_errors`). Only the command named is loaded."""
     try:
+        name = _command_named(sys.argv[1:])
+        app = build_app(None if name is None else [name])
         with cli_warnings(hand_on=False):
             run(app, prog_name="spacy-agreement")  # a usage error: one line, exit code 2
     except KeyboardInterrupt:  # before or after a command (in one, handled_errors answers)
@@ -76,4 +103,15 @@ def main() -> None:
         raise SystemExit(130) from None
 
 
-__all__ = ["COMMANDS", "app", "main"]
+def __getattr__(name: str) -> Any:
+    """``app`` (every command) and ``COMMANDS`` (the registry, filled), built on first use."""
+    if name in ("app", "COMMANDS"):
+        globals()["app"] = build_app()
+        from ._registry import COMMANDS
+
+        globals()["COMMANDS"] = COMMANDS
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["COMMANDS", "COMMAND_MODULES", "app", "build_app", "main"]

@@ -1,7 +1,7 @@
 """The registry of commands: each command module registers its function with
 :func:`command`, and :mod:`spacy_agreement.cli` adds every registered command to the app. A
-new command is one new module (its function under ``@command("name")``) and one import line
-in :mod:`spacy_agreement.cli`. :class:`Command` is the class each command is made with
+new command is one new module (its function under ``@command("name")``) and one line in
+:data:`spacy_agreement.cli.COMMAND_MODULES`. :class:`Command` is the class each command is made with
 (``app.command(name, cls=Command)``): its ``--help`` speaks in metavars, not Python types, and a
 path that cannot be read is reported by the command, as bad input, not by click's check."""
 from __future__ import annotations
