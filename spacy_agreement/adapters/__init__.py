@@ -2,8 +2,8 @@
 :mod:`spacy_agreement.trees`; no metric knows where a tree came from. The input formats of
 files are a registry (:data:`~spacy_agreement.adapters.files.READERS`): ``conll`` and
 ``bracket`` are registered by :mod:`.files`, ``spacy`` by :mod:`.docbin`, ``perseus`` (Perseus /
-Arethusa treebank XML) by :mod:`.perseus_xml`, imported here so that every built-in reader is
-registered whichever adapter is imported first.
+Arethusa treebank XML) by :mod:`.perseus_xml`, both imported on the registry's first use, so
+that every built-in reader is registered whichever adapter is imported first.
 :func:`~.annotations.load_annotations` reads every annotator input the tools write (parallel
 files, annotator folders, project exports as folders or ZIPs, flat folders of per-annotator
 files of several texts, Prodigy JSONL, multi-user CoNLL-U, DocBins), each a source registered in
@@ -16,20 +16,53 @@ from .._moved import install as _install_moved
 # before ``spacy_agreement`` itself is done importing (docs: Renamed between versions)
 _install_moved()
 
-from .brackets import from_nltk, from_nltk_trees, parse_brackets, read_brackets, to_nltk
-from .conllu import ReadStats, from_conllu, iter_conll, parse_conll, read_conll, write_conll
-from .files import (READERS, Reader, guess_format, load_annotator_dirs, load_parallel_files, read_trees, reader_names,
-                    register_reader, unregister_reader)
-from .docbin import load_docbin  # registers the "spacy" reader
-from .perseus_xml import read_perseus  # registers the "perseus" reader
-from .documents import DOCUMENT_READERS, read_document, register_document_reader
-from .nltk_graph import from_dependency_graph, to_dependency_graph
-from .multi_user import load_multi_user
-from .prodigy import load_prodigy
-from .projects import load_annotator_folders, load_project
-from .annotations import (ANNOTATION_SOURCES, AnnotationSource, LoadOptions, load_annotations,
-                          register_annotation_source, unregister_annotation_source)
-from .spacy import from_doc, from_span
+from .._lazy import lazy_exports
+
+#: every public name -> its module, imported on first use (PEP 562): reading one format does not
+#: import the others (the built-in readers register on the registry's first use, see ``files``)
+_EXPORTS = {
+    "from_nltk": ".brackets",
+    "from_nltk_trees": ".brackets",
+    "parse_brackets": ".brackets",
+    "read_brackets": ".brackets",
+    "to_nltk": ".brackets",
+    "ReadStats": ".conllu",
+    "from_conllu": ".conllu",
+    "iter_conll": ".conllu",
+    "parse_conll": ".conllu",
+    "read_conll": ".conllu",
+    "write_conll": ".conllu",
+    "READERS": ".files",
+    "Reader": ".files",
+    "guess_format": ".files",
+    "load_annotator_dirs": ".files",
+    "load_parallel_files": ".files",
+    "read_trees": ".files",
+    "reader_names": ".files",
+    "register_reader": ".files",
+    "unregister_reader": ".files",
+    "load_docbin": ".docbin",
+    "read_perseus": ".perseus_xml",
+    "DOCUMENT_READERS": ".documents",
+    "read_document": ".documents",
+    "register_document_reader": ".documents",
+    "from_dependency_graph": ".nltk_graph",
+    "to_dependency_graph": ".nltk_graph",
+    "load_multi_user": ".multi_user",
+    "load_prodigy": ".prodigy",
+    "load_annotator_folders": ".projects",
+    "load_project": ".projects",
+    "ANNOTATION_SOURCES": ".annotations",
+    "AnnotationSource": ".annotations",
+    "LoadOptions": ".annotations",
+    "load_annotations": ".annotations",
+    "register_annotation_source": ".annotations",
+    "unregister_annotation_source": ".annotations",
+    "from_doc": ".spacy",
+    "from_span": ".spacy",
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 __all__ = [
     "ANNOTATION_SOURCES",

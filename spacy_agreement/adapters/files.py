@@ -149,6 +149,9 @@ register_reader("conll", CONLL_SUFFIXES, _sniff_conll, _read_conll, "dependency"
 register_reader("bracket", BRACKET_SUFFIXES, _sniff_bracket, _read_bracket, "constituency", "bracketed trees",
                 builtin=True)
 # "spacy" (DocBin) is registered by adapters/docbin.py, which builds on the loaders here
+# the other built-in formats register themselves (``spacy``: DocBins, ``perseus``: treebank XML), imported
+# when READERS is first used, so ``--format`` lists them and guessing tries them in this order
+READERS.builtins_from("spacy_agreement.adapters.docbin", "spacy_agreement.adapters.perseus_xml")
 
 
 def guess_format(path: PathLike) -> Format:

@@ -2,15 +2,15 @@
 of one system's metrics, resampling its sentences (:mod:`spacy_agreement.evaluation.comparison.significance`)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple
 
 import typer
 
-from ..evaluation.comparison.systems import system_intervals
 from ..evaluation.comparison.significance import INTERVAL_METHODS, IntervalSettings
-from ..evaluation.unit_counts import UnitCounts
-from ..report.comparison_text import format_intervals
 from ._options import choices
+
+if TYPE_CHECKING:
+    from ..evaluation.unit_counts import UnitCounts
 
 CI_HELP = ("Add a bootstrap confidence interval to each metric (the sentences resampled with replacement, the corpus "
            "metric recomputed from their counts); its settings are in the signature ci|...")
@@ -46,6 +46,8 @@ def intervals(counts: UnitCounts, settings: IntervalSettings, names: Mapping[str
     """The text block and the JSON keys (``ci``: metric → [low, high] as fractions, and
     ``ci_signature``) of one system's intervals; ``values``: the figures printed beside them
     (default: the counts' own corpus values)."""
+    from ..evaluation.comparison.systems import system_intervals  # a run with --ci
+
     found = system_intervals(counts, settings)
     text = intervals_text(counts, found, settings, names, values)
     return text, {"ci": {m: interval.to_list() for m, interval in found.items()}, "ci_signature": settings.signature()}
@@ -55,6 +57,8 @@ def intervals_text(counts: UnitCounts, found: Mapping[str, Any], settings: Inter
                    values: Optional[Mapping[str, float]] = None) -> str:
     """The text block of intervals already computed (``found``, metric → interval, over ``counts``
     with ``settings``): what :func:`intervals` prints."""
+    from ..report.comparison_text import format_intervals
+
     shown = dict(values) if values is not None else counts.corpus()
     text = format_intervals({m: shown[m] for m in counts.metrics if m in shown}, found, names, settings.confidence,
                             settings.resamples, settings.interval)

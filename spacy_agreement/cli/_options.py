@@ -14,10 +14,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 import typer
 
-from ..adapters.files import read_trees as registry_read_trees
-from ..adapters.files import reader_names
 from ..errors import BadOptionError
-from ..evaluation.dependency.settings import options_from_flags, tag_set
 
 # --------------------------------------------------------------------------- options
 
@@ -34,6 +31,8 @@ def format_name(value: str) -> str:
     """The registered reader that ``--format VALUE`` names: a reader's name, or an alias of a
     built-in one in any case (``conllu``, ``CoNLL-X``: :data:`FORMAT_ALIASES`); raises
     :class:`typer.BadParameter` naming the choices otherwise."""
+    from ..adapters.files import reader_names  # the readers, registered by now
+
     names = reader_names()
     if value in names:
         return value
@@ -75,7 +74,13 @@ def max_memory_option() -> Any:
 def format_option(help: str = "Input format: conll (conllu, conllx), bracket or a registered reader "
                               "(default: from the content).") -> Any:
     return typer.Option(None, "--format", help=help, callback=_registered_format, metavar="FORMAT",
-                        autocompletion=lambda: list(reader_names()))
+                        autocompletion=_reader_names)
+
+
+def _reader_names() -> List[str]:
+    from ..adapters.files import reader_names
+
+    return list(reader_names())
 
 
 # --------------------------------------------------------------------------- metavars of --help
@@ -162,14 +167,25 @@ CONVENTION_HELP = ("The field's convention the options start from (any option gi
                    "labels lowercased) or package (0.2's defaults).")
 
 
-# the library's (spacy_agreement.evaluation.dependency.settings), under the names the commands use
-tags = tag_set
-metric_options = options_from_flags
+def tags(*args: Any, **kwargs: Any) -> Any:
+    """:func:`spacy_agreement.evaluation.dependency.settings.tag_set` (imported by the commands that use it)."""
+    from ..evaluation.dependency.settings import tag_set
+
+    return tag_set(*args, **kwargs)
+
+
+def metric_options(*args: Any, **kwargs: Any) -> Any:
+    """:func:`spacy_agreement.evaluation.dependency.settings.options_from_flags`."""
+    from ..evaluation.dependency.settings import options_from_flags
+
+    return options_from_flags(*args, **kwargs)
 
 
 def read_trees(path: Path, fmt: Optional[str], cycles: str = "drop", **options: Any) -> List[Any]:
     """The trees of one file in ``--format`` (default: from the content), through the reader
     registry (:func:`~spacy_agreement.adapters.files.read_trees`); ``options`` go to the reader.
     Bracketed files are read with blank lines as separators unless ``missing=True``."""
+    from ..adapters.files import read_trees as registry_read_trees
+
     options.setdefault("missing", False)
     return registry_read_trees(path, fmt or None, cycles=cycles, **options)

@@ -17,7 +17,6 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import typer
 
-from ..adapters.files import guess_format
 from ..evaluation.constituency.leaf_ancestor import LeafAncestorResult, SentenceResult, format_sentence
 from ..evaluation.constituency.leaf_ancestor_run import corpus_figures, leaf_ancestor, leaf_ancestor_settings
 from ..report.format import percent
@@ -188,6 +187,8 @@ def leaf_ancestor_command(
     with handled_errors(gold, candidate, evalb_params, may_be_empty=(evalb_params,)):
         out = Output(as_json, tsv, output, quiet)
         settings = leaf_ancestor_settings(signature, costs, evalb_params)  # sa.leaf_ancestor's, as it reads them
+        from ..adapters.files import guess_format
+
         streamed = (fmt or guess_format(gold)) == "bracket" and (as_json or (words and not tsv))
         with SentenceSpool(as_json) if streamed else nullcontext() as spool:
             # bracket files are streamed (compiled reader and loops where they apply), keeping what the output needs

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from itertools import islice
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..agreement.accuracy import AccuracyResult
-from ..agreement.alpha import AlphaResult
-from ..agreement.result import run_summary
-from ..corpus import Corpus
+
+if TYPE_CHECKING:  # the helpers of other reports (leaf-ancestor's) do not load the α machinery
+    from ..agreement.accuracy import AccuracyResult
+    from ..agreement.alpha import AlphaResult
+    from ..corpus import Corpus
 from .format import percent as _percent
 
 #: The δ whose mean squared value over an item's pairs of annotations ranks the items "most
@@ -94,6 +95,8 @@ def summary(corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyRes
     ``alpha_method``; ``"off"`` when not computed), accuracies and every count of skips
     (:func:`~spacy_agreement.agreement.result.run_summary`, what
     :meth:`AlphaResult.to_dict` of :func:`spacy_agreement.alpha` writes)."""
+    from ..agreement.result import run_summary
+
     return run_summary(corpus, result, accuracy)
 
 

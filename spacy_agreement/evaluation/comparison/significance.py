@@ -43,14 +43,16 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ...errors import BadOptionError
 from ...signature import Settings, setting
-from ..unit_counts import UnitCounts
 from .randomization import exact_p_values, randomization_p_values
+
+if TYPE_CHECKING:  # the families' counts (unit_counts imports the conll18 alignment)
+    from ..unit_counts import UnitCounts
 
 INTERVAL_METHODS = ("percentile", "basic", "bca")
 CORRECTIONS = ("holm", "bonferroni", "none")
