@@ -218,6 +218,8 @@ __attribute__((target("avx512f"))) static inline __m512i zsr_scan16(__m512i T, _
     }
 }
 
+/* zsr_path_avx2 over 16 lanes: the lanes off their segment's path gathered under a mask (none
+ * gathered where every lane is on its path). */
 __attribute__((target("avx512f"))) static void zsr_path_avx512(const zsr_view* B, const int32_t* up,
                                                                int32_t* cur, int32_t* tdx, int32_t label,
                                                                int32_t rm1) {
@@ -231,9 +233,10 @@ __attribute__((target("avx512f"))) static void zsr_path_avx512(const zsr_view* B
         const int64_t end = lev[l + 1];
         for (c = lev[l]; c < end; c += 16) {
             __m512i U = _mm512_add_epi32(ZSR_L16(up + c), one);
-            __m512i Dg = _mm512_i32gather_epi32(ZSR_L16(home + c), tdx, 4);
             __m512i onv = ZSR_L16(on_ + c);
             __mmask16 on = _mm512_cmplt_epi32_mask(onv, zero);
+            __mmask16 off_path = (__mmask16)~on;
+            __m512i Dg = off_path ? _mm512_mask_i32gather_epi32(zero, off_path, ZSR_L16(home + c), tdx, 4) : zero;
             __mmask16 first = _mm512_cmpeq_epi32_mask(onv, two);
             __mmask16 eq = _mm512_cmpeq_epi32_mask(ZSR_L16(lab + c), lx);
             __m512i Tn = _mm512_add_epi32(ZSR_L16(qv + c), Dg);
@@ -247,17 +250,30 @@ __attribute__((target("avx512f"))) static void zsr_path_avx512(const zsr_view* B
     }
 }
 
+/* zsr_inner_avx2 over 16 lanes: where every lane off the path points into prow[c0 - 16 .. c0 + 16),
+ * one two-table permute (vpermt2d) reads them all; other vectors gather. */
 __attribute__((target("avx512f"))) static void zsr_inner_avx512(const zsr_view* B, const int32_t* up,
                                                                 const int32_t* prow, int32_t* cur,
                                                                 const int32_t* tdx) {
-    const __m512i one = _mm512_set1_epi32(1);
+    const __m512i one = _mm512_set1_epi32(1), none = _mm512_set1_epi32(-1), zero = _mm512_setzero_si512(),
+                  p = _mm512_set1_epi32(prow[-1]);
     const int32_t *gidx = B->gidx, *off = B->off;
     const int64_t Wp = B->Wp;
     __m512i carry = _mm512_set1_epi32(ZSR_INF);
     int64_t c;
     for (c = 0; c < Wp; c += 16) {
         __m512i U = _mm512_add_epi32(ZSR_L16(up + c), one);
-        __m512i G = _mm512_i32gather_epi32(ZSR_L16(gidx + c), prow, 4);
+        __m512i idx = ZSR_L16(gidx + c), G;
+        __m512i rel = _mm512_sub_epi32(idx, _mm512_set1_epi32((int32_t)c - 16));
+        __mmask16 path = _mm512_cmpeq_epi32_mask(idx, none);
+        __mmask16 far = _mm512_mask_cmplt_epi32_mask((__mmask16)~path, rel, zero);
+        if (__builtin_expect(far == 0, 1)) {
+            /* prow - 16 at c = 0 is the padding before the row: no lane reads it (rel >= 16) */
+            G = _mm512_mask_blend_epi32(path, _mm512_permutex2var_epi32(ZSR_L16(prow + c - 16), rel,
+                                                                         ZSR_L16(prow + c)), p);
+        } else {
+            G = _mm512_i32gather_epi32(idx, prow, 4);
+        }
         __m512i T = _mm512_min_epi32(U, _mm512_add_epi32(G, ZSR_L16(tdx + c)));
         ZSR_S16(cur + c, zsr_scan16(T, ZSR_L16(off + c), &carry));
     }
