@@ -218,6 +218,24 @@ __attribute__((target("avx512f"))) static inline __m512i zsr_scan16(__m512i T, _
     }
 }
 
+/* zsr_first_avx2 over 16 lanes. */
+__attribute__((target("avx512f"))) static void zsr_first_avx512(const zsr_view* B, int32_t* cur, int32_t* tdx,
+                                                                int32_t b) {
+    const int32_t *m = b >= 32 ? B->mhi : B->mlo, *pm = b >= 32 ? B->phi : B->plo, *tsize = B->tsize, *pos = B->pos;
+    const __m128i shift = _mm_cvtsi32_si128(b < 0 ? 32 : b & 31); /* a shift by 32 gives 0 */
+    const __m512i one = _mm512_set1_epi32(1);
+    int64_t c, Wp = B->Wp;
+    if (cur == NULL) {
+        for (c = 0; c < Wp; c += 16)
+            ZSR_S16(tdx + c, _mm512_sub_epi32(ZSR_L16(tsize + c), _mm512_and_si512(_mm512_srl_epi32(ZSR_L16(m + c), shift), one)));
+        return;
+    }
+    for (c = 0; c < Wp; c += 16) {
+        ZSR_S16(tdx + c, _mm512_sub_epi32(ZSR_L16(tsize + c), _mm512_and_si512(_mm512_srl_epi32(ZSR_L16(m + c), shift), one)));
+        ZSR_S16(cur + c, _mm512_sub_epi32(ZSR_L16(pos + c), _mm512_and_si512(_mm512_srl_epi32(ZSR_L16(pm + c), shift), one)));
+    }
+}
+
 /* zsr_path_avx2 over 16 lanes: the lanes off their segment's path gathered under a mask (none
  * gathered where every lane is on its path). */
 __attribute__((target("avx512f"))) static void zsr_path_avx512(const zsr_view* B, const int32_t* up,
@@ -305,7 +323,7 @@ static void zsr_rows(int variant, const int32_t* alab, const int32_t* alml, cons
     zsr_inner_row inner_row = zsr_inner_scalar;
     zsr_first_row first_row = zsr_first_scalar;
 #ifdef ZSR_X86
-    if (variant == 2) { path_row = zsr_path_avx512; inner_row = zsr_inner_avx512; first_row = zsr_first_avx2; }
+    if (variant == 2) { path_row = zsr_path_avx512; inner_row = zsr_inner_avx512; first_row = zsr_first_avx512; }
     if (variant == 1) { path_row = zsr_path_avx2; inner_row = zsr_inner_avx2; first_row = zsr_first_avx2; }
 #endif
     (void)variant;
