@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple
 
 import typer
 
-from ..evaluation.comparison.significance import INTERVAL_METHODS, IntervalSettings
+from ..evaluation.comparison.settings import INTERVAL_METHODS, IntervalSettings
 from ._options import choices
 
 if TYPE_CHECKING:

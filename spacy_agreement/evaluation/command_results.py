@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, TypeVar, Union
 
-import numpy as np
 
 from ..errors import BadOptionError
 from ..signature import Settings, digest, read_signature
@@ -85,7 +85,7 @@ def bootstrap_intervals(counts: Any, resamples: int, seed: int, confidence: floa
     """The intervals ``--ci`` gives for ``counts`` (a
     :class:`~spacy_agreement.evaluation.unit_counts.UnitCounts`)."""
     from .comparison.systems import system_intervals
-    from .comparison.significance import IntervalSettings
+    from .comparison.settings import IntervalSettings
 
     settings = IntervalSettings(resamples=resamples, seed=seed, confidence=confidence, interval=interval)
     return Intervals(counts, system_intervals(counts, settings), settings)
@@ -95,7 +95,8 @@ def json_safe(value: Any) -> Any:
     """A result as ``--json`` writes it: NaN and infinities (undefined figures) as None, tuples as
     lists, numpy scalars as Python numbers, in nested dicts and lists too, so that a ``to_dict()``
     equals the command's JSON read back."""
-    if isinstance(value, (np.floating, np.integer, np.bool_)):
+    numpy = sys.modules.get("numpy")  # (a numpy scalar exists only once numpy is imported: evalb needs none)
+    if numpy is not None and isinstance(value, (numpy.floating, numpy.integer, numpy.bool_)):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
         return None

@@ -12,15 +12,15 @@ _EXPORTS = {
     "compare_systems": ".systems",
     "merge_metrics": ".systems",
     "system_intervals": ".systems",
-    "ComparisonSettings": ".significance",
-    "IntervalSettings": ".significance",
-    "Interval": ".significance",
+    "ComparisonSettings": ".settings",
+    "IntervalSettings": ".settings",
+    "Interval": ".settings",
     "BootstrapResult": ".significance",
     "bootstrap": ".significance",
     "randomization_test": ".significance",
     "adjust": ".significance",
-    "CORRECTIONS": ".significance",
-    "INTERVAL_METHODS": ".significance",
+    "CORRECTIONS": ".settings",
+    "INTERVAL_METHODS": ".settings",
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 __all__ = sorted(_EXPORTS)

@@ -50,64 +50,13 @@ import numpy as np
 from ...errors import BadOptionError
 from ...signature import Settings, setting
 from .randomization import exact_p_values, randomization_p_values
+from .settings import CORRECTIONS, INTERVAL_METHODS, ComparisonSettings, Interval, IntervalSettings
 
 if TYPE_CHECKING:  # the families' counts (unit_counts imports the conll18 alignment)
     from ..unit_counts import UnitCounts
 
-INTERVAL_METHODS = ("percentile", "basic", "bca")
-CORRECTIONS = ("holm", "bonferroni", "none")
 #: floats of resampling weights held at once (rows × sentences), to bound the memory
 _BATCH_CELLS = 4_000_000
-
-
-@dataclass(frozen=True)
-class IntervalSettings(Settings):
-    """Bootstrap confidence intervals of one system's metrics (``--ci``)."""
-
-    computation = "ci"
-
-    resamples: int = setting(1000, key="boot", kind="int", doc="bootstrap resamples of the sentences")
-    seed: int = setting(1, key="seed", kind="int", doc="seed of the resamples (and the shuffles)")
-    confidence: float = setting(0.95, key="level", kind="float", doc="confidence level of the intervals")
-    interval: str = setting("percentile", key="method", doc="bootstrap interval: percentile, basic or bca")
-
-    def __post_init__(self) -> None:
-        if self.resamples < 1:
-            raise BadOptionError(f"resamples must be at least 1, not {self.resamples}", option="resamples")
-        if not 0 < self.confidence < 1:
-            raise BadOptionError(f"the confidence level lies between 0 and 1, not {self.confidence}",
-                                 option="confidence")
-        if self.interval not in INTERVAL_METHODS:
-            raise BadOptionError(f"unknown interval {self.interval!r}: one of {', '.join(INTERVAL_METHODS)}",
-                                 option="interval")
-
-
-@dataclass(frozen=True)
-class ComparisonSettings(IntervalSettings):
-    """Paired significance tests between systems (``compare``)."""
-
-    computation = "compare"
-
-    shuffles: int = setting(10000, key="ar", kind="int", doc="approximate randomization: shuffles")
-    correction: str = setting("holm", key="mc", doc="p-values adjusted over the pairs of systems: holm, bonferroni "
-                                                    "or none")
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.shuffles < 1:
-            raise BadOptionError(f"shuffles must be at least 1, not {self.shuffles}", option="shuffles")
-        if self.correction not in CORRECTIONS:
-            raise BadOptionError(f"unknown correction {self.correction!r}: one of {', '.join(CORRECTIONS)}",
-                                 option="correction")
-
-
-@dataclass(frozen=True)
-class Interval:
-    low: float
-    high: float
-
-    def to_list(self) -> List[float]:
-        return [self.low, self.high]
 
 
 def _rng_argument(function) -> str:
