@@ -4,9 +4,10 @@ stays cheap and no two families import each other at import time.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
-from typing import Callable, Dict, List, Mapping, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Tuple
 
 
 def lazy_exports(package: str, table: Mapping[str, str]) -> Tuple[Callable[[str], object], Callable[[], List[str]]]:
@@ -27,3 +28,20 @@ def lazy_exports(package: str, table: Mapping[str, str]) -> Tuple[Callable[[str]
         return sorted(set(vars(sys.modules[package])) | set(exports))
 
     return __getattr__, __dir__
+
+
+def deferred(module: str, name: str, package: str) -> Callable[..., Any]:
+    """A function that calls ``name`` of ``module`` (relative to ``package``), importing the module
+    on the first call: what a registry holds for a built-in entry whose module a run may not need
+    (the ``evalb`` command does not import the discourse readers, nor a bracket file spaCy)."""
+    @functools.lru_cache(maxsize=None)
+    def target() -> Callable[..., Any]:
+        return getattr(importlib.import_module(module, package), name)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return target()(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = f"``{module}.{name}`` (of {package}), imported on the first call."
+    call.resolve = target  # type: ignore[attr-defined]  # the function itself, imported now
+    return call

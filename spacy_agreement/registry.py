@@ -25,9 +25,7 @@ spacy_agreement.registry.RegistryError: colour 'count' would write the key 'colo
 """
 from __future__ import annotations
 
-import importlib
 import re
-import sys
 from typing import Callable, Dict, Generic, Iterable, Iterator, Optional, Tuple, TypeVar
 
 from .errors import BadOptionError
@@ -53,12 +51,7 @@ def _nothing() -> Iterable[str]:
 
 class Registry(Generic[T]):
     """Named entries of one kind (``kind``: ``"delta"``, ``"metric"``, ``"reader"``,
-    ``"command"``), in registration order, built-in first (module docstring).
-
-    Modules that register more built-in entries can be named with :meth:`builtins_from`: they
-    are imported on the registry's next use (a look-up or a registration), in the order given,
-    so every built-in entry is there, in the same order, whichever module was imported first,
-    and a command that needs none of them does not import them at its start."""
+    ``"command"``), in registration order, built-in first (module docstring)."""
 
     def __init__(self, kind: str, keys: Callable[[str], Iterable[str]] = _own_key,
                  reserved: Callable[[], Iterable[str]] = _nothing, dashes: bool = False) -> None:
@@ -66,31 +59,8 @@ class Registry(Generic[T]):
         self._keys = keys
         self._reserved = reserved
         self._pattern = _DASHED if dashes else _IDENTIFIER
-        self._entries_now: Dict[str, T] = {}
+        self._entries: Dict[str, T] = {}
         self._builtin: set = set()
-        self._pending: Tuple[str, ...] = ()
-        self._loading = False
-
-    def builtins_from(self, *modules: str) -> None:
-        """Import ``modules`` (absolute names), which register built-in entries, on next use."""
-        self._pending += modules
-
-    @property
-    def _entries(self) -> Dict[str, T]:
-        """The entries, after the modules named by :meth:`builtins_from` (imported once)."""
-        if self._pending and not self._loading:  # (a module loaded here registers without loading more)
-            self._loading = True
-            try:
-                while self._pending:
-                    module = self._pending[0]
-                    found = sys.modules.get(module)
-                    if found is not None and getattr(found.__spec__, "_initializing", False):
-                        break  # being imported now (it is registering): the rest after it, on a later use
-                    self._pending = self._pending[1:]
-                    importlib.import_module(module)
-            finally:
-                self._loading = False
-        return self._entries_now
 
     # ------------------------------------------------------------------ adding and removing
 
@@ -113,7 +83,7 @@ class Registry(Generic[T]):
 
     def register(self, name: str, entry: T, builtin: bool = False) -> T:
         """Add ``entry`` under ``name`` (the rules of the module docstring) and return it."""
-        self.check(name)  # the pending built-in modules first
+        self.check(name)
         self._entries[name] = entry
         if builtin:
             self._builtin.add(name)

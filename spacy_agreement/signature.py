@@ -47,6 +47,31 @@ S = TypeVar("S", bound="Settings")
 #: the settings classes by computation name (the signature's first field)
 COMPUTATIONS: Registry = Registry("computation", dashes=True)
 
+#: The modules whose settings classes are the package's computations: each registers its computation
+#: when it is imported (a command imports its own), and reading a signature or listing them all
+#: imports the rest (:func:`computations`).
+SETTINGS_MODULES = (
+    "spacy_agreement.agreement.settings",
+    "spacy_agreement.agreement.layers",
+    "spacy_agreement.evaluation.dependency.settings",
+    "spacy_agreement.evaluation.settings",
+    "spacy_agreement.evaluation.constituency.evalb_params",
+    "spacy_agreement.evaluation.comparison.settings",
+    "spacy_agreement.evaluation.judgments.judging_items",
+    "spacy_agreement.experiments.synthetic",
+)
+
+
+def computations() -> List[Tuple[str, Type["Settings"]]]:
+    """Every registered computation and its settings class, the package's own first, in the order
+    of :data:`SETTINGS_MODULES` (their modules imported now), then any registered by other code."""
+    import importlib
+
+    for module in SETTINGS_MODULES:
+        importlib.import_module(module)
+    rank = {module: k for k, module in enumerate(SETTINGS_MODULES)}
+    return sorted(COMPUTATIONS.items(), key=lambda item: rank.get(item[1].__module__, len(rank)))
+
 _ESCAPES = {"%": "%25", "|": "%7C", ",": "%2C"}
 
 
@@ -278,6 +303,8 @@ class Settings:
 def settings_class(text: str) -> Type[Settings]:
     """The settings class of a signature's computation (its first field)."""
     name = str(text).strip().split("|", 1)[0]
+    if name not in COMPUTATIONS:  # its module not imported yet in this run
+        computations()
     return COMPUTATIONS.get(name)
 
 
@@ -285,7 +312,7 @@ def signature_table() -> List[Tuple[str, str, str, str, str]]:
     """Every signature field of every computation: (computation, key, setting, default, what
     it is), for the README's conventions table."""
     rows = []
-    for name, cls in COMPUTATIONS.items():
+    for name, cls in computations():
         default = cls()
         for f in cls.signature_fields():
             rows.append((name, f.metadata["key"], f.name, _encode(f.metadata["kind"], getattr(default, f.name)),
@@ -311,5 +338,5 @@ def read_signature(value: str) -> str:
     return text
 
 
-__all__ = ["COMPUTATIONS", "Digest", "Settings", "digest", "read_signature", "setting", "settings_class",
+__all__ = ["COMPUTATIONS", "SETTINGS_MODULES", "Digest", "computations", "Settings", "digest", "read_signature", "setting", "settings_class",
            "signature_table", "version"]

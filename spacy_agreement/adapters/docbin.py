@@ -55,14 +55,13 @@ import numpy as np
 from ..corpus import Corpus, ReadStats, Tree
 from ..errors import BadOptionError, InvalidTreeError, Location, MismatchedCorpusError
 from .matching import ItemMatch
-from .files import annotator_names, check_parallel_paths, check_same_lengths, register_reader
+from .files import DOCBIN_SUFFIXES, annotator_names, check_parallel_paths, check_same_lengths
 from .spacy import doc_analysis, doc_tree
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: ``(heads, labels)`` of every token of a doc, heads as absolute token indices.
 Analysis = Tuple[np.ndarray, Tuple[str, ...]]
 
-DOCBIN_SUFFIXES = (".spacy",)
 #: Where ``doc._.analyses`` lives in ``doc.user_data`` (what ``DocBin(store_user_data=True)`` saves).
 ANALYSES_KEY = ("._.", "analyses", None, None)
 CURRENT = "current"
@@ -340,7 +339,7 @@ def read_docbin(path: PathLike, *, single_root: bool = False, stats: Optional[Re
 
 
 #: the ``spacy`` input format (spaCy imported on reading only, not on sniffing)
-register_reader("spacy", DOCBIN_SUFFIXES, sniff_docbin, read_docbin, "dependency", "spaCy DocBin", builtin=True)
+# (registered as the reader "spacy" by adapters/files.py)
 
 
 __all__ = [

@@ -12,38 +12,22 @@ of that kind returns. Tree corpora have their own registry,
 :data:`~spacy_agreement.adapters.files.READERS`."""
 from __future__ import annotations
 
-import functools
-import importlib
 from typing import Any, Callable
 
+from .._lazy import deferred
 from ..registry import Registry
 
 DocumentReader = Callable[..., Any]
 
-
-def _built_in(module: str, name: str) -> DocumentReader:
-    """The reader ``name`` of ``module`` (in this package), imported when it is first called: the
-    ``evalb`` command does not import the discourse and judgment readers."""
-    @functools.lru_cache(maxsize=None)
-    def function() -> DocumentReader:
-        return getattr(importlib.import_module(module, __package__), name)
-
-    def read(*args: Any, **kwargs: Any) -> Any:
-        return function()(*args, **kwargs)
-
-    read.__name__ = read.__qualname__ = name
-    read.__doc__ = f"``{__package__}{module}.{name}``, imported on first use."
-    return read
-
-
-#: Readers of documents by name (module docstring).
+#: Readers of documents by name (module docstring), each module imported when its reader is first
+#: called (the evalb command imports no discourse reader).
 DOCUMENT_READERS: Registry = Registry("document reader", dashes=True)
-DOCUMENT_READERS.register("judgments", _built_in(".judgments_files", "read_judgment_records"), builtin=True)
-DOCUMENT_READERS.register("discourse", _built_in(".discourse_files", "read_discourse_file"), builtin=True)
-DOCUMENT_READERS.register("evalb-lines", _built_in(".evalb_files", "file_lines"), builtin=True)
-DOCUMENT_READERS.register("dtag-discourse", _built_in(".dtag_discourse", "read_dtag_discourse"),
+DOCUMENT_READERS.register("judgments", deferred(".judgments_files", "read_judgment_records", __package__), builtin=True)
+DOCUMENT_READERS.register("discourse", deferred(".discourse_files", "read_discourse_file", __package__), builtin=True)
+DOCUMENT_READERS.register("evalb-lines", deferred(".evalb_files", "file_lines", __package__), builtin=True)
+DOCUMENT_READERS.register("dtag-discourse", deferred(".dtag_discourse", "read_dtag_discourse", __package__),
                           builtin=True)  # CDT's discourse files
-DOCUMENT_READERS.register("pml-discourse", _built_in(".pml_discourse", "read_pml_discourse"),
+DOCUMENT_READERS.register("pml-discourse", deferred(".pml_discourse", "read_pml_discourse", __package__),
                           builtin=True)  # PDT's PML t-files
 
 

@@ -41,6 +41,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, 
 
 from ..corpus import Corpus, ReadStats, Tree, family_of
 from ..errors import BadOptionError, MismatchedCorpusError
+from .._lazy import deferred
 from ..registry import Registry
 from .brackets import read_brackets, trim_trailing_failures
 from .matching import match_documents, match_items, present
@@ -148,10 +149,15 @@ def get_reader(name: str) -> Reader:
 register_reader("conll", CONLL_SUFFIXES, _sniff_conll, _read_conll, "dependency", "CoNLL", builtin=True)
 register_reader("bracket", BRACKET_SUFFIXES, _sniff_bracket, _read_bracket, "constituency", "bracketed trees",
                 builtin=True)
-# "spacy" (DocBin) is registered by adapters/docbin.py, which builds on the loaders here
-# the other built-in formats register themselves (``spacy``: DocBins, ``perseus``: treebank XML), imported
-# when READERS is first used, so ``--format`` lists them and guessing tries them in this order
-READERS.builtins_from("spacy_agreement.adapters.docbin", "spacy_agreement.adapters.perseus_xml")
+#: the suffixes of spaCy's DocBins and of Perseus treebank XML
+DOCBIN_SUFFIXES = (".spacy",)
+PERSEUS_SUFFIXES = (".xml",)
+# their readers (adapters/docbin.py, adapters/perseus_xml.py) are imported when they are first called
+register_reader("spacy", DOCBIN_SUFFIXES, deferred(".docbin", "sniff_docbin", __package__),
+                deferred(".docbin", "read_docbin", __package__), "dependency", "spaCy DocBin", builtin=True)
+register_reader("perseus", PERSEUS_SUFFIXES, deferred(".perseus_xml", "sniff_perseus", __package__),
+                deferred(".perseus_xml", "read_perseus", __package__), "dependency", "Perseus treebank XML",
+                builtin=True)
 
 
 def guess_format(path: PathLike) -> Format:

@@ -60,11 +60,10 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 from ..corpus import ReadStats, Tree
 from ..errors import InvalidTreeError, Location
 from ..trees import DependencyTree
-from .files import register_reader
+from .files import PERSEUS_SUFFIXES
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-PERSEUS_SUFFIXES = (".xml",)
 #: The word attributes read into columns; every other one goes to MISC.
 COLUMNS = ("id", "form", "lemma", "postag", "relation", "head")
 #: Relations that mean "no relation yet" (Arethusa writes ``nil`` or nothing).
@@ -256,8 +255,7 @@ def read_perseus(path: PathLike, *, single_root: bool = False, stats: Optional[R
 
 
 #: the ``perseus`` input format (``--format perseus``; guessed from ``<treebank`` at the start)
-register_reader("perseus", PERSEUS_SUFFIXES, sniff_perseus, read_perseus, "dependency",
-                "Perseus treebank XML", builtin=True)
+# (registered as the reader "perseus" by adapters/files.py)
 
 
 __all__ = ["COLUMNS", "NO_RELATION", "PERSEUS_SUFFIXES", "WRITTEN_HEAD", "iter_perseus", "read_perseus",

@@ -1,7 +1,8 @@
 """The start of a command: ``spacy-agreement evalb`` loads its own command and what it needs, not
 the other commands, spaCy, scipy or the α kernel (issue 42: the whole command is timed against
 the compiled EVALB); the registries still hold every built-in entry, in the same order, whichever
-module was imported first. Each check runs in a fresh interpreter (imports are per process)."""
+module was imported first, and a signature of any computation still reads. Each check runs in a
+fresh interpreter (imports are per process)."""
 from __future__ import annotations
 
 import json
@@ -120,3 +121,15 @@ print("ok")
 """
     done = _python(code)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_signature_of_any_computation_reads_in_a_fresh_process():
+    code = """
+import sys
+from spacy_agreement.signature import computations, settings_class
+assert "spacy_agreement.experiments.synthetic" not in sys.modules
+print(settings_class("synthetic|x").computation, [name for name, _ in computations()][:3])
+"""
+    done = _python(code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["synthetic", "['alpha',", "'layers',", "'evaluate']"]
