@@ -13,7 +13,6 @@ import importlib
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Dict, Iterable, List, Sequence
 
-import numpy as np
 
 from ...errors import AgreementError
 from .evalb_params import EvalbSettings
@@ -181,6 +180,8 @@ class EvalbReport:
         whose sums are the "All" totals, what ``--ci`` and ``compare`` resample. Error and skip
         sentences are set aside, as EVALB leaves them out of its totals. A run that kept no
         rows (``keep_sentences=False``) has none to give: :class:`~spacy_agreement.errors.AgreementError`."""
+        import numpy as np  # (here: EVALB's own run needs no numpy)
+
         unit_counts = _unit_counts()
         if isinstance(self.sentences, Unkept) and self.all.sentences:
             raise AgreementError("this EVALB run kept no rows (keep_sentences=False): its counts per sentence are gone")
