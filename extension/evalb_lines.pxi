@@ -112,7 +112,57 @@ for _c in range(256):
     JOIN_NEWLINE[_c] = _c == 10
 
 
+cdef extern from *:
+    """
+    /* The depth change of n bytes: ( less ) (a loop the compiler vectorises). */
+    static long long evalb_bracket_balance(const unsigned char *p, size_t n) {
+        long long s = 0;
+        size_t i = 0;
+        while (i < n) {  /* in runs of at most 2^24 bytes, so that an int sum cannot overflow */
+            size_t end = n - i > ((size_t)1 << 24) ? i + ((size_t)1 << 24) : n;
+            int t = 0;
+            for (; i < end; i++) t += (p[i] == 40) - (p[i] == 41);
+            s += t;
+        }
+        return s;
+    }
+
+    /* 1 where every line break of these n bytes comes at depth 0 (``depth``: the depth at their
+     * start in, at their end out), 0 at the first that does not. */
+    static int evalb_breaks_at_depth0(const unsigned char *p, size_t n, long long *depth) {
+        const unsigned char *end = p + n, *nl;
+        while ((nl = (const unsigned char *)memchr(p, 10, (size_t)(end - p))) != NULL) {
+            *depth += evalb_bracket_balance(p, (size_t)(nl - p));
+            if (*depth != 0) return 0;
+            p = nl + 1;
+        }
+        *depth += evalb_bracket_balance(p, (size_t)(end - p));
+        return 1;
+    }
+    """
+    long long evalb_bracket_balance(const unsigned char* p, size_t n) nogil
+    int evalb_breaks_at_depth0(const unsigned char* p, size_t n, long long* depth) nogil
+
+
 def needs_joining(path) -> bool:
+    """Whether ``file_lines`` joins the file's lines. ``False`` at once where every line break
+    comes at depth 0 (the depth at a break is the sum of the lines' ( less ) before it, whatever
+    the depth between: then no break is inside a tree, the common file of a tree a line),
+    counted a line at a time without a branch per byte; else ``_needs_joining_exact``."""
+    cdef long long depth = 0
+    cdef Py_ssize_t n
+    with open(path, "rb", buffering=0) as handle:
+        block = bytearray(BLOCK)
+        while True:
+            n = handle.readinto(block) or 0
+            if n == 0:
+                return False
+            if not evalb_breaks_at_depth0(<const unsigned char*>PyByteArray_AS_STRING(block), n, &depth):
+                break
+    return _needs_joining_exact(path)
+
+
+def _needs_joining_exact(path) -> bool:
     """Whether ``file_lines`` joins the file's lines (trees spread over lines, as in the Penn
     Treebank's ``.mrg``): every bracket balanced, nothing but blanks outside the trees, and a
     line break inside a tree. The same test as ``evalb_files._join_trees``, in blocks, without
