@@ -55,6 +55,43 @@ include "evalb_types.pxi"
 include "evalb_lines.pxi"
 
 
+cdef enum:
+    MAX_LISTED = 1024  # the most test brackets match_listed lists on its stack
+
+
+cdef int crossing_bits(Sentence* g, Sentence* t) noexcept:
+    """``calc``'s crossing count for g.wn < 64, word positions as bits: a test bracket [s, e) is
+    crossed by a kept gold bracket that starts before s and ends inside (s, e), or starts inside
+    (s, e) and ends after e."""
+    cdef unsigned long long ends_from[65]   # ends of the gold brackets starting at a
+    cdef unsigned long long starts_to[65]   # starts of the gold brackets ending at b
+    cdef unsigned long long before[65]      # ends of the gold brackets starting before s
+    cdef unsigned long long after[65]       # starts of the gold brackets ending after e
+    cdef unsigned long long inside
+    cdef int i, a, n = g.wn, crossing = 0
+    cdef Bracket* b
+    for a in range(n + 1):
+        ends_from[a] = starts_to[a] = 0
+    for i in range(g.bn):
+        b = &g.brackets[i]
+        if b.result != R_DELETED:
+            ends_from[b.start] |= 1ULL << b.end
+            starts_to[b.end] |= 1ULL << b.start
+    before[0] = 0
+    for a in range(1, n + 1):
+        before[a] = before[a - 1] | ends_from[a - 1]
+    after[n] = 0
+    for a in range(n - 1, -1, -1):
+        after[a] = after[a + 1] | starts_to[a + 1]
+    for i in range(t.bn):
+        b = &t.brackets[i]
+        if b.result == R_DELETED or b.end - b.start < 2:
+            continue
+        inside = ((1ULL << b.end) - 1) & ~((1ULL << (b.start + 1)) - 1)
+        crossing += ((before[b.start] | after[b.end]) & inside) != 0
+    return crossing
+
+
 cdef class Scorer:
     """EVALB's reading and ``calc_result`` for line pairs, under one parameter file.
 
@@ -200,6 +237,37 @@ cdef class Scorer:
             kept += b.result != R_DELETED
         return kept
 
+    cdef int match_listed(self, Sentence* g, Sentence* t) noexcept:
+        """``calc``'s matching (each gold bracket takes the first unmatched test bracket of its
+        span and label) with the test brackets listed by start, in order: a gold bracket looks
+        only at those of its start (g.wn < 64, t.bn <= MAX_LISTED)."""
+        cdef int head[64]
+        cdef int following[MAX_LISTED]
+        cdef int i, j, matched = 0
+        cdef Bracket* gb
+        cdef Bracket* tb
+        for i in range(g.wn + 1):
+            head[i] = -1
+        for j in range(t.bn - 1, -1, -1):
+            tb = &t.brackets[j]
+            if tb.result == R_UNMATCHED:
+                following[j] = head[tb.start]
+                head[tb.start] = j
+        for i in range(g.bn):
+            gb = &g.brackets[i]
+            if gb.result == R_DELETED:
+                continue
+            j = head[gb.start]
+            while j >= 0:
+                tb = &t.brackets[j]
+                if (tb.result == R_UNMATCHED and gb.end == tb.end
+                        and (self.labeled == 0 or self.label_equal(gb.label, gb.label_len, tb.label, tb.label_len))):
+                    gb.result = tb.result = R_MATCHED
+                    matched += 1
+                    break
+                j = following[j]
+        return matched
+
     cdef bint calc(self, int* row) noexcept:
         """EVALB's ``calc_result`` for the sentences read: the row's fields (not its id)."""
         cdef Sentence* g = &self.gold
@@ -222,28 +290,32 @@ cdef class Scorer:
                 return False  # "Words unmatch"
         row[4] = self.massage(g)
         row[5] = self.massage(t)
-        for i in range(g.bn):
-            gb = &g.brackets[i]
-            if gb.result == R_DELETED:
-                continue
-            for j in range(t.bn):
-                tb = &t.brackets[j]
-                if (tb.result == R_UNMATCHED and gb.start == tb.start and gb.end == tb.end
-                        and (self.labeled == 0 or self.label_equal(gb.label, gb.label_len, tb.label, tb.label_len))):
-                    gb.result = tb.result = R_MATCHED
-                    matched += 1
-                    break
-        for j in range(t.bn):
-            tb = &t.brackets[j]
-            if tb.result == R_DELETED:
-                continue
+        if g.wn < 64 and t.bn <= MAX_LISTED:
+            matched = self.match_listed(g, t)
+            crossing = crossing_bits(g, t)
+        else:
             for i in range(g.bn):
                 gb = &g.brackets[i]
-                if gb.result != R_DELETED and (
-                        (gb.start < tb.start and gb.end > tb.start and gb.end < tb.end)
-                        or (gb.start > tb.start and gb.start < tb.end and gb.end > tb.end)):
-                    crossing += 1
-                    break
+                if gb.result == R_DELETED:
+                    continue
+                for j in range(t.bn):
+                    tb = &t.brackets[j]
+                    if (tb.result == R_UNMATCHED and gb.start == tb.start and gb.end == tb.end
+                            and (self.labeled == 0 or self.label_equal(gb.label, gb.label_len, tb.label, tb.label_len))):
+                        gb.result = tb.result = R_MATCHED
+                        matched += 1
+                        break
+            for j in range(t.bn):
+                tb = &t.brackets[j]
+                if tb.result == R_DELETED:
+                    continue
+                for i in range(g.bn):
+                    gb = &g.brackets[i]
+                    if gb.result != R_DELETED and (
+                            (gb.start < tb.start and gb.end > tb.start and gb.end < tb.end)
+                            or (gb.start > tb.start and gb.start < tb.end and gb.end > tb.end)):
+                        crossing += 1
+                        break
         for i in range(g.wn):
             correct += self.label_equal(g.words[i].label, g.words[i].label_len, t.words[i].label, t.words[i].label_len)
         row[3] = matched
