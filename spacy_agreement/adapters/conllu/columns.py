@@ -15,8 +15,8 @@ file's.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable, List, Optional, Sequence, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -85,6 +85,11 @@ class ConlluColumns:
     sentence_lines: np.ndarray
     sent_ids: List[Optional[str]]
     empty_nodes: int = 0
+    #: from the scanner: each word's string codes (the columns of the scanned rows, int32) in
+    #: ``code_table``, and ``code_values`` (each code's text, ``""`` last for -1); ``None`` else
+    word_codes: Optional[np.ndarray] = field(default=None, repr=False)
+    code_table: Any = field(default=None, repr=False)
+    code_values: Optional[np.ndarray] = field(default=None, repr=False)
 
     def __len__(self) -> int:
         """The number of sentences."""

@@ -169,14 +169,20 @@ def conllu_columns_from_scan(scanned: Scanned, arrays: Optional[StringArrays] = 
     if (length == 0).any():
         return None
     token_rows = np.flatnonzero(token_row)
-    numbers = [str(k) for k in range(int(last.max(initial=0)) + 1)]  # one string per id, shared by the sentences
-    token_ids = [f"{a}-{b}" if r else numbers[a] for a, b, r in
-                 zip(first[token_rows].tolist(), last[token_rows].tolist(), is_range[token_rows].tolist())]
+    numbers = np.asarray([str(k) for k in range(int(last.max(initial=0)) + 1)], dtype=object)  # shared by the sentences
+    token_first = first[token_rows]
+    ids = numbers[token_first]
+    multi = np.flatnonzero(is_range[token_rows])
+    if len(multi):
+        ids[multi] = [f"{a}-{b}" for a, b in zip(token_first[multi].tolist(), last[token_rows[multi]].tolist())]
+    token_ids = ids.tolist()
     word_token = (np.cumsum(token_row) - 1)[word_rows].astype(np.int64)
     word_forms = np.where(covered[word_rows], table[codes[word_rows, 0]], spaceless[codes[word_rows, 0]])
 
+    word_codes = codes[word_rows]
+
     def column(k: int) -> List[str]:
-        return table[codes[word_rows, k]].tolist()
+        return table[word_codes[:, k]].tolist()
 
     token_end = np.cumsum(length, dtype=np.int64)
     token_start = token_end - length
@@ -184,13 +190,15 @@ def conllu_columns_from_scan(scanned: Scanned, arrays: Optional[StringArrays] = 
     np.cumsum(tokens_per, out=sentence_tokens[1:])
     sentence_start = np.append(token_start, 0)[sentence_tokens[:-1]]
     sentence_end = np.append(0, token_end)[sentence_tokens[1:]]
-    sent_ids = [None if line is None else parse_sent_id(line) for line in sentences["sent_id"]]
+    # "# sent_id = X" (nearly every line) without the call: parse_sent_id gives X stripped too
+    sent_ids = [None if line is None else line[11:].strip() if line.startswith("# sent_id =")
+                else parse_sent_id(line) for line in sentences["sent_id"]]
     columns = ConlluColumns(
         scanned.source, "".join(token_forms.tolist()), token_start, token_end, is_range[token_rows].copy(),
         token_ids, lines[token_rows].astype(np.int64), word_token, lines[word_rows].astype(np.int64),
         word_forms.tolist(), column(1), column(2), column(3), column(4), heads, column(5), sentence_start,
         sentence_end, sentence_tokens, sentence_words, sentences["line"].astype(np.int64), sent_ids,
-        int(np.count_nonzero(kind == 2)))
+        int(np.count_nonzero(kind == 2)), word_codes, scanned.table, table)
     try:
         check_cycles(columns)
     except InvalidTreeError:

@@ -35,6 +35,27 @@ def _coded(gold: Sequence[str], system: Sequence[str], normalise: Optional[Calla
              np.fromiter(map(look_up, system), dtype=np.int64, count=len(system))), codes)
 
 
+def _coded_scanned(gold: np.ndarray, system: np.ndarray, values: np.ndarray,
+                   normalise: Optional[Callable[[str], object]] = None
+                   ) -> Tuple[Tuple[np.ndarray, np.ndarray], Dict[object, int]]:
+    """:func:`_coded` of a column given as string codes of one table (the scanner's: ``values``
+    each code's text, ``""`` last for -1): each distinct code's value looked up (and
+    normalised) once, the codes mapped through an array."""
+    present = np.zeros(len(values), dtype=bool)
+    present[gold] = True
+    present[system] = True
+    distinct = np.flatnonzero(present)
+    codes: Dict[object, int] = {}
+    strings = values[distinct].tolist()
+    if normalise is None:
+        dense = [codes.setdefault(value, len(codes)) for value in strings]
+    else:
+        dense = [codes.setdefault(normalise(value), len(codes)) for value in strings]
+    look_up = np.zeros(len(values), dtype=np.int64)
+    look_up[distinct] = dense
+    return (look_up[gold], look_up[system]), codes
+
+
 def _flags(codes: Dict[object, int], accepted: frozenset) -> np.ndarray:
     """For each code of a coded column, whether its value is in ``accepted``."""
     flags = np.zeros(len(codes), dtype=bool)
@@ -61,11 +82,21 @@ class _Columns:
 
 def _columns(gold: ConlluColumns, system: ConlluColumns) -> Tuple[_Columns, _Columns, np.ndarray]:
     """Both sides' :class:`_Columns`, and where the gold lemma is ``_`` (any lemma is right)."""
-    upos, _ = _coded(gold.upos, system.upos)
-    xpos, _ = _coded(gold.xpos, system.xpos)
-    lemmas, lemma_codes = _coded(gold.lemmas, system.lemmas)
-    feats, _ = _coded(gold.feats, system.feats, universal_feats)
-    deprels, deprel_codes = _coded(gold.deprels, system.deprels, universal_deprel)
+    if gold.word_codes is not None and system.word_codes is not None and gold.code_table is not None \
+            and gold.code_table is system.code_table:
+        values = max(gold.code_values, system.code_values, key=len)  # the same table, one read later
+        g, s = gold.word_codes, system.word_codes
+        upos, _ = _coded_scanned(g[:, 2], s[:, 2], values)
+        xpos, _ = _coded_scanned(g[:, 3], s[:, 3], values)
+        lemmas, lemma_codes = _coded_scanned(g[:, 1], s[:, 1], values)
+        feats, _ = _coded_scanned(g[:, 4], s[:, 4], values, universal_feats)
+        deprels, deprel_codes = _coded_scanned(g[:, 5], s[:, 5], values, universal_deprel)
+    else:
+        upos, _ = _coded(gold.upos, system.upos)
+        xpos, _ = _coded(gold.xpos, system.xpos)
+        lemmas, lemma_codes = _coded(gold.lemmas, system.lemmas)
+        feats, _ = _coded(gold.feats, system.feats, universal_feats)
+        deprels, deprel_codes = _coded(gold.deprels, system.deprels, universal_deprel)
     content, functional = _flags(deprel_codes, CONTENT_DEPRELS), _flags(deprel_codes, FUNCTIONAL_DEPRELS)
     sides = [_Columns(upos[k], xpos[k], lemmas[k], feats[k], deprels[k], content[deprels[k]], functional[deprels[k]],
                       layers.head_words) for k, layers in enumerate((gold, system))]

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
-from functools import cached_property
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -52,11 +51,10 @@ class _Side:
         after = np.searchsorted(positions, np.arange(self.n + 1), side="left")
         self.next_multiword: List[int] = np.append(positions, self.n)[after].tolist()
 
-    @cached_property
-    def lower(self) -> List[str]:
-        """The FORMs as compared in a multiword span: lower-cased (a single word's FORM without
-        spaces, a word of a multiword token's as written)."""
-        return [form.lower() for form in self.layers.forms]
+    def lowered(self, start: int, stop: int) -> List[str]:
+        """The FORMs of words ``start:stop`` as compared in a multiword span: lower-cased (a
+        single word's FORM without spaces, a word of a multiword token's as written)."""
+        return [form.lower() for form in self.layers.forms[start:stop]]
 
 
 def _multiword_span(g: _Side, s: _Side, gi: int, si: int) -> Tuple[int, int, int, int]:
@@ -134,10 +132,33 @@ def _check_texts(gold: ConlluColumns, system: ConlluColumns) -> None:
         f"system {b[k:k + 20]!r}, gold {a[k:k + 20]!r} ({_where(gold, k)})", _where(system, k))
 
 
+def _same_words(gold: ConlluColumns, system: ConlluColumns) -> Optional[WordAlignment]:
+    """The alignment where both files have the same tokens and words (the same spans, the same
+    multiword tokens, the same forms inside them, lower-cased): every word with its namesake,
+    each multiword token a span of its own; ``None`` where the files differ anywhere."""
+    n = len(gold.forms)
+    if (n != len(system.forms) or not np.array_equal(gold.token_start, system.token_start)
+            or not np.array_equal(gold.token_end, system.token_end)
+            or not np.array_equal(gold.token_multiword, system.token_multiword)
+            or not np.array_equal(gold.word_token, system.word_token)):
+        return None
+    inside = np.flatnonzero(gold.token_multiword[gold.word_token])
+    g_forms, s_forms = gold.forms, system.forms
+    for k in inside.tolist():
+        if g_forms[k] != s_forms[k] and g_forms[k].lower() != s_forms[k].lower():
+            return None
+    spans = len(np.unique(gold.word_token[inside]))
+    words = np.arange(n, dtype=np.int64)
+    return WordAlignment(words, words.copy(), words.copy(), words.copy(), spans)
+
+
 def align_words(gold: ConlluColumns, system: ConlluColumns) -> WordAlignment:
     """The script's alignment of the words of two files of the same text (module docstring);
     different texts raise :class:`~spacy_agreement.errors.MismatchedCorpusError`."""
     _check_texts(gold, system)
+    same = _same_words(gold, system)
+    if same is not None:
+        return same
     g, s = _Side(gold), _Side(system)
     stretches: List[Tuple[int, int, int, int]] = []  # word ranges walked outside multiword spans
     runs: List[Tuple[int, int, int]] = []  # pairs inside multiword spans: (gold, system, how many in a row)
@@ -148,7 +169,7 @@ def align_words(gold: ConlluColumns, system: ConlluColumns) -> WordAlignment:
             gs, ss, gi, si = _multiword_span(g, s, gi, si)
             spans += 1
             if gi > gs and si > ss:
-                gold_forms, system_forms = g.lower[gs:gi], s.lower[ss:si]
+                gold_forms, system_forms = g.lowered(gs, gi), s.lowered(ss, si)
                 if gold_forms == system_forms:  # the same words: all paired
                     runs.append((gs, ss, gi - gs))
                 else:
