@@ -186,8 +186,9 @@ def significance_row(runs: int) -> Row:
             values[key] = value
     if values["ours"] != values["scipy"]:
         raise SystemExit("randomization: p-values differ from SciPy's")
-    found = row("approximate randomization, 10,000 shuffles, 16,000 sentences (in-process)", 2.0, walls["scipy"], 0.0,
+    found = row("approximate randomization, 10,000 shuffles, 16,000 sentences (in-process; seconds)", 2.0, walls["scipy"], 0.0,
                 walls["ours"], 0.0, note="p-values equal to SciPy's permutation_test; the goal is in seconds")
+    found["ratio"] = found["ours_s"]  # no reference program: the goal is seconds, so the column shows them
     found["met"] = found["ours_s"] <= 2.0
     return found
 
