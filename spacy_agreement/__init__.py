@@ -4,6 +4,8 @@ Chance-corrected agreement (Krippendorff's α over tree edit distance, Skjærhol
 and uncorrected accuracies for dependency and phrase-structure trees from spaCy, NLTK,
 CoNLL-U/CoNLL-X and bracketed files.
 """
+from typing import TYPE_CHECKING
+
 from ._lazy import lazy_exports
 from ._version import __version__
 from ._moved import install as _install_moved
@@ -84,6 +86,36 @@ _EXPORTS = {
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+if TYPE_CHECKING:  # the same names for type checkers and the API reference (griffe), which read imports
+    from .agreement.accuracy import (AccuracyResult, bracket_jaccard, pairwise_accuracy, pairwise_attachment,
+        pairwise_jaccard)
+    from .adapters import (from_conllu, from_dependency_graph, from_doc, from_nltk, from_span, load_annotations,
+        load_annotator_dirs, load_multi_user, load_parallel_files, load_prodigy, load_project, parse_brackets,
+        parse_conll, read_brackets, read_conll, to_dependency_graph)
+    from .agreement.alpha import AlphaResult, estimate_alpha
+    from .agreement.alpha_run import alpha
+    from .agreement.settings import AlphaSettings
+    from .agreement.layers import LayerSettings, LayersResult, agreement_by_layer, disagreements, layers
+    from .corpus import Corpus
+    from .agreement.deltas import delta, distance_matrix, tree_edit_distance
+    from .errors import InvalidTreeError, Location, MismatchedCorpusError, UndefinedMetricWarning
+    from .integrations.nltk_scoring import score_nltk_trees
+    from .evaluation.discourse.discourse_run import DiscourseRun, discourse
+    from .evaluation.constituency.evalb_params import EvalbParams, EvalbSettings
+    from .evaluation.constituency.evalb_run import EvalbRun, evalb
+    from .evaluation.constituency.leaf_ancestor_run import LeafAncestorRun, leaf_ancestor
+    from .evaluation.comparison.compare_run import CompareRun, compare
+    from .evaluation.dependency.evaluate_run import EvaluateRun, evaluate
+    from .evaluation.judgments.judging_items import JudgingSettings
+    from .evaluation.judgments.judgments_run import JudgmentsRun, judgments
+    from .evaluation.dependency.settings import EvaluationOptions, EvaluationSettings
+    from .evaluation.comparison.significance import ComparisonSettings
+    from .report.judging_page import JudgingPage, judge, judging_page
+    from .evaluation.settings import DiscourseSettings, JudgmentSettings, LeafAncestorSettings
+    from .trees import ConstituencyTree, DependencyTree, Forest, OrderedTree
+    from .vocab import LabelVocab
+
 
 
 __all__ = [

@@ -16,6 +16,8 @@ from .._moved import install as _install_moved
 # before ``spacy_agreement`` itself is done importing (docs: Renamed between versions)
 _install_moved()
 
+from typing import TYPE_CHECKING
+
 from .._lazy import lazy_exports
 
 #: every public name -> its module, imported on first use (PEP 562): reading one format does not
@@ -63,6 +65,23 @@ _EXPORTS = {
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+if TYPE_CHECKING:  # the same names for type checkers and the API reference (griffe), which read imports
+    from .brackets import from_nltk, from_nltk_trees, parse_brackets, read_brackets, to_nltk
+    from .conllu import ReadStats, from_conllu, iter_conll, parse_conll, read_conll, write_conll
+    from .files import (READERS, Reader, guess_format, load_annotator_dirs, load_parallel_files, read_trees,
+        reader_names, register_reader, unregister_reader)
+    from .docbin import load_docbin
+    from .perseus_xml import read_perseus
+    from .documents import DOCUMENT_READERS, read_document, register_document_reader
+    from .nltk_graph import from_dependency_graph, to_dependency_graph
+    from .multi_user import load_multi_user
+    from .prodigy import load_prodigy
+    from .projects import load_annotator_folders, load_project
+    from .annotations import (ANNOTATION_SOURCES, AnnotationSource, LoadOptions, load_annotations,
+        register_annotation_source, unregister_annotation_source)
+    from .spacy import from_doc, from_span
+
 
 __all__ = [
     "ANNOTATION_SOURCES",

@@ -133,3 +133,21 @@ print(settings_class("synthetic|x").computation, [name for name, _ in computatio
     done = _python(code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["synthetic", "['alpha',", "'layers',", "'evaluate']"]
+
+
+@pytest.mark.parametrize("package", ["spacy_agreement", "spacy_agreement.adapters"])
+def test_the_lazy_names_and_the_static_imports_are_the_same(package):
+    """The names loaded on first use (``_EXPORTS``) are imported under ``TYPE_CHECKING`` too, from
+    the same modules: what type checkers and the API reference (griffe) read."""
+    import ast
+    import importlib
+
+    module = importlib.import_module(package)
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    static = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for imported in node.body:
+                for alias in imported.names:
+                    static[alias.name] = "." * imported.level + imported.module
+    assert static == module._EXPORTS
