@@ -1,6 +1,9 @@
 # Lineages, their weighted Levenshtein distances, GEIG bracket counts and the error configurations
 # of spacy_agreement._lineage (included by _lineage.pyx).
 
+DEF MEMO_INTS = 1 << 21  # int32s the memo of Features holds at most (8 MiB)
+
+
 cdef struct Bracket:
     int32_t start
     int32_t end
@@ -179,45 +182,105 @@ cdef void _match(const I32Vec* g, const I32Vec* c, int64_t* unlabelled, int64_t*
             j += 1
 
 
+cdef struct FeatAcc:
+    int64_t count
+    double s  # the compensated running sum (Neumaier) and its compensation
+    double c
+    int32_t npend
+    double lanes[8]  # numpy's pairwise sum of the first 128 values: 8 lanes, 8 pending
+    double pend[8]
+
+
+cdef inline void _acc_add(FeatAcc* a, double x) noexcept nogil:
+    """One more value of a feature (see :class:`Features`)."""
+    cdef double t
+    cdef int i
+    a.count += 1
+    t = a.s + x  # the compensated running sum (Neumaier)
+    if fabs(a.s) >= fabs(x):
+        a.c += (a.s - t) + x
+    else:
+        a.c += (x - t) + a.s
+    a.s = t
+    if a.count > 128:
+        return  # beyond 128 values the mean is the compensated sum's
+    a.pend[a.npend] = x
+    a.npend += 1
+    if a.npend == 8:
+        if a.count == 8:
+            for i in range(8):
+                a.lanes[i] = a.pend[i]
+        else:
+            for i in range(8):
+                a.lanes[i] += a.pend[i]
+        a.npend = 0
+
+
 cdef class Features:
     """Error configurations (§7) summed word by word: for each gold label of a lineage
     (kind 0), pair of consecutive lineage symbols (kind 1) and parent label (kind 2; kind 3:
     none), how many words have it and their scores' sum. The sum is numpy's pairwise sum
     (what the pure-Python np.mean gave) up to 128 words, and a compensated sum beyond,
-    where numpy's order of additions depends on the final count."""
+    where numpy's order of additions depends on the final count.
 
-    cdef I32Vec kind, fa, fb, npend
-    cdef I64Vec count, stamp
-    cdef F64Vec acc  # 18 per feature: 8 lanes, 8 pending, sum, compensation
+    A word's features depend on its gold lineage alone: each distinct lineage's list of
+    features (each once, in the order they are first met) is kept in a memo (cleared when
+    it grows past :data:`MEMO_INTS`), so a word seen before costs a look-up and one addition
+    per feature."""
+
+    cdef I32Vec kind, fa, fb
+    cdef I64Vec stamp
+    cdef FeatAcc* acc
+    cdef Py_ssize_t acc_cap
     cdef I32Vec by_label, by_parent
     cdef uint64_t* keys
     cdef int32_t* vals
     cdef Py_ssize_t kcap, kn
     cdef int64_t serial
+    # the memo: lineage -> features; entry e's lineage is msyms[moff[2e]:moff[2e+1]] and its features
+    # msyms[moff[2e+1]:moff[2e+2]]
+    cdef I32Vec msyms
+    cdef I64Vec moff
+    cdef uint64_t* mhash
+    cdef int32_t* mslot
+    cdef Py_ssize_t mcap
 
     def __cinit__(self):
         self.kcap = 1024
         self.keys = <uint64_t*>malloc(self.kcap * sizeof(uint64_t))
         self.vals = <int32_t*>malloc(self.kcap * sizeof(int32_t))
-        if self.keys == NULL or self.vals == NULL:
+        self.mcap = 4096
+        self.mhash = <uint64_t*>malloc(self.mcap * sizeof(uint64_t))
+        self.mslot = <int32_t*>malloc(self.mcap * sizeof(int32_t))
+        if self.keys == NULL or self.vals == NULL or self.mhash == NULL or self.mslot == NULL:
             raise MemoryError()
         memset(self.vals, 0xff, self.kcap * sizeof(int32_t))
+        memset(self.mslot, 0xff, self.mcap * sizeof(int32_t))
+        i64_push(&self.moff, 0)
 
     def __dealloc__(self):
-        free(self.kind.data); free(self.fa.data); free(self.fb.data); free(self.npend.data)
-        free(self.count.data); free(self.stamp.data); free(self.acc.data)
+        free(self.kind.data); free(self.fa.data); free(self.fb.data)
+        free(self.stamp.data); free(self.acc)
         free(self.by_label.data); free(self.by_parent.data); free(self.keys); free(self.vals)
+        free(self.msyms.data); free(self.moff.data); free(self.mhash); free(self.mslot)
 
     def __len__(self):
         return self.kind.size
 
     cdef int32_t _new(self, int kind, int32_t a, int32_t b) except -1:
         cdef int32_t f = <int32_t>self.kind.size
-        cdef int i
-        i32_push(&self.kind, kind); i32_push(&self.fa, a); i32_push(&self.fb, b); i32_push(&self.npend, 0)
-        i64_push(&self.count, 0); i64_push(&self.stamp, -1)
-        for i in range(18):
-            f64_push(&self.acc, 0.0)
+        cdef Py_ssize_t cap
+        cdef void* p
+        if f >= self.acc_cap:
+            cap = 2 * self.acc_cap if self.acc_cap else 256
+            p = realloc(self.acc, cap * sizeof(FeatAcc))
+            if p == NULL:
+                raise MemoryError()
+            self.acc = <FeatAcc*>p
+            self.acc_cap = cap
+        memset(&self.acc[f], 0, sizeof(FeatAcc))
+        i32_push(&self.kind, kind); i32_push(&self.fa, a); i32_push(&self.fb, b)
+        i64_push(&self.stamp, -1)
         return f
 
     cdef int32_t _dense(self, I32Vec* table, int kind, int32_t a) except -1:
@@ -261,65 +324,111 @@ cdef class Features:
             self.kcap *= 2
         return f
 
-    cdef void _add(self, int32_t f, double x) noexcept:
-        cdef double* s
-        cdef double t, bp
-        cdef int i
-        if self.stamp.data[f] == self.serial:
-            return  # once per word
-        self.stamp.data[f] = self.serial
-        s = self.acc.data + 18 * <Py_ssize_t>f
-        self.count.data[f] += 1
-        s[8 + self.npend.data[f]] = x
-        self.npend.data[f] += 1
-        if self.npend.data[f] == 8:
-            if self.count.data[f] == 8:
-                for i in range(8):
-                    s[i] = s[8 + i]
-            else:
-                for i in range(8):
-                    s[i] += s[8 + i]
-            self.npend.data[f] = 0
-        t = s[16] + x  # the compensated running sum (Neumaier)
-        if fabs(s[16]) >= fabs(x):
-            s[17] += (s[16] - t) + x
-        else:
-            s[17] += (x - t) + s[16]
-        s[16] = t
+    cdef inline int _collect(self, int32_t f) except -1:
+        """Feature ``f`` into the list being built, once per word."""
+        if self.stamp.data[f] != self.serial:
+            self.stamp.data[f] = self.serial
+            i32_push(&self.msyms, f)
+        return 0
+
+    cdef int _memo_clear(self) except -1:
+        self.msyms.size = 0
+        self.moff.size = 1
+        memset(self.mslot, 0xff, self.mcap * sizeof(int32_t))
+        return 0
+
+    cdef int _memo_grow(self) except -1:
+        cdef Py_ssize_t cap = 2 * self.mcap, k, idx
+        cdef uint64_t* mhash = <uint64_t*>malloc(cap * sizeof(uint64_t))
+        cdef int32_t* mslot = <int32_t*>malloc(cap * sizeof(int32_t))
+        if mhash == NULL or mslot == NULL:
+            free(mhash); free(mslot)
+            raise MemoryError()
+        memset(mslot, 0xff, cap * sizeof(int32_t))
+        for k in range(self.mcap):
+            if self.mslot[k] != -1:
+                idx = <Py_ssize_t>(self.mhash[k] & <uint64_t>(cap - 1))
+                while mslot[idx] != -1:
+                    idx = (idx + 1) & (cap - 1)
+                mhash[idx] = self.mhash[k]
+                mslot[idx] = self.mslot[k]
+        free(self.mhash); free(self.mslot)
+        self.mhash, self.mslot, self.mcap = mhash, mslot, cap
+        return 0
 
     cdef int add_word(self, const int32_t* lin, Py_ssize_t n, double score) except -1:
-        cdef Py_ssize_t i
-        cdef int32_t parent = -1
+        cdef Py_ssize_t i, idx, a, b, e
+        cdef int32_t parent = -1, slot
+        cdef uint64_t h = 1469598103934665603ULL
+        cdef const int32_t* feats
+        for i in range(n):
+            h = (h ^ <uint32_t>lin[i]) * 1099511628211ULL
+        h ^= h >> 29
+        idx = <Py_ssize_t>(h & <uint64_t>(self.mcap - 1))
+        while True:
+            slot = self.mslot[idx]
+            if slot == -1:
+                break
+            if self.mhash[idx] == h:
+                a = self.moff.data[2 * slot]
+                b = self.moff.data[2 * slot + 1]
+                if b - a == n and (n == 0 or memcmp(self.msyms.data + a, lin, n * sizeof(int32_t)) == 0):
+                    e = self.moff.data[2 * slot + 2]
+                    feats = self.msyms.data + b
+                    for i in range(e - b):
+                        _acc_add(&self.acc[feats[i]], score)
+                    return 0
+            idx = (idx + 1) & (self.mcap - 1)
+        # a lineage not in the memo: its features, in the order they are first met
+        if self.msyms.size + 3 * n + 2 > MEMO_INTS:
+            self._memo_clear()
+            idx = <Py_ssize_t>(h & <uint64_t>(self.mcap - 1))
+        a = self.msyms.size
+        i32_reserve(&self.msyms, a + n)
+        for i in range(n):
+            self.msyms.data[a + i] = lin[i]
+        self.msyms.size = a + n
+        b = self.msyms.size
         self.serial += 1
         for i in range(n):
             if lin[i] > 1:
-                self._add(self._dense(&self.by_label, 0, lin[i]), score)
+                self._collect(self._dense(&self.by_label, 0, lin[i]))
                 if parent < 0:
                     parent = lin[i]
         for i in range(n - 1):
-            self._add(self._pair(lin[i], lin[i + 1]), score)
+            self._collect(self._pair(lin[i], lin[i + 1]))
         if n:
             if parent >= 0:
-                self._add(self._dense(&self.by_parent, 2, parent), score)
+                self._collect(self._dense(&self.by_parent, 2, parent))
             else:
-                self._add(self._dense(&self.by_parent, 3, 0), score)
+                self._collect(self._dense(&self.by_parent, 3, 0))
+        e = self.msyms.size
+        slot = <int32_t>((self.moff.size - 1) // 2)
+        i64_push(&self.moff, b)
+        i64_push(&self.moff, e)
+        self.mhash[idx] = h
+        self.mslot[idx] = slot
+        for i in range(b, e):
+            _acc_add(&self.acc[self.msyms.data[i]], score)
+        if 2 * (slot + 1) > self.mcap:
+            self._memo_grow()
         return 0
 
     cdef double _mean(self, Py_ssize_t f) noexcept:
-        cdef int64_t n = self.count.data[f]
-        cdef const double* s = self.acc.data + 18 * f
+        cdef const FeatAcc* a = &self.acc[f]
+        cdef int64_t n = a.count
         cdef double res
         cdef int i
         if n > 128:
-            return (s[16] + s[17]) / n
+            return (a.s + a.c) / n
         if n < 8:
             res = 0.0
-            for i in range(self.npend.data[f]):
-                res += s[8 + i]
+            for i in range(a.npend):
+                res += a.pend[i]
             return res / n
-        res = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
-        for i in range(self.npend.data[f]):
-            res += s[8 + i]
+        res = ((a.lanes[0] + a.lanes[1]) + (a.lanes[2] + a.lanes[3])) + ((a.lanes[4] + a.lanes[5]) + (a.lanes[6] + a.lanes[7]))
+        for i in range(a.npend):
+            res += a.pend[i]
         return res / n
 
     def rows(self, int64_t min_count=1):
@@ -327,8 +436,8 @@ cdef class Features:
         out = []
         cdef Py_ssize_t f
         for f in range(self.kind.size):
-            if self.count.data[f] >= min_count and self.count.data[f] > 0:
-                out.append((self.kind.data[f], self.fa.data[f], self.fb.data[f], self.count.data[f], self._mean(f)))
+            if self.acc[f].count >= min_count and self.acc[f].count > 0:
+                out.append((self.kind.data[f], self.fa.data[f], self.fb.data[f], self.acc[f].count, self._mean(f)))
         return out
 
 
