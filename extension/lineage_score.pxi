@@ -24,14 +24,15 @@ cdef int _cmp_bracket(const void* x, const void* y) noexcept nogil:
 
 cdef bint _penn_style(Batch t, Py_ssize_t a, Py_ssize_t b) noexcept:
     """Every leaf is the only child of its parent (lineage.is_penn_style)."""
+    cdef const Node* nd = t.nodes + a
     cdef Py_ssize_t i
     cdef int32_t p
     cdef bint any_leaf = False
-    for i in range(a, b):
-        if t.nkids.data[i] == 0:
+    for i in range(b - a):
+        if nd[i].nkids == 0:
             any_leaf = True
-            p = t.parent.data[i]
-            if p >= 0 and t.nkids.data[a + p] != 1:
+            p = nd[i].parent
+            if p >= 0 and nd[p].nkids != 1:
                 return False
     return any_leaf
 
@@ -41,44 +42,55 @@ cdef int _lineages(Batch t, Py_ssize_t a, Py_ssize_t b, bint drop, I32Vec* syms,
     """The lineage of every leaf of tree [a, b), Leaf end first, with the boundary markers of
     rules (i) and (ii): '[' (id 0) before the label of the highest node beginning with the
     leaf, ']' (id 1) after that of the highest node ending with it."""
-    cdef Py_ssize_t i, k, hb, he, m
-    cdef int32_t node, index
+    cdef const Node* nd = t.nodes + a
+    cdef Py_ssize_t i, k, hb, he, m, no = 1, nw = 0
+    cdef int32_t node, v, index
+    cdef int32_t* out
     syms.size = 0
-    off.size = 0
-    words.size = 0
-    i32_push(off, 0)
-    for i in range(a, b):
-        if t.nkids.data[i] != 0:
+    i32_reserve(off, b - a + 1)
+    i32_reserve(words, b - a)
+    off.data[0] = 0
+    for i in range(b - a):
+        if nd[i].nkids != 0:
             continue
-        i32_push(words, t.label.data[i])
-        index = t.first_leaf.data[i]
-        node = t.parent.data[i]
-        if drop and node >= 0 and t.nkids.data[a + node] == 1:
-            node = t.parent.data[a + node]
-        path.size = 0
+        words.data[nw] = nd[i].label
+        nw += 1
+        index = nd[i].first
+        node = nd[i].parent
+        if drop and node >= 0 and nd[node].nkids == 1:
+            node = nd[node].parent
+        m = 0
         hb = he = -1
-        while node >= 0:
-            k = path.size
-            i32_push(path, node)
-            if t.first_leaf.data[a + node] == index:
-                hb = k
-            if t.last_leaf.data[a + node] == index:
-                he = k
-            node = t.parent.data[a + node]
-        m = path.size
+        v = node
+        while v >= 0:  # the highest nodes beginning and ending with the leaf, and the lineage's length
+            if nd[v].first == index:
+                hb = m
+            if nd[v].last == index:
+                he = m
+            m += 1
+            v = nd[v].parent
         i32_reserve(syms, syms.size + m + 2)
-        for k in range(m):
+        out = syms.data + syms.size
+        v = node
+        k = 0
+        while v >= 0:
             if k == hb:
-                syms.data[syms.size] = 0
-                syms.size += 1
-            syms.data[syms.size] = t.label.data[a + path.data[k]]
-            syms.size += 1
+                out[0] = 0
+                out += 1
+            out[0] = nd[v].label
+            out += 1
             if k == he:
-                syms.data[syms.size] = 1
-                syms.size += 1
+                out[0] = 1
+                out += 1
+            k += 1
+            v = nd[v].parent
+        syms.size = out - syms.data
         if syms.size >= 2147483000:
             raise MemoryError("lineages of over 2**31 symbols")
-        i32_push(off, <int32_t>syms.size)
+        off.data[no] = <int32_t>syms.size
+        no += 1
+    off.size = no
+    words.size = nw
     return 0
 
 
@@ -127,31 +139,54 @@ cdef int64_t _distance2(const int32_t* s, Py_ssize_t ns, const int32_t* t, Py_ss
     return r[nt]
 
 
+cdef inline bint _bracket_less(const Bracket* x, const Bracket* y) noexcept nogil:
+    if x.start != y.start:
+        return x.start < y.start
+    if x.end != y.end:
+        return x.end < y.end
+    return x.label < y.label
+
+
 cdef int _brackets(Batch t, Py_ssize_t a, Py_ssize_t b, int32_t outer, bint penn, Vocab vocab,
                    I32Vec* out) except -1:
     """GEIG's brackets as geig.py counts them without EVALB parameters (EVALB's rules with its
     default settings): the outer brackets, then every node with children but a Penn-style
     preterminal, as (first word, last word + 1, label cut at its first - or =), sorted."""
-    cdef Py_ssize_t i, k, n = 0
+    cdef const Node* nd = t.nodes + a
+    cdef Py_ssize_t i, j, k, n = 0
     cdef int32_t n_leaves = 0
     cdef Bracket* br
-    out.size = 0
-    for i in range(a, b):
-        if t.nkids.data[i] == 0:
+    cdef Bracket x
+    for i in range(b - a):
+        if nd[i].nkids == 0:
             n_leaves += 1
+    i32_reserve(out, 3 * (outer + (b - a)))
+    br = <Bracket*>out.data
     for k in range(outer):
-        i32_push(out, 0); i32_push(out, n_leaves); i32_push(out, vocab.strip.data[2])
-    for i in range(a, b):
-        if t.nkids.data[i] == 0:
+        br[n].start = 0
+        br[n].end = n_leaves
+        br[n].label = vocab.strip.data[2]
+        n += 1
+    for i in range(b - a):
+        if nd[i].nkids == 0:
             continue
-        if penn and t.nkids.data[i] == 1 and t.nkids.data[i - 1] == 0:
+        if penn and nd[i].nkids == 1 and nd[i - 1].nkids == 0:
             continue
-        i32_push(out, t.first_leaf.data[i])
-        i32_push(out, t.last_leaf.data[i] + 1)
-        i32_push(out, vocab.strip.data[t.label.data[i]])
-    n = out.size // 3
-    if n > 1:
-        qsort(out.data, n, sizeof(Bracket), _cmp_bracket)
+        br[n].start = nd[i].first
+        br[n].end = nd[i].last + 1
+        br[n].label = vocab.strip.data[nd[i].label]
+        n += 1
+    out.size = 3 * n
+    if n > 48:
+        qsort(br, n, sizeof(Bracket), _cmp_bracket)
+    else:  # insertion sort: a few dozen brackets
+        for i in range(1, n):
+            x = br[i]
+            j = i
+            while j > 0 and _bracket_less(&x, &br[j - 1]):
+                br[j] = br[j - 1]
+                j -= 1
+            br[j] = x
     return 0
 
 
