@@ -37,11 +37,10 @@ cdef bint _penn_style(Batch t, Py_ssize_t a, Py_ssize_t b) noexcept:
     return any_leaf
 
 
-cdef int _lineages(Batch t, Py_ssize_t a, Py_ssize_t b, bint drop, I32Vec* syms, I32Vec* off,
-                   I32Vec* words, I32Vec* path) except -1:
-    """The lineage of every leaf of tree [a, b), Leaf end first, with the boundary markers of
-    rules (i) and (ii): '[' (id 0) before the label of the highest node beginning with the
-    leaf, ']' (id 1) after that of the highest node ending with it."""
+cdef int _lineages_walk(Batch t, Py_ssize_t a, Py_ssize_t b, bint drop, I32Vec* syms, I32Vec* off,
+                        I32Vec* words) except -1:
+    """:func:`_lineages` by a walk up from each leaf: for any parent array (parents after their
+    children) where the subtrees need not be contiguous."""
     cdef const Node* nd = t.nodes + a
     cdef Py_ssize_t i, k, hb, he, m, no = 1, nw = 0
     cdef int32_t node, v, index
@@ -90,6 +89,90 @@ cdef int _lineages(Batch t, Py_ssize_t a, Py_ssize_t b, bint drop, I32Vec* syms,
         off.data[no] = <int32_t>syms.size
         no += 1
     off.size = no
+    words.size = nw
+    return 0
+
+
+cdef inline void _reverse32(int32_t* v, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i = 0, j = n - 1
+    cdef int32_t tmp
+    while i < j:
+        tmp = v[i]
+        v[i] = v[j]
+        v[j] = tmp
+        i += 1
+        j -= 1
+
+
+cdef int _lineages(Batch t, Py_ssize_t a, Py_ssize_t b, bint drop, I32Vec* syms, I32Vec* off,
+                   I32Vec* words, I32Vec* path) except -1:
+    """The lineage of every leaf of tree [a, b), Leaf end first, with the boundary markers of
+    rules (i) and (ii): '[' (id 0) before the label of the highest node beginning with the
+    leaf, ']' (id 1) after that of the highest node ending with it.
+
+    One walk through the nodes from the root (postorder backwards: each node after its parent,
+    the leaves right to left) with the path from the root on a stack of (node, label, first,
+    last): each leaf's lineage is written root first, the markers before the first node from
+    the root ending with the leaf and after the first beginning with it, and the whole is
+    reversed at the end. A tree whose subtrees are not contiguous goes to :func:`_lineages_walk`."""
+    cdef const Node* nd = t.nodes + a
+    cdef Py_ssize_t n = b - a, i, j, top = 0, m, nw = 0, size
+    cdef int32_t p, index
+    cdef int32_t* st
+    cdef int32_t* out
+    cdef int32_t* o
+    cdef bint found_b, found_e
+    i32_reserve(path, 4 * n)
+    i32_reserve(off, n + 1)
+    i32_reserve(words, n)
+    st = path.data
+    syms.size = 0
+    off.data[0] = 0
+    for i in range(n - 1, -1, -1):
+        p = nd[i].parent
+        while top > 0 and st[4 * (top - 1)] != p:
+            top -= 1
+        if (top == 0) != (p < 0):  # the parent is not on the path
+            return _lineages_walk(t, a, b, drop, syms, off, words)
+        if nd[i].nkids != 0:
+            st[4 * top] = <int32_t>i
+            st[4 * top + 1] = nd[i].label
+            st[4 * top + 2] = nd[i].first
+            st[4 * top + 3] = nd[i].last
+            top += 1
+            continue
+        words.data[nw] = nd[i].label
+        index = nd[i].first
+        m = top
+        if drop and m > 0 and nd[st[4 * (m - 1)]].nkids == 1:
+            m -= 1
+        i32_reserve(syms, syms.size + m + 2)
+        out = syms.data + syms.size
+        found_b = found_e = False
+        for j in range(m):
+            if not found_e and st[4 * j + 3] == index:
+                out[0] = 1
+                out += 1
+                found_e = True
+            out[0] = st[4 * j + 1]
+            out += 1
+            if not found_b and st[4 * j + 2] == index:
+                out[0] = 0
+                out += 1
+                found_b = True
+        syms.size = out - syms.data
+        if syms.size >= 2147483000:
+            raise MemoryError("lineages of over 2**31 symbols")
+        nw += 1
+        off.data[nw] = <int32_t>syms.size
+    size = syms.size
+    _reverse32(syms.data, size)
+    _reverse32(words.data, nw)
+    _reverse32(off.data, nw + 1)
+    o = off.data
+    for i in range(nw + 1):
+        o[i] = <int32_t>(size - o[i])
+    off.size = nw + 1
     words.size = nw
     return 0
 
@@ -148,45 +231,77 @@ cdef inline bint _bracket_less(const Bracket* x, const Bracket* y) noexcept nogi
 
 
 cdef int _brackets(Batch t, Py_ssize_t a, Py_ssize_t b, int32_t outer, bint penn, Vocab vocab,
-                   I32Vec* out) except -1:
+                   I32Vec* out, Py_ssize_t n_leaves, I32Vec* cnt) except -1:
     """GEIG's brackets as geig.py counts them without EVALB parameters (EVALB's rules with its
     default settings): the outer brackets, then every node with children but a Penn-style
-    preterminal, as (first word, last word + 1, label cut at its first - or =), sorted."""
+    preterminal, as (first word, last word + 1, label cut at its first - or =), sorted.
+    ``n_leaves``: the tree's words. In postorder the brackets that begin at one word come
+    deepest (shortest) first: placed by their first word (a counting sort, in order), only
+    those of one span are left to order by label (an insertion sort, which also orders
+    whatever a tree of another shape gives)."""
     cdef const Node* nd = t.nodes + a
-    cdef Py_ssize_t i, j, k, n = 0
-    cdef int32_t n_leaves = 0
+    cdef Py_ssize_t i, j, k, n = 0, st
+    cdef int32_t* c
     cdef Bracket* br
     cdef Bracket x
-    for i in range(b - a):
-        if nd[i].nkids == 0:
-            n_leaves += 1
+    cdef int32_t outer_label = vocab.strip.data[2]
+    cdef bint in_range = True
     i32_reserve(out, 3 * (outer + (b - a)))
+    i32_reserve(cnt, n_leaves + 2)
+    c = cnt.data
+    memset(c, 0, (n_leaves + 2) * sizeof(int32_t))
     br = <Bracket*>out.data
-    for k in range(outer):
-        br[n].start = 0
-        br[n].end = n_leaves
-        br[n].label = vocab.strip.data[2]
-        n += 1
-    for i in range(b - a):
-        if nd[i].nkids == 0:
+    for i in range(b - a):  # how many begin at each word
+        if nd[i].nkids == 0 or (penn and nd[i].nkids == 1 and nd[i - 1].nkids == 0):
             continue
-        if penn and nd[i].nkids == 1 and nd[i - 1].nkids == 0:
-            continue
-        br[n].start = nd[i].first
-        br[n].end = nd[i].last + 1
-        br[n].label = vocab.strip.data[nd[i].label]
+        if nd[i].first < 0 or nd[i].first >= n_leaves:
+            in_range = False
+            break
+        c[nd[i].first + 1] += 1
         n += 1
+    if in_range and n_leaves > 0:
+        c[1] += outer
+        for k in range(n_leaves):
+            c[k + 1] += c[k]
+        for i in range(b - a):
+            if nd[i].nkids == 0 or (penn and nd[i].nkids == 1 and nd[i - 1].nkids == 0):
+                continue
+            j = c[nd[i].first]
+            c[nd[i].first] += 1
+            br[j].start = nd[i].first
+            br[j].end = nd[i].last + 1
+            br[j].label = vocab.strip.data[nd[i].label]
+        for k in range(outer):
+            j = c[0]
+            c[0] += 1
+            br[j].start = 0
+            br[j].end = <int32_t>n_leaves
+            br[j].label = outer_label
+        n += outer
+    else:
+        n = 0
+        for k in range(outer):
+            br[n].start = 0
+            br[n].end = <int32_t>n_leaves
+            br[n].label = outer_label
+            n += 1
+        for i in range(b - a):
+            if nd[i].nkids == 0 or (penn and nd[i].nkids == 1 and nd[i - 1].nkids == 0):
+                continue
+            br[n].start = nd[i].first
+            br[n].end = nd[i].last + 1
+            br[n].label = vocab.strip.data[nd[i].label]
+            n += 1
     out.size = 3 * n
-    if n > 48:
-        qsort(br, n, sizeof(Bracket), _cmp_bracket)
-    else:  # insertion sort: a few dozen brackets
-        for i in range(1, n):
-            x = br[i]
-            j = i
-            while j > 0 and _bracket_less(&x, &br[j - 1]):
-                br[j] = br[j - 1]
-                j -= 1
-            br[j] = x
+    for i in range(1, n):  # insertion sort: nothing to move but brackets of one span
+        if not _bracket_less(&br[i], &br[i - 1]):
+            continue
+        x = br[i]
+        j = i
+        while j > 0 and _bracket_less(&x, &br[j - 1]):
+            br[j] = br[j - 1]
+            j -= 1
+        br[j] = x
     return 0
 
 
@@ -224,6 +339,11 @@ cdef struct FeatAcc:
     int32_t npend
     double lanes[8]  # numpy's pairwise sum of the first 128 values: 8 lanes, 8 pending
     double pend[8]
+
+
+cdef struct MemoSlot:
+    uint64_t hash
+    int32_t off  # the record's offset in Features.mrec, -1: an empty slot
 
 
 cdef inline void _acc_add(FeatAcc* a, double x) noexcept nogil:
@@ -272,32 +392,28 @@ cdef class Features:
     cdef int32_t* vals
     cdef Py_ssize_t kcap, kn
     cdef int64_t serial
-    # the memo: lineage -> features; entry e's lineage is msyms[moff[2e]:moff[2e+1]] and its features
-    # msyms[moff[2e+1]:moff[2e+2]]
-    cdef I32Vec msyms
-    cdef I64Vec moff
-    cdef uint64_t* mhash
-    cdef int32_t* mslot
-    cdef Py_ssize_t mcap
+    # the memo: records [n, number of features, the lineage's n symbols, its features] one after
+    # the other in mrec, found through an open-addressing table of (hash tag, record offset)
+    cdef I32Vec mrec
+    cdef MemoSlot* mtab
+    cdef Py_ssize_t mcap, mcount
 
     def __cinit__(self):
         self.kcap = 1024
         self.keys = <uint64_t*>malloc(self.kcap * sizeof(uint64_t))
         self.vals = <int32_t*>malloc(self.kcap * sizeof(int32_t))
         self.mcap = 4096
-        self.mhash = <uint64_t*>malloc(self.mcap * sizeof(uint64_t))
-        self.mslot = <int32_t*>malloc(self.mcap * sizeof(int32_t))
-        if self.keys == NULL or self.vals == NULL or self.mhash == NULL or self.mslot == NULL:
+        self.mtab = <MemoSlot*>malloc(self.mcap * sizeof(MemoSlot))
+        if self.keys == NULL or self.vals == NULL or self.mtab == NULL:
             raise MemoryError()
         memset(self.vals, 0xff, self.kcap * sizeof(int32_t))
-        memset(self.mslot, 0xff, self.mcap * sizeof(int32_t))
-        i64_push(&self.moff, 0)
+        memset(self.mtab, 0xff, self.mcap * sizeof(MemoSlot))
 
     def __dealloc__(self):
         free(self.kind.data); free(self.fa.data); free(self.fb.data)
         free(self.stamp.data); free(self.acc)
         free(self.by_label.data); free(self.by_parent.data); free(self.keys); free(self.vals)
-        free(self.msyms.data); free(self.moff.data); free(self.mhash); free(self.mslot)
+        free(self.mrec.data); free(self.mtab)
 
     def __len__(self):
         return self.kind.size
@@ -360,70 +476,73 @@ cdef class Features:
         return f
 
     cdef inline int _collect(self, int32_t f) except -1:
-        """Feature ``f`` into the list being built, once per word."""
+        """Feature ``f`` into the record being built, once per word."""
         if self.stamp.data[f] != self.serial:
             self.stamp.data[f] = self.serial
-            i32_push(&self.msyms, f)
-        return 0
-
-    cdef int _memo_clear(self) except -1:
-        self.msyms.size = 0
-        self.moff.size = 1
-        memset(self.mslot, 0xff, self.mcap * sizeof(int32_t))
+            i32_push(&self.mrec, f)
         return 0
 
     cdef int _memo_grow(self) except -1:
         cdef Py_ssize_t cap = 2 * self.mcap, k, idx
-        cdef uint64_t* mhash = <uint64_t*>malloc(cap * sizeof(uint64_t))
-        cdef int32_t* mslot = <int32_t*>malloc(cap * sizeof(int32_t))
-        if mhash == NULL or mslot == NULL:
-            free(mhash); free(mslot)
+        cdef MemoSlot* tab = <MemoSlot*>malloc(cap * sizeof(MemoSlot))
+        if tab == NULL:
             raise MemoryError()
-        memset(mslot, 0xff, cap * sizeof(int32_t))
+        memset(tab, 0xff, cap * sizeof(MemoSlot))
         for k in range(self.mcap):
-            if self.mslot[k] != -1:
-                idx = <Py_ssize_t>(self.mhash[k] & <uint64_t>(cap - 1))
-                while mslot[idx] != -1:
+            if self.mtab[k].off != -1:
+                idx = <Py_ssize_t>(self.mtab[k].hash & <uint64_t>(cap - 1))
+                while tab[idx].off != -1:
                     idx = (idx + 1) & (cap - 1)
-                mhash[idx] = self.mhash[k]
-                mslot[idx] = self.mslot[k]
-        free(self.mhash); free(self.mslot)
-        self.mhash, self.mslot, self.mcap = mhash, mslot, cap
+                tab[idx] = self.mtab[k]
+        free(self.mtab)
+        self.mtab, self.mcap = tab, cap
         return 0
 
     cdef int add_word(self, const int32_t* lin, Py_ssize_t n, double score) except -1:
-        cdef Py_ssize_t i, idx, a, b, e
-        cdef int32_t parent = -1, slot
-        cdef uint64_t h = 1469598103934665603ULL
-        cdef const int32_t* feats
-        for i in range(n):
-            h = (h ^ <uint32_t>lin[i]) * 1099511628211ULL
-        h ^= h >> 29
+        cdef Py_ssize_t i, idx, a, nf
+        cdef int32_t parent = -1
+        cdef uint64_t h = <uint64_t>n * 0x9E3779B97F4A7C15ULL
+        cdef uint64_t w
+        cdef const int32_t* rec
+        cdef MemoSlot* e
+        i = 0
+        while i + 1 < n:  # two symbols a multiplication
+            w = (<uint64_t><uint32_t>lin[i] << 32) | <uint32_t>lin[i + 1]
+            h = (h ^ w) * 0xD6E8FEB86659FD93ULL
+            i += 2
+        if i < n:
+            h = (h ^ <uint32_t>lin[i]) * 0xD6E8FEB86659FD93ULL
+        h ^= h >> 32
         idx = <Py_ssize_t>(h & <uint64_t>(self.mcap - 1))
         while True:
-            slot = self.mslot[idx]
-            if slot == -1:
+            e = &self.mtab[idx]
+            if e.off == -1:
                 break
-            if self.mhash[idx] == h:
-                a = self.moff.data[2 * slot]
-                b = self.moff.data[2 * slot + 1]
-                if b - a == n and (n == 0 or memcmp(self.msyms.data + a, lin, n * sizeof(int32_t)) == 0):
-                    e = self.moff.data[2 * slot + 2]
-                    feats = self.msyms.data + b
-                    for i in range(e - b):
-                        _acc_add(&self.acc[feats[i]], score)
-                    return 0
+            if e.hash == h:
+                rec = self.mrec.data + e.off
+                if rec[0] == n:
+                    for i in range(n):
+                        if rec[2 + i] != lin[i]:
+                            break
+                    else:
+                        nf = rec[1]
+                        rec += 2 + n
+                        for i in range(nf):
+                            _acc_add(&self.acc[rec[i]], score)
+                        return 0
             idx = (idx + 1) & (self.mcap - 1)
         # a lineage not in the memo: its features, in the order they are first met
-        if self.msyms.size + 3 * n + 2 > MEMO_INTS:
-            self._memo_clear()
+        if self.mrec.size + 3 * n + 3 > MEMO_INTS:  # full: start again
+            self.mrec.size = 0
+            self.mcount = 0
+            memset(self.mtab, 0xff, self.mcap * sizeof(MemoSlot))
             idx = <Py_ssize_t>(h & <uint64_t>(self.mcap - 1))
-        a = self.msyms.size
-        i32_reserve(&self.msyms, a + n)
+        a = self.mrec.size
+        i32_reserve(&self.mrec, a + n + 2)
+        self.mrec.data[a] = <int32_t>n
         for i in range(n):
-            self.msyms.data[a + i] = lin[i]
-        self.msyms.size = a + n
-        b = self.msyms.size
+            self.mrec.data[a + 2 + i] = lin[i]
+        self.mrec.size = a + 2 + n
         self.serial += 1
         for i in range(n):
             if lin[i] > 1:
@@ -437,15 +556,14 @@ cdef class Features:
                 self._collect(self._dense(&self.by_parent, 2, parent))
             else:
                 self._collect(self._dense(&self.by_parent, 3, 0))
-        e = self.msyms.size
-        slot = <int32_t>((self.moff.size - 1) // 2)
-        i64_push(&self.moff, b)
-        i64_push(&self.moff, e)
-        self.mhash[idx] = h
-        self.mslot[idx] = slot
-        for i in range(b, e):
-            _acc_add(&self.acc[self.msyms.data[i]], score)
-        if 2 * (slot + 1) > self.mcap:
+        nf = self.mrec.size - (a + 2 + n)
+        self.mrec.data[a + 1] = <int32_t>nf
+        self.mtab[idx].hash = h
+        self.mtab[idx].off = <int32_t>a
+        for i in range(a + 2 + n, self.mrec.size):
+            _acc_add(&self.acc[self.mrec.data[i]], score)
+        self.mcount += 1
+        if 2 * self.mcount > self.mcap:
             self._memo_grow()
         return 0
 
@@ -540,11 +658,12 @@ cdef object _i32(I32Vec* v):
 
 
 cdef class _Scratch:
-    cdef I32Vec gs, go, gw, cs, co, cw, path, row, gb, cb
+    cdef I32Vec gs, go, gw, cs, co, cw, path, row, gb, cb, cnt
 
     def __dealloc__(self):
         free(self.gs.data); free(self.go.data); free(self.gw.data); free(self.cs.data); free(self.co.data)
         free(self.cw.data); free(self.path.data); free(self.row.data); free(self.gb.data); free(self.cb.data)
+        free(self.cnt.data)
 
 
 cdef bint _drop(Batch t, Py_ssize_t a, Py_ssize_t b, int pre) noexcept:
@@ -614,8 +733,8 @@ def score_batch(Batch gold, Batch cand, Vocab vocab, int cost, int pre, const ui
         f64_push(&scores.sums, score)
         f64_push(&scores.means, score / nw if nw else NAN)
         i64_push(&scores.word_off, scores.words.size)
-        _brackets(gold, ga, gb, gold.outer.data[k], gdrop, vocab, &x.gb)
-        _brackets(cand, ca, cb, cand.outer.data[k], cdrop, vocab, &x.cb)
+        _brackets(gold, ga, gb, gold.outer.data[k], gdrop, vocab, &x.gb, nw, &x.cnt)
+        _brackets(cand, ca, cb, cand.outer.data[k], cdrop, vocab, &x.cb, nw, &x.cnt)
         _match(&x.gb, &x.cb, &mu, &ml)
         i32_push(&scores.gold, <int32_t>(x.gb.size // 3))
         i32_push(&scores.cand, <int32_t>(x.cb.size // 3))
