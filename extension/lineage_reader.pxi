@@ -238,7 +238,8 @@ cdef class Batch:
     its file, unlabelled outer brackets and whether it is present (0: a failed parse)."""
 
     cdef I64Vec node_off, line, start, stop
-    cdef I32Vec outer, present
+    cdef I32Vec outer, present, penn
+    cdef bint tree_penn  # whether the tree _parse_tree read last is Penn style
     cdef Node* nodes
     cdef Py_ssize_t nn, ncap
     cdef I32Vec kidstack
@@ -250,21 +251,24 @@ cdef class Batch:
 
     def __dealloc__(self):
         free(self.node_off.data); free(self.line.data); free(self.start.data); free(self.stop.data)
-        free(self.outer.data); free(self.present.data)
+        free(self.outer.data); free(self.present.data); free(self.penn.data)
         free(self.nodes); free(self.kidstack.data); free(self.frames)
 
     def clear(self):
         self.node_off.size = 1
         self.line.size = self.start.size = self.stop.size = 0
-        self.outer.size = self.present.size = 0
+        self.outer.size = self.present.size = self.penn.size = 0
         self.nn = 0
 
     def __len__(self):
         return self.present.size
 
     cdef int _end_sentence(self, int64_t line, int64_t start, int64_t stop, int32_t outer,
-                           int32_t present) except -1:
+                           int32_t present, bint penn=False) except -1:
+        """The sentence whose nodes were added last; ``penn``: every leaf is the only child
+        of its parent (lineage.is_penn_style)."""
         i64_push(&self.node_off, self.nn)
+        i32_push(&self.penn, penn)
         i64_push(&self.line, line)
         i64_push(&self.start, start)
         i64_push(&self.stop, stop)
@@ -313,7 +317,7 @@ cdef class Batch:
             elif i != n - 1:
                 self.nn = base
                 raise ValueError("only the last node may be the root")
-        self._end_sentence(line, 0, 0, outer, 1)
+        self._end_sentence(line, 0, 0, outer, 1, _penn_style(self, base, self.nn))
 
     def sentence(self, Py_ssize_t k):
         """Sentence ``k`` as (present, line, outer, label ids, parents, nkids, first, last)."""
@@ -362,6 +366,7 @@ cdef class Batch:
         cdef Frame* fr
         cdef Node* nd
         cdef int32_t* ks
+        cdef bint penn = True
         self.kidstack.size = 0
         while True:
             if p >= end:
@@ -422,6 +427,8 @@ cdef class Batch:
                     ks = self.kidstack.data
                     for j in range(k, self.kidstack.size):
                         nd[ks[j]].parent = <int32_t>idx
+                        if kids != 1 and nd[ks[j]].nkids == 0:
+                            penn = False
                 self.kidstack.size = k
                 i32_push(&self.kidstack, <int32_t>idx)
                 if depth == 0:
@@ -458,6 +465,7 @@ cdef class Batch:
         self.nodes[root].parent = -1
         used[0] = p - p0
         newlines[0] = nl
+        self.tree_penn = penn
         return 1 + outer
 
     cdef void _truncate(self, Py_ssize_t size) noexcept:
@@ -519,7 +527,7 @@ def parse_units(Batch batch, Vocab vocab, const unsigned char[::1] buf, Py_ssize
                         return count, start - b, line, False
                     p += w
                 batch._end_sentence(line, start - b + base_offset, next_line - b + base_offset, r - 1,
-                                    _present(batch))
+                                    _present(batch), batch.tree_penn)
             line += 1
             p = next_line
             count += 1
@@ -557,7 +565,7 @@ def parse_units(Batch batch, Vocab vocab, const unsigned char[::1] buf, Py_ssize
             if r < 0:
                 return count, start - b, line, False
             batch._end_sentence(tree_line, p - b + base_offset, p + used - b + base_offset, r - 1,
-                                _present(batch))
+                                _present(batch), batch.tree_penn)
             p += used
             line = tree_line + nl
             count += 1

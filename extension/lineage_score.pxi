@@ -666,8 +666,9 @@ cdef class _Scratch:
         free(self.cnt.data)
 
 
-cdef bint _drop(Batch t, Py_ssize_t a, Py_ssize_t b, int pre) noexcept:
-    return pre == 2 or (pre == 0 and _penn_style(t, a, b))
+cdef bint _drop(Batch t, Py_ssize_t k, int pre) noexcept:
+    """Whether sentence ``k``'s preterminals are left out of its lineages."""
+    return pre == 2 or (pre == 0 and t.penn.data[k])
 
 
 def score_batch(Batch gold, Batch cand, Vocab vocab, int cost, int pre, const uint8_t[::1] skip,
@@ -699,8 +700,8 @@ def score_batch(Batch gold, Batch cand, Vocab vocab, int cost, int pre, const ui
             continue
         ga, gb = gold.node_off.data[k], gold.node_off.data[k + 1]
         ca, cb = cand.node_off.data[k], cand.node_off.data[k + 1]
-        gdrop = _drop(gold, ga, gb, pre)
-        cdrop = _drop(cand, ca, cb, pre)
+        gdrop = _drop(gold, k, pre)
+        cdrop = _drop(cand, k, pre)
         _lineages(gold, ga, gb, gdrop, &x.gs, &x.go, &x.gw, &x.path)
         _lineages(cand, ca, cb, cdrop, &x.cs, &x.co, &x.cw, &x.path)
         if x.gw.size != x.cw.size:
@@ -748,7 +749,7 @@ def tree_lineages(Batch t, Py_ssize_t k, int pre):
         raise IndexError(k)
     cdef _Scratch x = _Scratch()
     cdef Py_ssize_t a = t.node_off.data[k], b = t.node_off.data[k + 1], w, i
-    _lineages(t, a, b, _drop(t, a, b, pre), &x.gs, &x.go, &x.gw, &x.path)
+    _lineages(t, a, b, _drop(t, k, pre), &x.gs, &x.go, &x.gw, &x.path)
     words = [x.gw.data[w] for w in range(x.gw.size)]
     lineages = [[x.gs.data[i] for i in range(x.go.data[w], x.go.data[w + 1])] for w in range(x.gw.size)]
     return words, lineages
