@@ -223,10 +223,12 @@ cdef struct Node:
     int32_t nkids
     int32_t first  # first and last leaf (word index) under the node
     int32_t last
+    int32_t strip  # the label's id cut at its first - or = (Vocab.strip), -1: look it up
 
 
 cdef struct Frame:
     int32_t label
+    int32_t strip
     int32_t first
     int32_t kids  # where the node's children start on the stack of finished nodes
 
@@ -264,7 +266,7 @@ cdef class Batch:
         return self.present.size
 
     cdef int _end_sentence(self, int64_t line, int64_t start, int64_t stop, int32_t outer,
-                           int32_t present, bint penn=False) except -1:
+                           int32_t present, bint penn=False) except -1 nogil:
         """The sentence whose nodes were added last; ``penn``: every leaf is the only child
         of its parent (lineage.is_penn_style)."""
         i64_push(&self.node_off, self.nn)
@@ -276,11 +278,12 @@ cdef class Batch:
         i32_push(&self.present, present)
         return 0
 
-    cdef int _grow_nodes(self, Py_ssize_t need) except -1:
+    cdef int _grow_nodes(self, Py_ssize_t need) except -1 nogil:
         _grow(<void**>&self.nodes, &self.ncap, need, sizeof(Node))
         return 0
 
-    cdef inline int _node(self, int32_t label, int32_t nkids, int32_t first, int32_t last) except -1:
+    cdef inline int _node(self, int32_t label, int32_t nkids, int32_t first, int32_t last,
+                          int32_t strip=-1) except -1 nogil:
         cdef Node* n
         if self.nn == self.ncap:
             self._grow_nodes(self.nn + 1)
@@ -290,6 +293,7 @@ cdef class Batch:
         n.nkids = nkids
         n.first = first
         n.last = last
+        n.strip = strip
         self.nn += 1
         return 0
 
@@ -351,7 +355,7 @@ cdef class Batch:
         return self.start.data[k], self.stop.data[k]
 
     cdef int _parse_tree(self, Vocab vocab, const unsigned char* p0, const unsigned char* end,
-                         Py_ssize_t* used, int64_t* newlines) except -2:
+                         Py_ssize_t* used, int64_t* newlines) except -2 nogil:
         """One tree from the '(' at p0 with nltk's tokens: '(' and the label after it (after
         blanks), ')', and words. Returns 1 (read; used = bytes), 0 (the buffer ends inside the
         tree), -1 (malformed or beyond nltk's depth: the Python reader gives the error)."""
@@ -400,6 +404,7 @@ cdef class Batch:
                     _grow(<void**>&self.frames, &self.fcap, depth + 1, sizeof(Frame))
                 fr = &self.frames[depth]
                 fr.label = lab
+                fr.strip = vocab.strip.data[lab]
                 fr.first = <int32_t>n_leaves
                 fr.kids = <int32_t>self.kidstack.size
                 depth += 1
@@ -417,12 +422,13 @@ cdef class Batch:
                 kids = self.kidstack.size - k
                 idx = self.nn - base
                 if n_leaves >= 2147483000 or idx >= 2147483000:
-                    raise MemoryError("a tree of over 2**31 nodes")
+                    with gil:
+                        raise MemoryError("a tree of over 2**31 nodes")
                 if kids == 0:
                     self._node(fr.label, 0, <int32_t>n_leaves, <int32_t>n_leaves)
                     n_leaves += 1
                 else:
-                    self._node(fr.label, <int32_t>kids, fr.first, <int32_t>(n_leaves - 1))
+                    self._node(fr.label, <int32_t>kids, fr.first, <int32_t>(n_leaves - 1), fr.strip)
                     nd = self.nodes + base
                     ks = self.kidstack.data
                     for j in range(k, self.kidstack.size):
@@ -468,7 +474,7 @@ cdef class Batch:
         self.tree_penn = penn
         return 1 + outer
 
-    cdef void _truncate(self, Py_ssize_t size) noexcept:
+    cdef void _truncate(self, Py_ssize_t size) noexcept nogil:
         self.nn = size
 
 
@@ -491,88 +497,100 @@ def parse_units(Batch batch, Vocab vocab, const unsigned char[::1] buf, Py_ssize
     cdef int64_t tree_line
     if n == 0 or pos >= n:
         return 0, pos, line, True
-    b = &buf[0]
-    p = b + pos
-    end = b + n
-    while count < max_units and p < end:
-        if mode == 1:
-            eol = p
-            while eol < end and eol[0] != 10 and eol[0] != 13:
-                eol += 1
-            if (eol >= end or (eol[0] == 13 and eol + 1 >= end)) and not eof:
-                break  # the line (or its \r\n) may go on in the next block
-            next_line = eol
-            if next_line < end:
-                if next_line[0] == 13 and next_line + 1 < end and next_line[1] == 10:
+    cdef const unsigned char* fail = NULL  # the start of a malformed sentence, left unread
+    with nogil:
+        b = &buf[0]
+        p = b + pos
+        end = b + n
+        while count < max_units and p < end:
+            if mode == 1:
+                eol = p
+                while eol < end and eol[0] != 10 and eol[0] != 13:
+                    eol += 1
+                if (eol >= end or (eol[0] == 13 and eol + 1 >= end)) and not eof:
+                    break  # the line (or its \r\n) may go on in the next block
+                next_line = eol
+                if next_line < end:
+                    if next_line[0] == 13 and next_line + 1 < end and next_line[1] == 10:
+                        next_line += 1
                     next_line += 1
-                next_line += 1
-            start = p
-            while p < eol:
-                w = ws_len(p, eol)
-                if not w:
-                    break
-                p += w
-            if p == eol:
-                batch._end_sentence(line, start - b + base_offset, next_line - b + base_offset, 0, 0)
-            else:
-                if p[0] != 40:
-                    return count, start - b, line, False
-                r = batch._parse_tree(vocab, p, eol, &used, &nl)
-                if r <= 0:
-                    return count, start - b, line, False
-                p += used
+                start = p
                 while p < eol:
                     w = ws_len(p, eol)
                     if not w:
-                        return count, start - b, line, False
+                        break
                     p += w
-                batch._end_sentence(line, start - b + base_offset, next_line - b + base_offset, r - 1,
-                                    _present(batch), batch.tree_penn)
-            line += 1
-            p = next_line
-            count += 1
-        else:
-            start = p
-            tree_line = line
-            while p < end:  # blanks and blank lines between trees
-                if p[0] == 13 and p + 1 >= end and not eof:
-                    p = end
-                    break
-                if p[0] == 10 or p[0] == 13:
-                    if p[0] == 13 and p + 1 < end and p[1] == 10:
-                        p += 1
-                    tree_line += 1
-                    p += 1
-                    continue
-                w = ws_len(p, end)
-                if not w:
-                    break
-                p += w
-            if p >= end:
-                if eof:
-                    line = tree_line
+                if p == eol:
+                    batch._end_sentence(line, start - b + base_offset, next_line - b + base_offset, 0, 0)
                 else:
+                    if p[0] != 40:
+                        fail = start
+                        break
+                    r = batch._parse_tree(vocab, p, eol, &used, &nl)
+                    if r <= 0:
+                        fail = start
+                        break
+                    p += used
+                    while p < eol:
+                        w = ws_len(p, eol)
+                        if not w:
+                            fail = start
+                            break
+                        p += w
+                    if fail != NULL:
+                        break
+                    batch._end_sentence(line, start - b + base_offset, next_line - b + base_offset, r - 1,
+                                        _present(batch), batch.tree_penn)
+                line += 1
+                p = next_line
+                count += 1
+            else:
+                start = p
+                tree_line = line
+                while p < end:  # blanks and blank lines between trees
+                    if p[0] == 13 and p + 1 >= end and not eof:
+                        p = end
+                        break
+                    if p[0] == 10 or p[0] == 13:
+                        if p[0] == 13 and p + 1 < end and p[1] == 10:
+                            p += 1
+                        tree_line += 1
+                        p += 1
+                        continue
+                    w = ws_len(p, end)
+                    if not w:
+                        break
+                    p += w
+                if p >= end:
+                    if eof:
+                        line = tree_line
+                    else:
+                        p = start
+                    break
+                if p[0] != 40:
+                    fail = start
+                    break
+                r = batch._parse_tree(vocab, p, end, &used, &nl)
+                if r == 0:
+                    if eof:
+                        fail = start
+                        break
                     p = start
-                break
-            if p[0] != 40:
-                return count, start - b, line, False
-            r = batch._parse_tree(vocab, p, end, &used, &nl)
-            if r == 0:
-                if eof:
-                    return count, start - b, line, False
-                p = start
-                break
-            if r < 0:
-                return count, start - b, line, False
-            batch._end_sentence(tree_line, p - b + base_offset, p + used - b + base_offset, r - 1,
-                                _present(batch), batch.tree_penn)
-            p += used
-            line = tree_line + nl
-            count += 1
+                    break
+                if r < 0:
+                    fail = start
+                    break
+                batch._end_sentence(tree_line, p - b + base_offset, p + used - b + base_offset, r - 1,
+                                    _present(batch), batch.tree_penn)
+                p += used
+                line = tree_line + nl
+                count += 1
+    if fail != NULL:
+        return count, fail - b, line, False
     return count, p - b, line, True
 
 
-cdef int32_t _present(Batch batch) except -1:
+cdef int32_t _present(Batch batch) except -1 nogil:
     """Whether the tree just read has words: inside its outer brackets, ``()`` is a failed
     parse (EVALB's skip); its nodes are dropped."""
     cdef Py_ssize_t base = batch.node_off.data[batch.node_off.size - 1]

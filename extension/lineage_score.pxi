@@ -22,7 +22,7 @@ cdef int _cmp_bracket(const void* x, const void* y) noexcept nogil:
     return 0
 
 
-cdef bint _penn_style(Batch t, Py_ssize_t a, Py_ssize_t b) noexcept:
+cdef bint _penn_style(Batch t, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     """Every leaf is the only child of its parent (lineage.is_penn_style)."""
     cdef const Node* nd = t.nodes + a
     cdef Py_ssize_t i
@@ -38,7 +38,7 @@ cdef bint _penn_style(Batch t, Py_ssize_t a, Py_ssize_t b) noexcept:
 
 
 cdef int _lineages_walk(Batch t, Py_ssize_t a, Py_ssize_t b, bint drop, I32Vec* syms, I32Vec* off,
-                        I32Vec* words) except -1:
+                        I32Vec* words) except -1 nogil:
     """:func:`_lineages` by a walk up from each leaf: for any parent array (parents after their
     children) where the subtrees need not be contiguous."""
     cdef const Node* nd = t.nodes + a
@@ -85,7 +85,8 @@ cdef int _lineages_walk(Batch t, Py_ssize_t a, Py_ssize_t b, bint drop, I32Vec* 
             v = nd[v].parent
         syms.size = out - syms.data
         if syms.size >= 2147483000:
-            raise MemoryError("lineages of over 2**31 symbols")
+            with gil:
+                raise MemoryError("lineages of over 2**31 symbols")
         off.data[no] = <int32_t>syms.size
         no += 1
     off.size = no
@@ -105,7 +106,7 @@ cdef inline void _reverse32(int32_t* v, Py_ssize_t n) noexcept nogil:
 
 
 cdef int _lineages(Batch t, Py_ssize_t a, Py_ssize_t b, bint drop, I32Vec* syms, I32Vec* off,
-                   I32Vec* words, I32Vec* path) except -1:
+                   I32Vec* words, I32Vec* path) except -1 nogil:
     """The lineage of every leaf of tree [a, b), Leaf end first, with the boundary markers of
     rules (i) and (ii): '[' (id 0) before the label of the highest node beginning with the
     leaf, ']' (id 1) after that of the highest node ending with it.
@@ -162,7 +163,8 @@ cdef int _lineages(Batch t, Py_ssize_t a, Py_ssize_t b, bint drop, I32Vec* syms,
                 found_b = True
         syms.size = out - syms.data
         if syms.size >= 2147483000:
-            raise MemoryError("lineages of over 2**31 symbols")
+            with gil:
+                raise MemoryError("lineages of over 2**31 symbols")
         nw += 1
         off.data[nw] = <int32_t>syms.size
     size = syms.size
@@ -188,7 +190,7 @@ cdef inline int32_t _sub2(int32_t x, int32_t y, int cost, const int32_t* first) 
 
 
 cdef int64_t _distance2(const int32_t* s, Py_ssize_t ns, const int32_t* t, Py_ssize_t nt, int cost,
-                        const int32_t* first, I32Vec* row) except -1:
+                        const int32_t* first, I32Vec* row) except -1 nogil:
     """Twice the weighted Levenshtein distance (insert or delete 1, replace by the costs).
     A common start or end is matched for free first: with one cost for every insertion
     and deletion and 0 for equal symbols, matching them is always optimal."""
@@ -231,7 +233,7 @@ cdef inline bint _bracket_less(const Bracket* x, const Bracket* y) noexcept nogi
 
 
 cdef int _brackets(Batch t, Py_ssize_t a, Py_ssize_t b, int32_t outer, bint penn, Vocab vocab,
-                   I32Vec* out, Py_ssize_t n_leaves, I32Vec* cnt) except -1:
+                   I32Vec* out, Py_ssize_t n_leaves, I32Vec* cnt) except -1 nogil:
     """GEIG's brackets as geig.py counts them without EVALB parameters (EVALB's rules with its
     default settings): the outer brackets, then every node with children but a Penn-style
     preterminal, as (first word, last word + 1, label cut at its first - or =), sorted.
@@ -244,7 +246,7 @@ cdef int _brackets(Batch t, Py_ssize_t a, Py_ssize_t b, int32_t outer, bint penn
     cdef int32_t* c
     cdef Bracket* br
     cdef Bracket x
-    cdef int32_t outer_label = vocab.strip.data[2]
+    cdef int32_t outer_label = 2  # the empty label, which has no - or = to cut at
     cdef bint in_range = True
     i32_reserve(out, 3 * (outer + (b - a)))
     i32_reserve(cnt, n_leaves + 2)
@@ -270,7 +272,7 @@ cdef int _brackets(Batch t, Py_ssize_t a, Py_ssize_t b, int32_t outer, bint penn
             c[nd[i].first] += 1
             br[j].start = nd[i].first
             br[j].end = nd[i].last + 1
-            br[j].label = vocab.strip.data[nd[i].label]
+            br[j].label = nd[i].strip if nd[i].strip >= 0 else vocab.strip.data[nd[i].label]
         for k in range(outer):
             j = c[0]
             c[0] += 1
@@ -290,7 +292,7 @@ cdef int _brackets(Batch t, Py_ssize_t a, Py_ssize_t b, int32_t outer, bint penn
                 continue
             br[n].start = nd[i].first
             br[n].end = nd[i].last + 1
-            br[n].label = vocab.strip.data[nd[i].label]
+            br[n].label = nd[i].strip if nd[i].strip >= 0 else vocab.strip.data[nd[i].label]
             n += 1
     out.size = 3 * n
     for i in range(1, n):  # insertion sort: nothing to move but brackets of one span
@@ -305,7 +307,7 @@ cdef int _brackets(Batch t, Py_ssize_t a, Py_ssize_t b, int32_t outer, bint penn
     return 0
 
 
-cdef void _match(const I32Vec* g, const I32Vec* c, int64_t* unlabelled, int64_t* labelled) noexcept:
+cdef void _match(const I32Vec* g, const I32Vec* c, int64_t* unlabelled, int64_t* labelled) noexcept nogil:
     """Matched brackets: each at most once, by span (unlabelled) and by span and label."""
     cdef Py_ssize_t i = 0, j = 0, ng = g.size // 3, nc = c.size // 3
     cdef const Bracket* x = <const Bracket*>g.data
@@ -418,7 +420,7 @@ cdef class Features:
     def __len__(self):
         return self.kind.size
 
-    cdef int32_t _new(self, int kind, int32_t a, int32_t b) except -1:
+    cdef int32_t _new(self, int kind, int32_t a, int32_t b) except -1 nogil:
         cdef int32_t f = <int32_t>self.kind.size
         cdef Py_ssize_t cap
         cdef void* p
@@ -426,7 +428,8 @@ cdef class Features:
             cap = 2 * self.acc_cap if self.acc_cap else 256
             p = realloc(self.acc, cap * sizeof(FeatAcc))
             if p == NULL:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             self.acc = <FeatAcc*>p
             self.acc_cap = cap
         memset(&self.acc[f], 0, sizeof(FeatAcc))
@@ -434,14 +437,14 @@ cdef class Features:
         i64_push(&self.stamp, -1)
         return f
 
-    cdef int32_t _dense(self, I32Vec* table, int kind, int32_t a) except -1:
+    cdef int32_t _dense(self, I32Vec* table, int kind, int32_t a) except -1 nogil:
         while table.size <= a:
             i32_push(table, -1)
         if table.data[a] < 0:
             table.data[a] = self._new(kind, a, -1)
         return table.data[a]
 
-    cdef int32_t _pair(self, int32_t a, int32_t b) except -1:
+    cdef int32_t _pair(self, int32_t a, int32_t b) except -1 nogil:
         cdef uint64_t key = (<uint64_t><uint32_t>a << 32) | <uint32_t>b
         cdef uint64_t h = key * 0x9E3779B97F4A7C15ULL
         cdef Py_ssize_t idx = <Py_ssize_t>((h >> 20) & <uint64_t>(self.kcap - 1)), k
@@ -460,7 +463,8 @@ cdef class Features:
             vals = <int32_t*>malloc(2 * self.kcap * sizeof(int32_t))
             if keys == NULL or vals == NULL:
                 free(keys); free(vals)
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             memset(vals, 0xff, 2 * self.kcap * sizeof(int32_t))
             for k in range(self.kcap):
                 if self.vals[k] != -1:
@@ -475,18 +479,19 @@ cdef class Features:
             self.kcap *= 2
         return f
 
-    cdef inline int _collect(self, int32_t f) except -1:
+    cdef inline int _collect(self, int32_t f) except -1 nogil:
         """Feature ``f`` into the record being built, once per word."""
         if self.stamp.data[f] != self.serial:
             self.stamp.data[f] = self.serial
             i32_push(&self.mrec, f)
         return 0
 
-    cdef int _memo_grow(self) except -1:
+    cdef int _memo_grow(self) except -1 nogil:
         cdef Py_ssize_t cap = 2 * self.mcap, k, idx
         cdef MemoSlot* tab = <MemoSlot*>malloc(cap * sizeof(MemoSlot))
         if tab == NULL:
-            raise MemoryError()
+            with gil:
+                raise MemoryError()
         memset(tab, 0xff, cap * sizeof(MemoSlot))
         for k in range(self.mcap):
             if self.mtab[k].off != -1:
@@ -498,7 +503,7 @@ cdef class Features:
         self.mtab, self.mcap = tab, cap
         return 0
 
-    cdef int add_word(self, const int32_t* lin, Py_ssize_t n, double score) except -1:
+    cdef int add_word(self, const int32_t* lin, Py_ssize_t n, double score) except -1 nogil:
         cdef Py_ssize_t i, idx, a, nf
         cdef int32_t parent = -1
         cdef uint64_t h = <uint64_t>n * 0x9E3779B97F4A7C15ULL
@@ -666,7 +671,7 @@ cdef class _Scratch:
         free(self.cnt.data)
 
 
-cdef bint _drop(Batch t, Py_ssize_t k, int pre) noexcept:
+cdef bint _drop(Batch t, Py_ssize_t k, int pre) noexcept nogil:
     """Whether sentence ``k``'s preterminals are left out of its lineages."""
     return pre == 2 or (pre == 0 and t.penn.data[k])
 
@@ -687,60 +692,64 @@ def score_batch(Batch gold, Batch cand, Vocab vocab, int cost, int pre, const ui
     cdef Py_ssize_t first_word
     if len(cand) != n or skip.shape[0] != n or status.shape[0] != n or status.shape[1] != 4:
         raise ValueError("batches, skip and status must have one row per sentence")
-    for k in range(n):
-        status[k, 0] = status[k, 1] = status[k, 2] = status[k, 3] = 0
-        if not gold.present.data[k]:
-            status[k, 0] = 1
-            continue
-        if not cand.present.data[k]:
-            status[k, 0] = 2
-            continue
-        if skip[k]:
-            status[k, 0] = 3
-            continue
-        ga, gb = gold.node_off.data[k], gold.node_off.data[k + 1]
-        ca, cb = cand.node_off.data[k], cand.node_off.data[k + 1]
-        gdrop = _drop(gold, k, pre)
-        cdrop = _drop(cand, k, pre)
-        _lineages(gold, ga, gb, gdrop, &x.gs, &x.go, &x.gw, &x.path)
-        _lineages(cand, ca, cb, cdrop, &x.cs, &x.co, &x.cw, &x.path)
-        if x.gw.size != x.cw.size:
-            status[k, 0] = 4
-            status[k, 1] = x.gw.size
-            status[k, 2] = x.cw.size
-            continue
-        nw = x.gw.size
-        for w in range(nw):
-            if x.gw.data[w] != x.cw.data[w]:
-                status[k, 0] = 5
-                status[k, 1] = w + 1
-                status[k, 2] = x.gw.data[w]
-                status[k, 3] = x.cw.data[w]
-                break
-        if status[k, 0]:
-            continue
-        first_word = scores.words.size
-        for w in range(nw):
-            total = (x.go.data[w + 1] - x.go.data[w]) + (x.co.data[w + 1] - x.co.data[w])
-            d2 = _distance2(x.gs.data + x.go.data[w], x.go.data[w + 1] - x.go.data[w],
-                            x.cs.data + x.co.data[w], x.co.data[w + 1] - x.co.data[w], cost, vocab.first.data,
-                            &x.row)
-            score = 1.0 - (<double>d2 * 0.5) / <double>total if total else 1.0
-            f64_push(&scores.words, score)
-            if features is not None:
-                features.add_word(x.gs.data + x.go.data[w], x.go.data[w + 1] - x.go.data[w], score)
-        status[k, 1] = scores.sums.size
-        score = _pairwise(scores.words.data + first_word, nw) if nw else 0.0
-        f64_push(&scores.sums, score)
-        f64_push(&scores.means, score / nw if nw else NAN)
-        i64_push(&scores.word_off, scores.words.size)
-        _brackets(gold, ga, gb, gold.outer.data[k], gdrop, vocab, &x.gb, nw, &x.cnt)
-        _brackets(cand, ca, cb, cand.outer.data[k], cdrop, vocab, &x.cb, nw, &x.cnt)
-        _match(&x.gb, &x.cb, &mu, &ml)
-        i32_push(&scores.gold, <int32_t>(x.gb.size // 3))
-        i32_push(&scores.cand, <int32_t>(x.cb.size // 3))
-        i32_push(&scores.mu, <int32_t>mu)
-        i32_push(&scores.ml, <int32_t>ml)
+    cdef bint has_features = features is not None
+    cdef const int32_t* first = vocab.first.data
+    with nogil:  # no Python object: the reader may fill the next batches meanwhile (nothing of the
+        # vocabulary is read here but the first characters of labels, for the first-char costs)
+        for k in range(n):
+            status[k, 0] = status[k, 1] = status[k, 2] = status[k, 3] = 0
+            if not gold.present.data[k]:
+                status[k, 0] = 1
+                continue
+            if not cand.present.data[k]:
+                status[k, 0] = 2
+                continue
+            if skip[k]:
+                status[k, 0] = 3
+                continue
+            ga, gb = gold.node_off.data[k], gold.node_off.data[k + 1]
+            ca, cb = cand.node_off.data[k], cand.node_off.data[k + 1]
+            gdrop = _drop(gold, k, pre)
+            cdrop = _drop(cand, k, pre)
+            _lineages(gold, ga, gb, gdrop, &x.gs, &x.go, &x.gw, &x.path)
+            _lineages(cand, ca, cb, cdrop, &x.cs, &x.co, &x.cw, &x.path)
+            if x.gw.size != x.cw.size:
+                status[k, 0] = 4
+                status[k, 1] = x.gw.size
+                status[k, 2] = x.cw.size
+                continue
+            nw = x.gw.size
+            for w in range(nw):
+                if x.gw.data[w] != x.cw.data[w]:
+                    status[k, 0] = 5
+                    status[k, 1] = w + 1
+                    status[k, 2] = x.gw.data[w]
+                    status[k, 3] = x.cw.data[w]
+                    break
+            if status[k, 0]:
+                continue
+            first_word = scores.words.size
+            for w in range(nw):
+                total = (x.go.data[w + 1] - x.go.data[w]) + (x.co.data[w + 1] - x.co.data[w])
+                d2 = _distance2(x.gs.data + x.go.data[w], x.go.data[w + 1] - x.go.data[w],
+                                x.cs.data + x.co.data[w], x.co.data[w + 1] - x.co.data[w], cost, first,
+                                &x.row)
+                score = 1.0 - (<double>d2 * 0.5) / <double>total if total else 1.0
+                f64_push(&scores.words, score)
+                if has_features:
+                    features.add_word(x.gs.data + x.go.data[w], x.go.data[w + 1] - x.go.data[w], score)
+            status[k, 1] = scores.sums.size
+            score = _pairwise(scores.words.data + first_word, nw) if nw else 0.0
+            f64_push(&scores.sums, score)
+            f64_push(&scores.means, score / nw if nw else NAN)
+            i64_push(&scores.word_off, scores.words.size)
+            _brackets(gold, ga, gb, gold.outer.data[k], gdrop, vocab, &x.gb, nw, &x.cnt)
+            _brackets(cand, ca, cb, cand.outer.data[k], cdrop, vocab, &x.cb, nw, &x.cnt)
+            _match(&x.gb, &x.cb, &mu, &ml)
+            i32_push(&scores.gold, <int32_t>(x.gb.size // 3))
+            i32_push(&scores.cand, <int32_t>(x.cb.size // 3))
+            i32_push(&scores.mu, <int32_t>mu)
+            i32_push(&scores.ml, <int32_t>ml)
 
 
 def tree_lineages(Batch t, Py_ssize_t k, int pre):

@@ -16,20 +16,21 @@ cdef struct F64Vec:
     Py_ssize_t cap
 
 
-cdef int _grow(void** data, Py_ssize_t* cap, Py_ssize_t need, size_t item) except -1:
+cdef int _grow(void** data, Py_ssize_t* cap, Py_ssize_t need, size_t item) except -1 nogil:
     cdef Py_ssize_t new_cap = cap[0] * 2 if cap[0] else 64
     cdef void* p
     while new_cap < need:
         new_cap *= 2
     p = realloc(data[0], <size_t>new_cap * item)
     if p == NULL:
-        raise MemoryError()
+        with gil:
+            raise MemoryError()
     data[0] = p
     cap[0] = new_cap
     return 0
 
 
-cdef inline int i32_push(I32Vec* v, int32_t x) except -1:
+cdef inline int i32_push(I32Vec* v, int32_t x) except -1 nogil:
     if v.size == v.cap:
         _grow(<void**>&v.data, &v.cap, v.size + 1, sizeof(int32_t))
     v.data[v.size] = x
@@ -37,13 +38,13 @@ cdef inline int i32_push(I32Vec* v, int32_t x) except -1:
     return 0
 
 
-cdef inline int i32_reserve(I32Vec* v, Py_ssize_t need) except -1:
+cdef inline int i32_reserve(I32Vec* v, Py_ssize_t need) except -1 nogil:
     if need > v.cap:
         _grow(<void**>&v.data, &v.cap, need, sizeof(int32_t))
     return 0
 
 
-cdef inline int i64_push(I64Vec* v, int64_t x) except -1:
+cdef inline int i64_push(I64Vec* v, int64_t x) except -1 nogil:
     if v.size == v.cap:
         _grow(<void**>&v.data, &v.cap, v.size + 1, sizeof(int64_t))
     v.data[v.size] = x
@@ -51,7 +52,7 @@ cdef inline int i64_push(I64Vec* v, int64_t x) except -1:
     return 0
 
 
-cdef inline int f64_push(F64Vec* v, double x) except -1:
+cdef inline int f64_push(F64Vec* v, double x) except -1 nogil:
     if v.size == v.cap:
         _grow(<void**>&v.data, &v.cap, v.size + 1, sizeof(double))
     v.data[v.size] = x
@@ -139,11 +140,12 @@ cdef class Vocab:
     def __len__(self):
         return self.lens.size
 
-    cdef int _rehash(self) except -1:
+    cdef int _rehash(self) except -1 nogil:
         cdef Py_ssize_t cap = self.tcap * 2, k, idx, i
         cdef VSlot* table = <VSlot*>malloc(cap * sizeof(VSlot))
         if table == NULL:
-            raise MemoryError()
+            with gil:
+                raise MemoryError()
         memset(table, 0xff, cap * sizeof(VSlot))
         for i in range(self.tcap):
             if self.table[i].id == -1:
@@ -159,7 +161,7 @@ cdef class Vocab:
         self.tcap = cap
         return 0
 
-    cdef inline int32_t _find(self, const unsigned char* s, Py_ssize_t n, uint64_t w0, Py_ssize_t* slot) noexcept:
+    cdef inline int32_t _find(self, const unsigned char* s, Py_ssize_t n, uint64_t w0, Py_ssize_t* slot) noexcept nogil:
         """The id of s[:n] (first 8 bytes w0), or -1 with ``slot`` the free slot for it."""
         cdef Py_ssize_t idx = <Py_ssize_t>(_vhash(s, n, w0) & <uint64_t>(self.tcap - 1))
         cdef VSlot* e
@@ -172,7 +174,7 @@ cdef class Vocab:
                 return e.id
             idx = (idx + 1) & (self.tcap - 1)
 
-    cdef int32_t intern(self, const unsigned char* s, Py_ssize_t n) except -1:
+    cdef int32_t intern(self, const unsigned char* s, Py_ssize_t n) except -1 nogil:
         cdef uint64_t w0 = _head(s, n)
         cdef Py_ssize_t slot
         cdef int32_t k = self._find(s, n, w0, &slot)
@@ -180,7 +182,7 @@ cdef class Vocab:
             return k
         return self._add(s, n, w0, slot)
 
-    cdef int32_t intern_token(self, const unsigned char** pp, const unsigned char* end) except -3:
+    cdef int32_t intern_token(self, const unsigned char** pp, const unsigned char* end) except -3 nogil:
         """The id of the token at ``pp[0]`` (nltk's [^\\s()]+, maybe empty), ``pp[0]`` moved past
         it; -1 at a \\( or \\) escape (left to the Python reader)."""
         cdef const unsigned char* p = pp[0]
@@ -202,13 +204,14 @@ cdef class Vocab:
             return k
         return self._add(p, n, w0, slot)
 
-    cdef int32_t _add(self, const unsigned char* s, Py_ssize_t n, uint64_t w0, Py_ssize_t slot) except -1:
+    cdef int32_t _add(self, const unsigned char* s, Py_ssize_t n, uint64_t w0, Py_ssize_t slot) except -1 nogil:
         """A new string s[:n] in free ``slot`` of the table: its id."""
         cdef int32_t new_id, cut_id
         cdef Py_ssize_t p
         cdef int32_t lead
         if self.lens.size >= 2147483000 or n > 2147483000:
-            raise MemoryError("too many distinct labels and words")
+            with gil:
+                raise MemoryError("too many distinct labels and words")
         new_id = <int32_t>self.lens.size
         if self.arena_size + n > self.arena_cap:
             _grow(<void**>&self.arena, &self.arena_cap, self.arena_size + n, 1)

@@ -42,6 +42,7 @@ from __future__ import annotations
 import heapq
 import os
 import tempfile
+import threading
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -56,6 +57,8 @@ from .leaf_ancestor_words import SentenceResult, _lineage_limit, make_sentence
 BLOCK = 1 << 20
 BATCH = 1024
 SPOOL = 1 << 20  # bytes of values PairwiseSum keeps in memory before it moves them to a temporary file
+#: files of one tree a line: the next batches read on a second thread while the compiled loop scores these
+READ_AHEAD = True
 COSTS = {"exact": 0, "first-char": 1}
 PRETERMINALS = {"auto": 0, "keep": 1, "drop": 2}
 #: the per-sentence arrays of ``keep_rows``, in :meth:`Scores.arrays` order but for the first two and the last
@@ -175,10 +178,13 @@ class Engine:
         if self.keep_skipped is None or len(self.skipped) < self.keep_skipped:
             self.skipped.append(message)
 
-    def add(self, gb, cb, first_index: int, locate, trees=None, ranges=None) -> None:
+    def add(self, gb, cb, first_index: int, locate, trees=None, ranges=None,
+            during: Optional[Callable[[], None]] = None) -> None:
         """Score one pair of batches; ``locate(side, k)`` is sentence ``k``'s Location (side 0
         gold, 1 candidate); ``trees(k)`` its two trees (for the limits check); ``ranges``
-        (for file sources) gives the byte ranges and lines kept for the worst sentences."""
+        (for file sources) gives the byte ranges and lines kept for the worst sentences;
+        ``during()`` runs on another thread while the compiled loop scores them (which reads
+        nothing of the vocabulary but with the first-char costs: then it runs before)."""
         n = len(gb)
         g_nodes, c_nodes = gb.node_counts(), cb.node_counts()
         if not self.any_tree and (g_nodes.any() or c_nodes.any()):
@@ -192,7 +198,18 @@ class Engine:
                     skip[k], reasons[k] = 1, reason
         status = np.zeros((n, 4), dtype=np.int64)
         self.scores.clear()
-        _lineage.score_batch(gb, cb, self.vocab, self.cost, self.pre, skip, self.scores, self.features, status)
+        if during is not None and self.cost == 0:
+            worker = threading.Thread(target=during, name="leaf-ancestor reader")
+            worker.start()
+            try:
+                _lineage.score_batch(gb, cb, self.vocab, self.cost, self.pre, skip, self.scores, self.features,
+                                     status)
+            finally:
+                worker.join()
+        else:
+            if during is not None:
+                during()
+            _lineage.score_batch(gb, cb, self.vocab, self.cost, self.pre, skip, self.scores, self.features, status)
         for k in np.nonzero(status[:, 0])[0].tolist():
             self._skip(first_index + k, self._reason(status[k].tolist(), k, first_index, locate, c_nodes, reasons))
         scored = np.nonzero(status[:, 0] == 0)[0]
@@ -295,7 +312,8 @@ def score_files(gold_path, cand_path, cost: str = "exact", preterminals: str = "
     if options.get("emit") is None or restart is not None:
         engine = Engine(cost, preterminals, strict, keep_worst, **options)
         try:
-            count = _score_batches(engine, names, line_batches(gold_path, cand_path, engine.vocab, BATCH, BLOCK))
+            count = _score_batches(engine, names, line_batches(gold_path, cand_path, engine.vocab, BATCH, BLOCK,
+                                                               ahead=READ_AHEAD))
             return engine, (1, 1), count
         except FallBack:
             raise  # not UTF-8: the first pass says so before anything is scored
@@ -334,7 +352,7 @@ def _counts(gold_path, cand_path, restart: Optional[Callable[[], None]] = None) 
 def _score_batches(engine: Engine, names: Tuple[str, str], batches) -> int:
     """Every pair of batches scored by ``engine``; the number of sentences."""
     count = 0
-    for gb, cb, first in batches:
+    for gb, cb, first, *ahead in batches:
         lines = (gb.lines(), cb.lines())
 
         def locate(side, k, first=first, lines=lines):
@@ -346,7 +364,7 @@ def _score_batches(engine: Engine, names: Tuple[str, str], batches) -> int:
         def ranges(k, gb=gb, cb=cb, lines=lines):
             return (*gb.byte_range(k), int(lines[0][k]), *cb.byte_range(k), int(lines[1][k]))
 
-        engine.add(gb, cb, first, locate, trees, ranges)
+        engine.add(gb, cb, first, locate, trees, ranges, ahead[0] if ahead else None)
         count = first + len(gb)
     return count
 

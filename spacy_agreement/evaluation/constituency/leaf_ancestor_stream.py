@@ -21,7 +21,7 @@ the file, line and token of the problem.
 from __future__ import annotations
 
 import codecs
-from typing import Iterator, Optional, Tuple
+from typing import Callable, Dict, Iterator, Optional, Tuple
 
 from ... import _lineage
 
@@ -151,31 +151,53 @@ def file_batches(gold_path, cand_path, modes: Tuple[int, int], count: int, vocab
             s.close()
 
 
-def line_batches(gold_path, cand_path, vocab, size: int, block: int) -> Iterator[Tuple[object, object, int]]:
+def line_batches(gold_path, cand_path, vocab, size: int, block: int, ahead: bool = False
+                 ) -> Iterator[Tuple[object, object, int, Optional[Callable[[], None]]]]:
     """Both files batch by batch as :func:`file_batches` gives them where both are one tree
     a line (mode 1) with as many lines, in one pass (module docstring); :class:`NotLines`
-    where they are not, :class:`FallBack` for a file that is not UTF-8."""
+    where they are not, :class:`FallBack` for a file that is not UTF-8.
+
+    Each pair comes with ``read_ahead``: with ``ahead``, a callable that reads the next pair
+    into a second pair of batches (what it raises is raised when the next pair is asked
+    for), for the consumer to run on another thread while it scores this pair (nothing of
+    the vocabulary may be read meanwhile: the reader adds to it); else None."""
     streams = [FileStream(gold_path, 1, vocab, block, check=True), FileStream(cand_path, 1, vocab, block, check=True)]
-    batches = [_lineage.Batch(), _lineage.Batch()]
+    pairs = [[_lineage.Batch(), _lineage.Batch()], [_lineage.Batch(), _lineage.Batch()]]
+
+    def fill(batches, done: int) -> int:
+        got = []
+        for side in (0, 1):
+            batches[side].clear()
+            try:
+                got.append(streams[side].read(batches[side], size))
+            except NotUTF8:
+                raise
+            except FallBack:
+                raise NotLines("parse", side, done + len(batches[side])) from None
+        if got[0] != got[1]:
+            raise NotLines("count")
+        return got[0]
+
     try:
-        done = 0
-        while True:
-            got = []
-            for side in (0, 1):
-                batches[side].clear()
+        done, cur = 0, 0
+        got = fill(pairs[cur], done)
+        while got:
+            ahead_box: Dict[str, object] = {}
+
+            def read_ahead(box=ahead_box, batches=pairs[1 - cur], first=done + got) -> None:
                 try:
-                    got.append(streams[side].read(batches[side], size))
-                except NotUTF8:
-                    raise
-                except FallBack:
-                    raise NotLines("parse", side, done + len(batches[side])) from None
-            if got[0] != got[1]:
-                raise NotLines("count")
-            if got[0]:
-                yield batches[0], batches[1], done
-                done += got[0]
-            if got[0] < size:
+                    box["got"] = fill(batches, first)
+                except BaseException as exc:  # raised in the consumer's thread, in its turn
+                    box["error"] = exc
+
+            yield pairs[cur][0], pairs[cur][1], done, (read_ahead if ahead and got == size else None)
+            done += got
+            if got < size:
                 break
+            if "error" in ahead_box:
+                raise ahead_box["error"]  # type: ignore[misc]
+            got = ahead_box["got"] if "got" in ahead_box else fill(pairs[1 - cur], done)  # type: ignore[assignment]
+            cur = 1 - cur
     finally:
         for s in streams:
             s.close()
