@@ -572,6 +572,14 @@ cdef class Features:
             self._memo_grow()
         return 0
 
+    def add_log(self, WordLog log):
+        """The words of ``log``, in order, as if each had been added as it was scored."""
+        cdef Py_ssize_t i
+        with nogil:
+            for i in range(log.scores.size):
+                self.add_word(log.syms.data + log.off.data[i], log.off.data[i + 1] - log.off.data[i],
+                              log.scores.data[i])
+
     cdef double _mean(self, Py_ssize_t f) noexcept:
         cdef const FeatAcc* a = &self.acc[f]
         cdef int64_t n = a.count
@@ -597,6 +605,38 @@ cdef class Features:
             if self.acc[f].count >= min_count and self.acc[f].count > 0:
                 out.append((self.kind.data[f], self.fa.data[f], self.fb.data[f], self.acc[f].count, self._mean(f)))
         return out
+
+
+cdef class WordLog:
+    """The scored words of a batch as :class:`Features` takes them (each word's gold lineage
+    and score, in order), for :meth:`Features.add_log` to add later, on another thread."""
+
+    cdef I32Vec syms
+    cdef I64Vec off
+    cdef F64Vec scores
+
+    def __cinit__(self):
+        i64_push(&self.off, 0)
+
+    def __dealloc__(self):
+        free(self.syms.data); free(self.off.data); free(self.scores.data)
+
+    def __len__(self):
+        return self.scores.size
+
+    def clear(self):
+        self.syms.size = self.scores.size = 0
+        self.off.size = 1
+
+    cdef int add(self, const int32_t* lin, Py_ssize_t n, double score) except -1 nogil:
+        cdef Py_ssize_t i
+        i32_reserve(&self.syms, self.syms.size + n)
+        for i in range(n):
+            self.syms.data[self.syms.size + i] = lin[i]
+        self.syms.size += n
+        i64_push(&self.off, self.syms.size)
+        f64_push(&self.scores, score)
+        return 0
 
 
 cdef class Scores:
@@ -677,13 +717,13 @@ cdef bint _drop(Batch t, Py_ssize_t k, int pre) noexcept nogil:
 
 
 def score_batch(Batch gold, Batch cand, Vocab vocab, int cost, int pre, const uint8_t[::1] skip,
-                Scores scores, Features features, int64_t[:, ::1] status):
+                Scores scores, Features features, int64_t[:, ::1] status, WordLog log=None):
     """Score sentence pairs ``k`` of two batches (same length). ``cost``: 0 exact, 1 first-char;
     ``pre``: preterminals 0 auto, 1 keep, 2 drop; ``skip[k]``: too large (set aside).
     ``status[k]`` gets (code, a, b, c): 0 scored (a: its row in ``scores``); 1 no gold tree;
     2 no candidate tree; 3 too large; 4 word counts differ (a gold, b candidate); 5 word a
     (1-based) differs (b gold id, c candidate id). ``features`` (or None) sums the gold
-    configurations of the scored words."""
+    configurations of the scored words, or ``log`` (if given) keeps them for it."""
     cdef Py_ssize_t n = len(gold), k, ga, gb, ca, cb, w, nw, i
     cdef _Scratch x = _Scratch()
     cdef int64_t d2, total, mu, ml
@@ -692,7 +732,7 @@ def score_batch(Batch gold, Batch cand, Vocab vocab, int cost, int pre, const ui
     cdef Py_ssize_t first_word
     if len(cand) != n or skip.shape[0] != n or status.shape[0] != n or status.shape[1] != 4:
         raise ValueError("batches, skip and status must have one row per sentence")
-    cdef bint has_features = features is not None
+    cdef bint has_features = features is not None, has_log = log is not None
     cdef const int32_t* first = vocab.first.data
     with nogil:  # no Python object: the reader may fill the next batches meanwhile (nothing of the
         # vocabulary is read here but the first characters of labels, for the first-char costs)
@@ -736,7 +776,9 @@ def score_batch(Batch gold, Batch cand, Vocab vocab, int cost, int pre, const ui
                                 &x.row)
                 score = 1.0 - (<double>d2 * 0.5) / <double>total if total else 1.0
                 f64_push(&scores.words, score)
-                if has_features:
+                if has_log:
+                    log.add(x.gs.data + x.go.data[w], x.go.data[w + 1] - x.go.data[w], score)
+                elif has_features:
                     features.add_word(x.gs.data + x.go.data[w], x.go.data[w + 1] - x.go.data[w], score)
             status[k, 1] = scores.sums.size
             score = _pairwise(scores.words.data + first_word, nw) if nw else 0.0

@@ -170,6 +170,13 @@ class Engine:
         self.rows: Optional[Dict[str, list]] = {name: [] for name in ROWS} if keep_rows else None
         self.heap: list = []
         self.any_tree = False
+        self.logs, self.flip, self.pending = (_lineage.WordLog(), _lineage.WordLog()), 0, None
+
+    def _flush(self) -> None:
+        """The words kept for the error configurations added to them (see :meth:`add`)."""
+        if self.pending is not None:
+            pending, self.pending = self.pending, None
+            self.features.add_log(pending)
 
     def _skip(self, index: int, message: str) -> None:
         self.skipped_count += 1
@@ -199,14 +206,30 @@ class Engine:
         status = np.zeros((n, 4), dtype=np.int64)
         self.scores.clear()
         if during is not None and self.cost == 0:
-            worker = threading.Thread(target=during, name="leaf-ancestor reader")
+            # the other thread reads on and adds the words of the batch before to the error configurations
+            log, pending, failed = self.logs[self.flip], self.pending, []
+            self.flip ^= 1
+            log.clear()
+
+            def work() -> None:
+                try:
+                    if pending is not None:
+                        self.features.add_log(pending)
+                except BaseException as exc:  # raised here once the batch is scored
+                    failed.append(exc)
+                during()
+
+            worker = threading.Thread(target=work, name="leaf-ancestor reader")
             worker.start()
             try:
-                _lineage.score_batch(gb, cb, self.vocab, self.cost, self.pre, skip, self.scores, self.features,
-                                     status)
+                _lineage.score_batch(gb, cb, self.vocab, self.cost, self.pre, skip, self.scores, None, status, log)
             finally:
                 worker.join()
+            if failed:
+                raise failed[0]
+            self.pending = log
         else:
+            self._flush()
             if during is not None:
                 during()
             _lineage.score_batch(gb, cb, self.vocab, self.cost, self.pre, skip, self.scores, self.features, status)
@@ -276,6 +299,7 @@ class Engine:
                 heapq.heapreplace(self.heap, entry)
 
     def store(self) -> Store:
+        self._flush()
         vocab = self.vocab
 
         def text(kind, a, b):
