@@ -57,24 +57,36 @@ def ours():
     return [found] if found else [sys.executable, "-m", "spacy_agreement.cli"]
 
 
-def compare(gold, system, script, repeat):
-    s_time, s_mem, _ = measure([sys.executable, script, gold, system], repeat)
-    s_out = subprocess.run([sys.executable, script, gold, system, "-v"], capture_output=True, text=True).stdout
-    script_f1 = {}
-    for line in s_out.splitlines():
+def script_f1(script, gold, system, env=None):
+    """UAS, LAS, CLAS, MLAS and BLEX F1 as conll18_ud_eval.py's ``-v`` table prints them (lower-case keys)."""
+    out = subprocess.run([sys.executable, script, gold, system, "-v"], capture_output=True, text=True, env=env,
+                         check=True).stdout
+    found = {}
+    for line in out.splitlines():
         parts = [p.strip() for p in line.split("|")]
         if len(parts) >= 4 and parts[0] in ("UAS", "LAS", "CLAS", "MLAS", "BLEX"):
-            script_f1[parts[0].lower()] = float(parts[3])
+            found[parts[0].lower()] = float(parts[3])
+    return found
+
+
+def ours_f1(json_text, metrics):
+    """The same F1 from ``evaluate --json``, rounded as the script prints them."""
+    data = json.loads(json_text)
+    return {m: round(100 * (data.get(f"{m}_f1") if f"{m}_f1" in data else data[m]), 2) for m in metrics}
+
+
+def compare(gold, system, script, repeat):
+    s_time, s_mem, _ = measure([sys.executable, script, gold, system], repeat)
+    theirs = script_f1(script, gold, system)
     q_time, q_mem, _ = measure([*ours(), "evaluate", gold, system, "-q"], repeat)
     j_time, j_mem, j_out = measure([*ours(), "evaluate", gold, system, "-q", "--json"], repeat)
-    data = json.loads(j_out)
-    ours_f1 = {m: round(100 * (data.get(f"{m}_f1") if f"{m}_f1" in data else data[m]), 2) for m in script_f1}
-    same = all(abs(ours_f1[m] - script_f1[m]) < 1e-9 for m in script_f1)
+    mine = ours_f1(j_out, theirs)
+    same = all(abs(mine[m] - theirs[m]) < 1e-9 for m in theirs)
     print(f"\n{os.path.basename(system)}")
     print(f"  conll18_ud_eval.py         {s_time:7.2f} s  {s_mem:7.0f} MB")
     print(f"  spacy-agreement evaluate   {q_time:7.2f} s  {q_mem:7.0f} MB   ratio {q_time / s_time:.3f}")
     print(f"  ... --json                 {j_time:7.2f} s  {j_mem:7.0f} MB   ratio {j_time / s_time:.3f}")
-    print("  F1 (script / ours): " + ", ".join(f"{m.upper()} {script_f1[m]:.2f}/{ours_f1[m]:.2f}" for m in script_f1)
+    print("  F1 (script / ours): " + ", ".join(f"{m.upper()} {theirs[m]:.2f}/{mine[m]:.2f}" for m in theirs)
           + ("  (equal)" if same else "  ** DIFFERENT **"))
     return same
 

@@ -127,6 +127,37 @@ def triangle_rows(n, rows, run=10, seed=0):
     return ranges, left.astype(np.int64), right.astype(np.int64)
 
 
+def oriented_corpus(dirs):
+    """The annotations of the annotator folders as α's all-pairs sums see them: (trees given,
+    forest ordered by cost ratio, sizes, order, mirror, the mirrored forest)."""
+    corpus = sa.load_annotator_dirs(dirs)
+    vocab = sa.LabelVocab()
+    given = [t.to_ordered(vocab)[0] for item in corpus.items for t in item.values()]
+    sizes = np.array([t.size for t in given], dtype=np.int64)
+    forest, sizes, order, mirror = oriented(Forest.from_trees(given), sizes, np.arange(len(given), dtype=float), None,
+                                           given)
+    mirrored = Forest(mirror.labels, mirror.lml, forest.offsets, mirror.keyroots, mirror.kr_offsets)
+    return corpus, given, forest, sizes, order, mirror, mirrored
+
+
+def timed_pairs(forest, mirror, rows):
+    """``rows`` rows of the pair triangle (:func:`triangle_rows`), each pair's cheaper orientation
+    (``flip``: mirrored) and its cell-equivalents: (ranges, left, right, flip, cells)."""
+    ranges, left, right = triangle_rows(len(forest), rows)
+    flip = mirror.cost_right[left] * mirror.cost_right[right] < mirror.cost_left[left] * mirror.cost_left[right]
+    cells = np.where(flip, mirror.cost_right[left] * mirror.cost_right[right],
+                     mirror.cost_left[left] * mirror.cost_left[right]).astype(float)
+    return ranges, left, right, flip, cells
+
+
+def both_orientations(kernel, forest, mirrored, left, right, flip):
+    """``kernel(forest, left, right)`` over the pairs, each in its cheaper orientation."""
+    out = np.empty(len(left))
+    out[~flip] = kernel(forest, left[~flip], right[~flip])
+    out[flip] = kernel(mirrored, left[flip], right[flip])
+    return out
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, help="folder of make_corpus.py's annotator-K.conllu files")
@@ -141,21 +172,13 @@ def main(argv=None):
         subprocess.run([sys.executable, str(SHARED / "make_corpus.py"), "--out", str(args.corpus)], check=True)
     dirs = annotator_dirs(args.corpus, tmp / "dirs")
     print(machine())
-    corpus = sa.load_annotator_dirs(dirs)
-    vocab = sa.LabelVocab()
-    given = [t.to_ordered(vocab)[0] for item in corpus.items for t in item.values()]
-    sizes = np.array([t.size for t in given], dtype=np.int64)
     # the trees as α's all-pairs sums see them: ordered by cost ratio, with their mirror
-    forest, sizes, order, mirror = oriented(Forest.from_trees(given), sizes, np.arange(len(given), dtype=float), None,
-                                           given)
+    corpus, given, forest, sizes, order, mirror, mirrored = oriented_corpus(dirs)
     trees, counts = [given[int(t)] for t in order], np.ones(len(given))
     start = time.perf_counter()
     layouts = row_layouts(forest.arrays(), mirror)
     layout_s = time.perf_counter() - start
-    mirrored = Forest(mirror.labels, mirror.lml, forest.offsets, mirror.keyroots, mirror.kr_offsets)
-    ranges, left, right = triangle_rows(len(forest), args.rows)
-    flip = mirror.cost_right[left] * mirror.cost_right[right] < mirror.cost_left[left] * mirror.cost_left[right]
-    cells = np.where(flip, mirror.cost_right[left] * mirror.cost_right[right], mirror.cost_left[left] * mirror.cost_left[right]).astype(float)
+    ranges, left, right, flip, cells = timed_pairs(forest, mirror, args.rows)
     print(f"corpus: {len(corpus)} sentences, {len(forest)} annotations; timed: {len(left):,} pairs "
           f"({sum(b - a for a, b in ranges)} rows i of the pair triangle in {len(ranges)} runs, all j > i), "
           f"{cells.sum():.3g} cell-equivalents, "
@@ -177,12 +200,7 @@ def main(argv=None):
                    for a, b in ranges)
 
     def plain_sums(kernel):
-        def run():
-            out = np.empty(len(left))
-            out[~flip] = kernel(forest, left[~flip], right[~flip])
-            out[flip] = kernel(mirrored, left[flip], right[flip])
-            return out
-        return run
+        return lambda: both_orientations(kernel, forest, mirrored, left, right, flip)
 
     results = {}
     plain = plain_c(tmp)

@@ -31,8 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
-import re
 import statistics
 import subprocess
 import sys
@@ -84,29 +82,19 @@ def bracket_rows(data: Path, runs: int, env: Dict[str, str], tmp: Path) -> List[
     return rows
 
 
-CONLL18_F1 = ("LAS", "UAS", "CLAS", "MLAS", "BLEX")
-
-
 def same_figures(script: Path, gold: Path, system: Path, env: Dict[str, str]) -> str:
-    """The script's F1 of the five metrics (its ``-v`` table) against ours (``--json``); stops the
-    benchmark when one differs."""
-    table = subprocess.run([sys.executable, str(script), str(gold), str(system), "-v"], check=True,
-                           capture_output=True, text=True, env=env).stdout
-    theirs = {}
-    for line in table.splitlines():
-        parts = [part.strip() for part in line.split("|")]
-        if len(parts) >= 4 and parts[0] in CONLL18_F1:
-            theirs[parts[0]] = float(parts[3])
-    data = json.loads(subprocess.run([*ours(), "evaluate", str(gold), str(system), "-q", "--json"], check=True,
-                                     capture_output=True, text=True, env=env).stdout)
-    shown = []
-    for metric in CONLL18_F1:
-        key = metric.lower()
-        got = round(100 * float(data[f"{key}_f1"] if f"{key}_f1" in data else data[key]), 2)
-        if got != theirs[metric]:
-            raise SystemExit(f"evaluate {system.name}: {metric} F1 {got} against the script's {theirs[metric]}")
-        shown.append(f"{metric} {got:.2f}")
-    return "F1 equal to the script's: " + ", ".join(shown)
+    """The script's F1 of the five metrics against ours (bench_evaluate's readings of both); stops
+    the benchmark when one differs."""
+    from bench_evaluate import ours_f1, script_f1
+
+    theirs = script_f1(str(script), str(gold), str(system), env)
+    mine = ours_f1(subprocess.run([*ours(), "evaluate", str(gold), str(system), "-q", "--json"], check=True,
+                                  capture_output=True, text=True, env=env).stdout, theirs)
+    for metric in theirs:
+        if mine[metric] != theirs[metric]:
+            raise SystemExit(f"evaluate {system.name}: {metric.upper()} F1 {mine[metric]} against the script's "
+                             f"{theirs[metric]}")
+    return "F1 equal to the script's: " + ", ".join(f"{m.upper()} {v:.2f}" for m, v in theirs.items())
 
 
 def evaluate_rows(data: Path, script: Path, runs: int, env: Dict[str, str], tmp: Path) -> List[Row]:
@@ -123,23 +111,12 @@ def evaluate_rows(data: Path, script: Path, runs: int, env: Dict[str, str], tmp:
 
 def alpha_row(corpus: Path, runs: int, rows_timed: int, threads: int, env: Dict[str, str], tmp: Path) -> Row:
     """Exact α per cell-equivalent per thread against the plain C kernel, each run timing both."""
-    import numpy as np
-
-    import spacy_agreement as sa
-    from spacy_agreement.agreement.engine import oriented
-    from spacy_agreement.trees import Forest
-    from bench_kernel import all_pairs_cells, annotator_dirs, plain_c, triangle_rows
+    from bench_kernel import all_pairs_cells, annotator_dirs, both_orientations, oriented_corpus, plain_c, timed_pairs
 
     dirs = annotator_dirs(corpus, tmp / "dirs")
-    given = [t.to_ordered(sa.LabelVocab())[0] for item in sa.load_annotator_dirs(dirs).items for t in item.values()]
-    sizes = np.array([t.size for t in given], dtype=np.int64)
-    forest, sizes, _, mirror = oriented(Forest.from_trees(given), sizes, np.arange(len(given), dtype=float), None,
-                                        given)
-    mirrored = Forest(mirror.labels, mirror.lml, forest.offsets, mirror.keyroots, mirror.kr_offsets)
-    _, left, right = triangle_rows(len(forest), rows_timed)
-    flip = mirror.cost_right[left] * mirror.cost_right[right] < mirror.cost_left[left] * mirror.cost_left[right]
-    cells = float(np.where(flip, mirror.cost_right[left] * mirror.cost_right[right],
-                           mirror.cost_left[left] * mirror.cost_left[right]).sum())
+    _, _, forest, _, _, mirror, mirrored = oriented_corpus(dirs)
+    _, left, right, flip, cell_array = timed_pairs(forest, mirror, rows_timed)
+    cells = float(cell_array.sum())
     total = all_pairs_cells(mirror.cost_left, mirror.cost_right)
     kernel = plain_c(tmp)
     if kernel is None:
@@ -147,8 +124,7 @@ def alpha_row(corpus: Path, runs: int, rows_timed: int, threads: int, env: Dict[
 
     def plain_ns() -> float:
         start = time.perf_counter()
-        kernel(forest, left[~flip], right[~flip])
-        kernel(mirrored, left[flip], right[flip])
+        both_orientations(kernel, forest, mirrored, left, right, flip)
         return (time.perf_counter() - start) / cells * 1e9
 
     command = [*ours(), "alpha", "--dirs", *map(str, dirs), "--alpha", "exact", "--threads", str(threads), "--json"]
@@ -194,10 +170,10 @@ def significance_row(runs: int) -> Row:
 
 
 def machine() -> str:
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
-    return (f"{time.strftime('%Y-%m-%d')}, {cpu}, {os.cpu_count()} cores, {platform.platform()}, "
-            f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}")
+    """bench_ted's description of the machine and the load when the run starts."""
+    from bench_ted import machine as described
+
+    return f"{described()}\nload average {os.getloadavg()[0]:.2f}"
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -71,7 +71,7 @@ _EXPORTS = {
     "judgments": ".evaluation.judgments.judgments_run",
     "EvaluationOptions": ".evaluation.dependency.settings",
     "EvaluationSettings": ".evaluation.dependency.settings",
-    "ComparisonSettings": ".evaluation.comparison.significance",
+    "ComparisonSettings": ".evaluation.comparison.settings",
     "JudgingPage": ".report.judging_page",
     "judge": ".report.judging_page",
     "judging_page": ".report.judging_page",
@@ -110,13 +110,11 @@ if TYPE_CHECKING:  # the same names for type checkers and the API reference (gri
     from .evaluation.judgments.judging_items import JudgingSettings
     from .evaluation.judgments.judgments_run import JudgmentsRun, judgments
     from .evaluation.dependency.settings import EvaluationOptions, EvaluationSettings
-    from .evaluation.comparison.significance import ComparisonSettings
+    from .evaluation.comparison.settings import ComparisonSettings
     from .report.judging_page import JudgingPage, judge, judging_page
     from .evaluation.settings import DiscourseSettings, JudgmentSettings, LeafAncestorSettings
     from .trees import ConstituencyTree, DependencyTree, Forest, OrderedTree
     from .vocab import LabelVocab
-
-
 
 __all__ = [
     "AccuracyResult",

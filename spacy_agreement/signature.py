@@ -338,5 +338,5 @@ def read_signature(value: str) -> str:
     return text
 
 
-__all__ = ["COMPUTATIONS", "SETTINGS_MODULES", "Digest", "computations", "Settings", "digest", "read_signature", "setting", "settings_class",
-           "signature_table", "version"]
+__all__ = ["COMPUTATIONS", "SETTINGS_MODULES", "Digest", "Settings", "computations", "digest", "read_signature",
+           "setting", "settings_class", "signature_table", "version"]

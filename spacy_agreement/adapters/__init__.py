@@ -1,9 +1,9 @@
 """Adapters: they only convert outside formats into the compact trees of
 :mod:`spacy_agreement.trees`; no metric knows where a tree came from. The input formats of
-files are a registry (:data:`~spacy_agreement.adapters.files.READERS`): ``conll`` and
-``bracket`` are registered by :mod:`.files`, ``spacy`` by :mod:`.docbin`, ``perseus`` (Perseus /
-Arethusa treebank XML) by :mod:`.perseus_xml`, both imported on the registry's first use, so
-that every built-in reader is registered whichever adapter is imported first.
+files are a registry (:data:`~spacy_agreement.adapters.files.READERS`): :mod:`.files` registers
+the four built-in ones, ``conll``, ``bracket``, ``spacy`` (read by :mod:`.docbin`) and ``perseus``
+(Perseus / Arethusa treebank XML, read by :mod:`.perseus_xml`), the last two imported when first
+called, so every built-in reader is there whichever adapter is imported first.
 :func:`~.annotations.load_annotations` reads every annotator input the tools write (parallel
 files, annotator folders, project exports as folders or ZIPs, flat folders of per-annotator
 files of several texts, Prodigy JSONL, multi-user CoNLL-U, DocBins), each a source registered in
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 
 #: every public name -> its module, imported on first use (PEP 562): reading one format does not
-#: import the others (the built-in readers register on the registry's first use, see ``files``)
+#: import the others
 _EXPORTS = {
     "from_nltk": ".brackets",
     "from_nltk_trees": ".brackets",

@@ -338,8 +338,7 @@ def read_docbin(path: PathLike, *, single_root: bool = False, stats: Optional[Re
     return trees
 
 
-#: the ``spacy`` input format (spaCy imported on reading only, not on sniffing)
-# (registered as the reader "spacy" by adapters/files.py)
+# the ``spacy`` input format, registered by adapters/files.py (spaCy imported on reading only, not on sniffing)
 
 
 __all__ = [

@@ -254,8 +254,8 @@ def read_perseus(path: PathLike, *, single_root: bool = False, stats: Optional[R
     return list(iter_perseus(path, single_root=single_root, stats=stats, cycles=cycles))
 
 
-#: the ``perseus`` input format (``--format perseus``; guessed from ``<treebank`` at the start)
-# (registered as the reader "perseus" by adapters/files.py)
+# the ``perseus`` input format (``--format perseus``; guessed from ``<treebank`` at the start), registered by
+# adapters/files.py
 
 
 __all__ = ["COLUMNS", "NO_RELATION", "PERSEUS_SUFFIXES", "WRITTEN_HEAD", "iter_perseus", "read_perseus",

@@ -61,8 +61,9 @@ def build_app(names: Optional[Sequence[str]] = None) -> typer.Typer:
     command when None), their modules imported now."""
     from ._registry import COMMANDS
 
+    chosen = list(COMMAND_MODULES if names is None else names)
     try:  # Ctrl-C while the commands load (spaCy, numpy): the same one line and exit code as in a command
-        for name in (COMMAND_MODULES if names is None else names):
+        for name in chosen:
             importlib.import_module("." + COMMAND_MODULES[name], __name__)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
@@ -73,7 +74,6 @@ def build_app(names: Optional[Sequence[str]] = None) -> typer.Typer:
         no_args_is_help=True,
         help="How far do two or more syntactic analyses of the same text agree?",
     )
-    chosen = list(COMMAND_MODULES if names is None else names)
     if names is None:  # commands registered by other code, after the built-in ones
         chosen += [name for name in COMMANDS if name not in COMMAND_MODULES]
     for name in chosen:

@@ -14,6 +14,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 import typer
 
+from .._lazy import deferred
 from ..errors import BadOptionError
 
 # --------------------------------------------------------------------------- options
@@ -167,18 +168,10 @@ CONVENTION_HELP = ("The field's convention the options start from (any option gi
                    "labels lowercased) or package (0.2's defaults).")
 
 
-def tags(*args: Any, **kwargs: Any) -> Any:
-    """:func:`spacy_agreement.evaluation.dependency.settings.tag_set` (imported by the commands that use it)."""
-    from ..evaluation.dependency.settings import tag_set
-
-    return tag_set(*args, **kwargs)
-
-
-def metric_options(*args: Any, **kwargs: Any) -> Any:
-    """:func:`spacy_agreement.evaluation.dependency.settings.options_from_flags`."""
-    from ..evaluation.dependency.settings import options_from_flags
-
-    return options_from_flags(*args, **kwargs)
+# the library's (spacy_agreement.evaluation.dependency.settings), under the names the commands use, its
+# module imported by the commands that call them
+tags = deferred("..evaluation.dependency.settings", "tag_set", __package__)
+metric_options = deferred("..evaluation.dependency.settings", "options_from_flags", __package__)
 
 
 def read_trees(path: Path, fmt: Optional[str], cycles: str = "drop", **options: Any) -> List[Any]:

@@ -11,7 +11,6 @@ import math
 import sys
 from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, TypeVar, Union
 
-
 from ..errors import BadOptionError
 from ..signature import Settings, digest, read_signature
 

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, 
 
 import numpy as np
 
+from .format import percent as _percent
 
 if TYPE_CHECKING:  # the helpers of other reports (leaf-ancestor's) do not load the α machinery
     from ..agreement.accuracy import AccuracyResult
     from ..agreement.alpha import AlphaResult
     from ..corpus import Corpus
-from .format import percent as _percent
 
 #: The δ whose mean squared value over an item's pairs of annotations ranks the items "most
 #: disagreement": the HTML report's ranking (:data:`spacy_agreement.report.html.DEFAULT_RANKING`),

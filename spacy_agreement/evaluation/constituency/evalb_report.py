@@ -13,7 +13,6 @@ import importlib
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Dict, Iterable, List, Sequence
 
-
 from ...errors import AgreementError
 from .evalb_params import EvalbSettings
 
