@@ -18,10 +18,43 @@ CLS[0xC2] = CLS[0xE1] = CLS[0xE2] = CLS[0xE3] = 5
 CLS[92] = 6
 
 
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int la_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    #else
+    static inline int la_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    #endif
+    #define LA_ONES 0x0101010101010101ULL
+    #define LA_HIGH 0x8080808080808080ULL
+    """
+    int la_ctz64(unsigned long long x) nogil
+    const uint64_t ONES "LA_ONES"
+    const uint64_t HIGH "LA_HIGH"
+
+
+cdef inline uint64_t _stops(uint64_t x) noexcept nogil:
+    """The bytes of 8 (little-endian) that may end a token: below 0x21, '(' or ')', '\\' or
+    0x80 and above; exact up to the first one (bytes past it may be flagged wrongly)."""
+    cdef uint64_t paren = (x | ONES) ^ (ONES * 0x29)
+    cdef uint64_t slash = x ^ (ONES * 0x5C)
+    return (((x - ONES * 0x21) & ~x) | ((paren - ONES) & ~paren) | ((slash - ONES) & ~slash) | x) & HIGH
+
+
 cdef inline const unsigned char* _token_end(const unsigned char* q, const unsigned char* end) noexcept nogil:
-    """The end of the token at q (nltk's [^\\s()]+); NULL at a \\( or \\) escape."""
+    """The end of the token at q (nltk's [^\\s()]+); NULL at a \\( or \\) escape. Eight bytes
+    at a time (on little-endian machines) up to the first that may end it, then as the byte says."""
     cdef unsigned char cl
+    cdef uint64_t x, m
     while q < end:
+        if _LITTLE_ENDIAN and q + 8 <= end:
+            memcpy(&x, q, 8)
+            m = _stops(x)
+            if m == 0:
+                q += 8
+                continue
+            q += la_ctz64(m) >> 3
         cl = CLS[q[0]]
         if cl == 0:
             q += 1
@@ -184,41 +217,60 @@ cdef class Scanner:
         return 0, 0, -1
 
 
+cdef struct Node:
+    int32_t parent  # index in the sentence, -1 at the root
+    int32_t label  # Vocab id
+    int32_t nkids
+    int32_t first  # first and last leaf (word index) under the node
+    int32_t last
+    int32_t strip  # the label's id cut at its first - or = (Vocab.strip), -1: look it up
+
+
+cdef struct Frame:
+    int32_t label
+    int32_t strip
+    int32_t first
+    int32_t kids  # where the node's children start on the stack of finished nodes
+
+
 cdef class Batch:
     """Sentences read from a bracket file (or taken from trees) as postorder arrays: for each
-    node its parent (-1 at the root), label id (:class:`Vocab`), number of children and
-    first and last leaf; for each sentence its first node, line, byte offset in its file,
-    unlabelled outer brackets and whether it is present (0: a failed parse)."""
+    node (:c:type:`Node`) its parent (-1 at the root), label id (:class:`Vocab`), number of
+    children and first and last leaf; for each sentence its first node, line, byte offset in
+    its file, unlabelled outer brackets and whether it is present (0: a failed parse)."""
 
     cdef I64Vec node_off, line, start, stop
-    cdef I32Vec outer, present
-    cdef I32Vec parent, label, nkids, first_leaf, last_leaf
-    cdef I32Vec kidstack, frame_label, frame_first, frame_kids
+    cdef I32Vec outer, present, penn
+    cdef bint tree_penn  # whether the tree _parse_tree read last is Penn style
+    cdef Node* nodes
+    cdef Py_ssize_t nn, ncap
+    cdef I32Vec kidstack
+    cdef Frame* frames
+    cdef Py_ssize_t fcap
 
     def __cinit__(self):
         i64_push(&self.node_off, 0)
 
     def __dealloc__(self):
         free(self.node_off.data); free(self.line.data); free(self.start.data); free(self.stop.data)
-        free(self.outer.data); free(self.present.data)
-        free(self.parent.data); free(self.label.data); free(self.nkids.data)
-        free(self.first_leaf.data); free(self.last_leaf.data)
-        free(self.kidstack.data); free(self.frame_label.data); free(self.frame_first.data)
-        free(self.frame_kids.data)
+        free(self.outer.data); free(self.present.data); free(self.penn.data)
+        free(self.nodes); free(self.kidstack.data); free(self.frames)
 
     def clear(self):
         self.node_off.size = 1
         self.line.size = self.start.size = self.stop.size = 0
-        self.outer.size = self.present.size = 0
-        self.parent.size = self.label.size = self.nkids.size = 0
-        self.first_leaf.size = self.last_leaf.size = 0
+        self.outer.size = self.present.size = self.penn.size = 0
+        self.nn = 0
 
     def __len__(self):
         return self.present.size
 
     cdef int _end_sentence(self, int64_t line, int64_t start, int64_t stop, int32_t outer,
-                           int32_t present) except -1:
-        i64_push(&self.node_off, self.label.size)
+                           int32_t present, bint penn=False) except -1 nogil:
+        """The sentence whose nodes were added last; ``penn``: every leaf is the only child
+        of its parent (lineage.is_penn_style)."""
+        i64_push(&self.node_off, self.nn)
+        i32_push(&self.penn, penn)
         i64_push(&self.line, line)
         i64_push(&self.start, start)
         i64_push(&self.stop, stop)
@@ -226,12 +278,23 @@ cdef class Batch:
         i32_push(&self.present, present)
         return 0
 
-    cdef int _node(self, int32_t label, int32_t nkids, int32_t first, int32_t last) except -1:
-        i32_push(&self.parent, -1)
-        i32_push(&self.label, label)
-        i32_push(&self.nkids, nkids)
-        i32_push(&self.first_leaf, first)
-        i32_push(&self.last_leaf, last)
+    cdef int _grow_nodes(self, Py_ssize_t need) except -1 nogil:
+        _grow(<void**>&self.nodes, &self.ncap, need, sizeof(Node))
+        return 0
+
+    cdef inline int _node(self, int32_t label, int32_t nkids, int32_t first, int32_t last,
+                          int32_t strip=-1) except -1 nogil:
+        cdef Node* n
+        if self.nn == self.ncap:
+            self._grow_nodes(self.nn + 1)
+        n = &self.nodes[self.nn]
+        n.parent = -1
+        n.label = label
+        n.nkids = nkids
+        n.first = first
+        n.last = last
+        n.strip = strip
+        self.nn += 1
         return 0
 
     def add_missing(self, int64_t line=0):
@@ -241,7 +304,7 @@ cdef class Batch:
     def add_tree(self, const int32_t[::1] labels, const int32_t[::1] parent, const int32_t[::1] spans,
                  int32_t outer, int64_t line=0):
         """A tree given as postorder arrays (label ids, parents, spans as 2n first/last leaf)."""
-        cdef Py_ssize_t n = labels.shape[0], i, base = self.label.size
+        cdef Py_ssize_t n = labels.shape[0], i, base = self.nn
         cdef int32_t p
         if parent.shape[0] != n or spans.shape[0] != 2 * n or n == 0:
             raise ValueError("labels, parent and spans (2 per node) must describe a non-empty tree")
@@ -251,12 +314,14 @@ cdef class Batch:
             p = parent[i]
             if p >= 0:
                 if p <= i or p >= n:
+                    self.nn = base
                     raise ValueError("parents must follow their children (postorder)")
-                self.parent.data[base + i] = p
-                self.nkids.data[base + p] += 1
+                self.nodes[base + i].parent = p
+                self.nodes[base + p].nkids += 1
             elif i != n - 1:
+                self.nn = base
                 raise ValueError("only the last node may be the root")
-        self._end_sentence(line, 0, 0, outer, 1)
+        self._end_sentence(line, 0, 0, outer, 1, _penn_style(self, base, self.nn))
 
     def sentence(self, Py_ssize_t k):
         """Sentence ``k`` as (present, line, outer, label ids, parents, nkids, first, last)."""
@@ -264,9 +329,9 @@ cdef class Batch:
             raise IndexError(k)
         cdef Py_ssize_t a = self.node_off.data[k], b = self.node_off.data[k + 1], i
         return (bool(self.present.data[k]), self.line.data[k], self.outer.data[k],
-                [self.label.data[i] for i in range(a, b)], [self.parent.data[i] for i in range(a, b)],
-                [self.nkids.data[i] for i in range(a, b)], [self.first_leaf.data[i] for i in range(a, b)],
-                [self.last_leaf.data[i] for i in range(a, b)])
+                [self.nodes[i].label for i in range(a, b)], [self.nodes[i].parent for i in range(a, b)],
+                [self.nodes[i].nkids for i in range(a, b)], [self.nodes[i].first for i in range(a, b)],
+                [self.nodes[i].last for i in range(a, b)])
 
     def node_counts(self):
         """Nodes per sentence (int64 array)."""
@@ -290,41 +355,37 @@ cdef class Batch:
         return self.start.data[k], self.stop.data[k]
 
     cdef int _parse_tree(self, Vocab vocab, const unsigned char* p0, const unsigned char* end,
-                         Py_ssize_t* used, int64_t* newlines) except -2:
+                         Py_ssize_t* used, int64_t* newlines) except -2 nogil:
         """One tree from the '(' at p0 with nltk's tokens: '(' and the label after it (after
         blanks), ')', and words. Returns 1 (read; used = bytes), 0 (the buffer ends inside the
         tree), -1 (malformed or beyond nltk's depth: the Python reader gives the error)."""
         cdef const unsigned char* p = p0
         cdef const unsigned char* q
-        cdef Py_ssize_t base = self.label.size, depth = 0, kids, k, root
+        cdef Py_ssize_t base = self.nn, depth = 0, kids, k, root
         cdef int64_t nl = 0, n_leaves = 0
         cdef int w
-        cdef unsigned char c
+        cdef unsigned char c, cl
         cdef Py_ssize_t idx, j
         cdef int32_t lab, outer
+        cdef Frame* fr
+        cdef Node* nd
+        cdef int32_t* ks
+        cdef bint penn = True
         self.kidstack.size = 0
-        self.frame_label.size = self.frame_first.size = self.frame_kids.size = 0
         while True:
             if p >= end:
-                self._truncate(base)
+                self.nn = base
                 return 0
             c = p[0]
-            if CLS[c] == 1:
+            cl = CLS[c]
+            if cl == 1:
                 p += 1
                 continue
-            if c == 10 or c == 13:
-                if c == 13 and p + 1 < end and p[1] == 10:
-                    p += 1
-                nl += 1
-                p += 1
-                continue
-            w = ws_len(p, end)
-            if w:
-                p += w
-                continue
-            if c == 40:  # '(' then blanks, then the label if any
+            if cl == 3:  # '(' then blanks, then the label if any
                 p += 1
                 while p < end:
+                    if CLS[p[0]] == 0:
+                        break
                     if p[0] == 10 or p[0] == 13:
                         if p[0] == 13 and p + 1 < end and p[1] == 10:
                             p += 1
@@ -335,72 +396,86 @@ cdef class Batch:
                     if not w:
                         break
                     p += w
-                q = _token_end(p, end)
-                if q == NULL:
-                    self._truncate(base)
+                lab = vocab.intern_token(&p, end)
+                if lab < 0:
+                    self.nn = base
                     return -1  # nltk keeps \( and \) in tokens: left to the Python reader
-                lab = vocab.intern(p, q - p)
-                p = q
-                i32_push(&self.frame_label, lab)
-                i32_push(&self.frame_first, <int32_t>n_leaves)
-                i32_push(&self.frame_kids, <int32_t>self.kidstack.size)
+                if depth == self.fcap:
+                    _grow(<void**>&self.frames, &self.fcap, depth + 1, sizeof(Frame))
+                fr = &self.frames[depth]
+                fr.label = lab
+                fr.strip = vocab.strip.data[lab]
+                fr.first = <int32_t>n_leaves
+                fr.kids = <int32_t>self.kidstack.size
                 depth += 1
                 if depth >= NLTK_MAX_DEPTH:
-                    self._truncate(base)
+                    self.nn = base
                     return -1
-            elif c == 41:  # ')'
+            elif cl == 4:  # ')'
                 if depth == 0:
-                    self._truncate(base)
+                    self.nn = base
                     return -1
                 depth -= 1
                 p += 1
-                k = self.frame_kids.data[depth]
+                fr = &self.frames[depth]
+                k = fr.kids
                 kids = self.kidstack.size - k
-                idx = self.label.size - base
+                idx = self.nn - base
                 if n_leaves >= 2147483000 or idx >= 2147483000:
-                    raise MemoryError("a tree of over 2**31 nodes")
+                    with gil:
+                        raise MemoryError("a tree of over 2**31 nodes")
                 if kids == 0:
-                    self._node(self.frame_label.data[depth], 0, <int32_t>n_leaves, <int32_t>n_leaves)
+                    self._node(fr.label, 0, <int32_t>n_leaves, <int32_t>n_leaves)
                     n_leaves += 1
                 else:
-                    self._node(self.frame_label.data[depth], <int32_t>kids, self.frame_first.data[depth],
-                               <int32_t>(n_leaves - 1))
+                    self._node(fr.label, <int32_t>kids, fr.first, <int32_t>(n_leaves - 1), fr.strip)
+                    nd = self.nodes + base
+                    ks = self.kidstack.data
                     for j in range(k, self.kidstack.size):
-                        self.parent.data[base + self.kidstack.data[j]] = <int32_t>idx
+                        nd[ks[j]].parent = <int32_t>idx
+                        if kids != 1 and nd[ks[j]].nkids == 0:
+                            penn = False
                 self.kidstack.size = k
                 i32_push(&self.kidstack, <int32_t>idx)
-                self.frame_label.size = self.frame_first.size = self.frame_kids.size = depth
                 if depth == 0:
                     break
+            elif cl == 2:
+                if c == 13 and p + 1 < end and p[1] == 10:
+                    p += 1
+                nl += 1
+                p += 1
             else:
+                if cl == 5:
+                    w = ws_len(p, end)
+                    if w:
+                        p += w
+                        continue
                 if depth == 0:
-                    self._truncate(base)
+                    self.nn = base
                     return -1
-                q = _token_end(p, end)
-                if q == NULL:
-                    self._truncate(base)
+                lab = vocab.intern_token(&p, end)
+                if lab < 0:
+                    self.nn = base
                     return -1  # nltk keeps \( and \) in tokens: left to the Python reader
-                lab = vocab.intern(p, q - p)
-                p = q
-                idx = self.label.size - base
+                idx = self.nn - base
                 self._node(lab, 0, <int32_t>n_leaves, <int32_t>n_leaves)
                 n_leaves += 1
                 i32_push(&self.kidstack, <int32_t>idx)
         # the unlabelled outer brackets ( (S ...) ): the root's only child, in postorder just before it
-        root = self.label.size - 1
+        root = self.nn - 1
         outer = 0
-        while self.label.data[root] == 2 and self.nkids.data[root] == 1:
+        while self.nodes[root].label == 2 and self.nodes[root].nkids == 1:
             root -= 1
             outer += 1
-        self._truncate(root + 1)
-        self.parent.data[root] = -1
+        self.nn = root + 1
+        self.nodes[root].parent = -1
         used[0] = p - p0
         newlines[0] = nl
+        self.tree_penn = penn
         return 1 + outer
 
-    cdef void _truncate(self, Py_ssize_t size) noexcept:
-        self.parent.size = self.label.size = self.nkids.size = size
-        self.first_leaf.size = self.last_leaf.size = size
+    cdef void _truncate(self, Py_ssize_t size) noexcept nogil:
+        self.nn = size
 
 
 def parse_units(Batch batch, Vocab vocab, const unsigned char[::1] buf, Py_ssize_t pos, int mode, bint eof,
@@ -422,92 +497,104 @@ def parse_units(Batch batch, Vocab vocab, const unsigned char[::1] buf, Py_ssize
     cdef int64_t tree_line
     if n == 0 or pos >= n:
         return 0, pos, line, True
-    b = &buf[0]
-    p = b + pos
-    end = b + n
-    while count < max_units and p < end:
-        if mode == 1:
-            eol = p
-            while eol < end and eol[0] != 10 and eol[0] != 13:
-                eol += 1
-            if (eol >= end or (eol[0] == 13 and eol + 1 >= end)) and not eof:
-                break  # the line (or its \r\n) may go on in the next block
-            next_line = eol
-            if next_line < end:
-                if next_line[0] == 13 and next_line + 1 < end and next_line[1] == 10:
+    cdef const unsigned char* fail = NULL  # the start of a malformed sentence, left unread
+    with nogil:
+        b = &buf[0]
+        p = b + pos
+        end = b + n
+        while count < max_units and p < end:
+            if mode == 1:
+                eol = p
+                while eol < end and eol[0] != 10 and eol[0] != 13:
+                    eol += 1
+                if (eol >= end or (eol[0] == 13 and eol + 1 >= end)) and not eof:
+                    break  # the line (or its \r\n) may go on in the next block
+                next_line = eol
+                if next_line < end:
+                    if next_line[0] == 13 and next_line + 1 < end and next_line[1] == 10:
+                        next_line += 1
                     next_line += 1
-                next_line += 1
-            start = p
-            while p < eol:
-                w = ws_len(p, eol)
-                if not w:
-                    break
-                p += w
-            if p == eol:
-                batch._end_sentence(line, start - b + base_offset, next_line - b + base_offset, 0, 0)
-            else:
-                if p[0] != 40:
-                    return count, start - b, line, False
-                r = batch._parse_tree(vocab, p, eol, &used, &nl)
-                if r <= 0:
-                    return count, start - b, line, False
-                p += used
+                start = p
                 while p < eol:
                     w = ws_len(p, eol)
                     if not w:
-                        return count, start - b, line, False
+                        break
                     p += w
-                batch._end_sentence(line, start - b + base_offset, next_line - b + base_offset, r - 1,
-                                    _present(batch))
-            line += 1
-            p = next_line
-            count += 1
-        else:
-            start = p
-            tree_line = line
-            while p < end:  # blanks and blank lines between trees
-                if p[0] == 13 and p + 1 >= end and not eof:
-                    p = end
-                    break
-                if p[0] == 10 or p[0] == 13:
-                    if p[0] == 13 and p + 1 < end and p[1] == 10:
-                        p += 1
-                    tree_line += 1
-                    p += 1
-                    continue
-                w = ws_len(p, end)
-                if not w:
-                    break
-                p += w
-            if p >= end:
-                if eof:
-                    line = tree_line
+                if p == eol:
+                    batch._end_sentence(line, start - b + base_offset, next_line - b + base_offset, 0, 0)
                 else:
+                    if p[0] != 40:
+                        fail = start
+                        break
+                    r = batch._parse_tree(vocab, p, eol, &used, &nl)
+                    if r <= 0:
+                        fail = start
+                        break
+                    p += used
+                    while p < eol:
+                        w = ws_len(p, eol)
+                        if not w:
+                            fail = start
+                            break
+                        p += w
+                    if fail != NULL:
+                        break
+                    batch._end_sentence(line, start - b + base_offset, next_line - b + base_offset, r - 1,
+                                        _present(batch), batch.tree_penn)
+                line += 1
+                p = next_line
+                count += 1
+            else:
+                start = p
+                tree_line = line
+                while p < end:  # blanks and blank lines between trees
+                    if p[0] == 13 and p + 1 >= end and not eof:
+                        p = end
+                        break
+                    if p[0] == 10 or p[0] == 13:
+                        if p[0] == 13 and p + 1 < end and p[1] == 10:
+                            p += 1
+                        tree_line += 1
+                        p += 1
+                        continue
+                    w = ws_len(p, end)
+                    if not w:
+                        break
+                    p += w
+                if p >= end:
+                    if eof:
+                        line = tree_line
+                    else:
+                        p = start
+                    break
+                if p[0] != 40:
+                    fail = start
+                    break
+                r = batch._parse_tree(vocab, p, end, &used, &nl)
+                if r == 0:
+                    if eof:
+                        fail = start
+                        break
                     p = start
-                break
-            if p[0] != 40:
-                return count, start - b, line, False
-            r = batch._parse_tree(vocab, p, end, &used, &nl)
-            if r == 0:
-                if eof:
-                    return count, start - b, line, False
-                p = start
-                break
-            if r < 0:
-                return count, start - b, line, False
-            batch._end_sentence(tree_line, p - b + base_offset, p + used - b + base_offset, r - 1,
-                                _present(batch))
-            p += used
-            line = tree_line + nl
-            count += 1
+                    break
+                if r < 0:
+                    fail = start
+                    break
+                batch._end_sentence(tree_line, p - b + base_offset, p + used - b + base_offset, r - 1,
+                                    _present(batch), batch.tree_penn)
+                p += used
+                line = tree_line + nl
+                count += 1
+    if fail != NULL:
+        return count, fail - b, line, False
     return count, p - b, line, True
 
 
-cdef int32_t _present(Batch batch) except -1:
+cdef int32_t _present(Batch batch) except -1 nogil:
     """Whether the tree just read has words: inside its outer brackets, ``()`` is a failed
     parse (EVALB's skip); its nodes are dropped."""
     cdef Py_ssize_t base = batch.node_off.data[batch.node_off.size - 1]
-    if batch.label.size - base == 1 and batch.label.data[base] == 2:
+    if batch.nn - base == 1 and batch.nodes[base].label == 2:
         batch._truncate(base)
         return 0
     return 1

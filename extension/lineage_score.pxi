@@ -1,6 +1,9 @@
 # Lineages, their weighted Levenshtein distances, GEIG bracket counts and the error configurations
 # of spacy_agreement._lineage (included by _lineage.pyx).
 
+DEF MEMO_INTS = 1 << 21  # int32s the memo of Features holds at most (8 MiB)
+
+
 cdef struct Bracket:
     int32_t start
     int32_t end
@@ -19,63 +22,160 @@ cdef int _cmp_bracket(const void* x, const void* y) noexcept nogil:
     return 0
 
 
-cdef bint _penn_style(Batch t, Py_ssize_t a, Py_ssize_t b) noexcept:
+cdef bint _penn_style(Batch t, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     """Every leaf is the only child of its parent (lineage.is_penn_style)."""
+    cdef const Node* nd = t.nodes + a
     cdef Py_ssize_t i
     cdef int32_t p
     cdef bint any_leaf = False
-    for i in range(a, b):
-        if t.nkids.data[i] == 0:
+    for i in range(b - a):
+        if nd[i].nkids == 0:
             any_leaf = True
-            p = t.parent.data[i]
-            if p >= 0 and t.nkids.data[a + p] != 1:
+            p = nd[i].parent
+            if p >= 0 and nd[p].nkids != 1:
                 return False
     return any_leaf
 
 
+cdef int _lineages_walk(Batch t, Py_ssize_t a, Py_ssize_t b, bint drop, I32Vec* syms, I32Vec* off,
+                        I32Vec* words) except -1 nogil:
+    """:func:`_lineages` by a walk up from each leaf: for any parent array (parents after their
+    children) where the subtrees need not be contiguous."""
+    cdef const Node* nd = t.nodes + a
+    cdef Py_ssize_t i, k, hb, he, m, no = 1, nw = 0
+    cdef int32_t node, v, index
+    cdef int32_t* out
+    syms.size = 0
+    i32_reserve(off, b - a + 1)
+    i32_reserve(words, b - a)
+    off.data[0] = 0
+    for i in range(b - a):
+        if nd[i].nkids != 0:
+            continue
+        words.data[nw] = nd[i].label
+        nw += 1
+        index = nd[i].first
+        node = nd[i].parent
+        if drop and node >= 0 and nd[node].nkids == 1:
+            node = nd[node].parent
+        m = 0
+        hb = he = -1
+        v = node
+        while v >= 0:  # the highest nodes beginning and ending with the leaf, and the lineage's length
+            if nd[v].first == index:
+                hb = m
+            if nd[v].last == index:
+                he = m
+            m += 1
+            v = nd[v].parent
+        i32_reserve(syms, syms.size + m + 2)
+        out = syms.data + syms.size
+        v = node
+        k = 0
+        while v >= 0:
+            if k == hb:
+                out[0] = 0
+                out += 1
+            out[0] = nd[v].label
+            out += 1
+            if k == he:
+                out[0] = 1
+                out += 1
+            k += 1
+            v = nd[v].parent
+        syms.size = out - syms.data
+        if syms.size >= 2147483000:
+            with gil:
+                raise MemoryError("lineages of over 2**31 symbols")
+        off.data[no] = <int32_t>syms.size
+        no += 1
+    off.size = no
+    words.size = nw
+    return 0
+
+
+cdef inline void _reverse32(int32_t* v, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i = 0, j = n - 1
+    cdef int32_t tmp
+    while i < j:
+        tmp = v[i]
+        v[i] = v[j]
+        v[j] = tmp
+        i += 1
+        j -= 1
+
+
 cdef int _lineages(Batch t, Py_ssize_t a, Py_ssize_t b, bint drop, I32Vec* syms, I32Vec* off,
-                   I32Vec* words, I32Vec* path) except -1:
+                   I32Vec* words, I32Vec* path) except -1 nogil:
     """The lineage of every leaf of tree [a, b), Leaf end first, with the boundary markers of
     rules (i) and (ii): '[' (id 0) before the label of the highest node beginning with the
-    leaf, ']' (id 1) after that of the highest node ending with it."""
-    cdef Py_ssize_t i, k, hb, he, m
-    cdef int32_t node, index
+    leaf, ']' (id 1) after that of the highest node ending with it.
+
+    One walk through the nodes from the root (postorder backwards: each node after its parent,
+    the leaves right to left) with the path from the root on a stack of (node, label, first,
+    last): each leaf's lineage is written root first, the markers before the first node from
+    the root ending with the leaf and after the first beginning with it, and the whole is
+    reversed at the end. A tree whose subtrees are not contiguous goes to :func:`_lineages_walk`."""
+    cdef const Node* nd = t.nodes + a
+    cdef Py_ssize_t n = b - a, i, j, top = 0, m, nw = 0, size
+    cdef int32_t p, index
+    cdef int32_t* st
+    cdef int32_t* out
+    cdef int32_t* o
+    cdef bint found_b, found_e
+    i32_reserve(path, 4 * n)
+    i32_reserve(off, n + 1)
+    i32_reserve(words, n)
+    st = path.data
     syms.size = 0
-    off.size = 0
-    words.size = 0
-    i32_push(off, 0)
-    for i in range(a, b):
-        if t.nkids.data[i] != 0:
+    off.data[0] = 0
+    for i in range(n - 1, -1, -1):
+        p = nd[i].parent
+        while top > 0 and st[4 * (top - 1)] != p:
+            top -= 1
+        if (top == 0) != (p < 0):  # the parent is not on the path
+            return _lineages_walk(t, a, b, drop, syms, off, words)
+        if nd[i].nkids != 0:
+            st[4 * top] = <int32_t>i
+            st[4 * top + 1] = nd[i].label
+            st[4 * top + 2] = nd[i].first
+            st[4 * top + 3] = nd[i].last
+            top += 1
             continue
-        i32_push(words, t.label.data[i])
-        index = t.first_leaf.data[i]
-        node = t.parent.data[i]
-        if drop and node >= 0 and t.nkids.data[a + node] == 1:
-            node = t.parent.data[a + node]
-        path.size = 0
-        hb = he = -1
-        while node >= 0:
-            k = path.size
-            i32_push(path, node)
-            if t.first_leaf.data[a + node] == index:
-                hb = k
-            if t.last_leaf.data[a + node] == index:
-                he = k
-            node = t.parent.data[a + node]
-        m = path.size
+        words.data[nw] = nd[i].label
+        index = nd[i].first
+        m = top
+        if drop and m > 0 and nd[st[4 * (m - 1)]].nkids == 1:
+            m -= 1
         i32_reserve(syms, syms.size + m + 2)
-        for k in range(m):
-            if k == hb:
-                syms.data[syms.size] = 0
-                syms.size += 1
-            syms.data[syms.size] = t.label.data[a + path.data[k]]
-            syms.size += 1
-            if k == he:
-                syms.data[syms.size] = 1
-                syms.size += 1
+        out = syms.data + syms.size
+        found_b = found_e = False
+        for j in range(m):
+            if not found_e and st[4 * j + 3] == index:
+                out[0] = 1
+                out += 1
+                found_e = True
+            out[0] = st[4 * j + 1]
+            out += 1
+            if not found_b and st[4 * j + 2] == index:
+                out[0] = 0
+                out += 1
+                found_b = True
+        syms.size = out - syms.data
         if syms.size >= 2147483000:
-            raise MemoryError("lineages of over 2**31 symbols")
-        i32_push(off, <int32_t>syms.size)
+            with gil:
+                raise MemoryError("lineages of over 2**31 symbols")
+        nw += 1
+        off.data[nw] = <int32_t>syms.size
+    size = syms.size
+    _reverse32(syms.data, size)
+    _reverse32(words.data, nw)
+    _reverse32(off.data, nw + 1)
+    o = off.data
+    for i in range(nw + 1):
+        o[i] = <int32_t>(size - o[i])
+    off.size = nw + 1
+    words.size = nw
     return 0
 
 
@@ -90,7 +190,7 @@ cdef inline int32_t _sub2(int32_t x, int32_t y, int cost, const int32_t* first) 
 
 
 cdef int64_t _distance2(const int32_t* s, Py_ssize_t ns, const int32_t* t, Py_ssize_t nt, int cost,
-                        const int32_t* first, I32Vec* row) except -1:
+                        const int32_t* first, I32Vec* row) except -1 nogil:
     """Twice the weighted Levenshtein distance (insert or delete 1, replace by the costs).
     A common start or end is matched for free first: with one cost for every insertion
     and deletion and 0 for equal symbols, matching them is always optimal."""
@@ -124,35 +224,90 @@ cdef int64_t _distance2(const int32_t* s, Py_ssize_t ns, const int32_t* t, Py_ss
     return r[nt]
 
 
+cdef inline bint _bracket_less(const Bracket* x, const Bracket* y) noexcept nogil:
+    if x.start != y.start:
+        return x.start < y.start
+    if x.end != y.end:
+        return x.end < y.end
+    return x.label < y.label
+
+
 cdef int _brackets(Batch t, Py_ssize_t a, Py_ssize_t b, int32_t outer, bint penn, Vocab vocab,
-                   I32Vec* out) except -1:
+                   I32Vec* out, Py_ssize_t n_leaves, I32Vec* cnt) except -1 nogil:
     """GEIG's brackets as geig.py counts them without EVALB parameters (EVALB's rules with its
     default settings): the outer brackets, then every node with children but a Penn-style
-    preterminal, as (first word, last word + 1, label cut at its first - or =), sorted."""
-    cdef Py_ssize_t i, k, n = 0
-    cdef int32_t n_leaves = 0
+    preterminal, as (first word, last word + 1, label cut at its first - or =), sorted.
+    ``n_leaves``: the tree's words. In postorder the brackets that begin at one word come
+    deepest (shortest) first: placed by their first word (a counting sort, in order), only
+    those of one span are left to order by label (an insertion sort, which also orders
+    whatever a tree of another shape gives)."""
+    cdef const Node* nd = t.nodes + a
+    cdef Py_ssize_t i, j, k, n = 0, st
+    cdef int32_t* c
     cdef Bracket* br
-    out.size = 0
-    for i in range(a, b):
-        if t.nkids.data[i] == 0:
-            n_leaves += 1
-    for k in range(outer):
-        i32_push(out, 0); i32_push(out, n_leaves); i32_push(out, vocab.strip.data[2])
-    for i in range(a, b):
-        if t.nkids.data[i] == 0:
+    cdef Bracket x
+    cdef int32_t outer_label = 2  # the empty label, which has no - or = to cut at
+    cdef bint in_range = True
+    i32_reserve(out, 3 * (outer + (b - a)))
+    i32_reserve(cnt, n_leaves + 2)
+    c = cnt.data
+    memset(c, 0, (n_leaves + 2) * sizeof(int32_t))
+    br = <Bracket*>out.data
+    for i in range(b - a):  # how many begin at each word
+        if nd[i].nkids == 0 or (penn and nd[i].nkids == 1 and nd[i - 1].nkids == 0):
             continue
-        if penn and t.nkids.data[i] == 1 and t.nkids.data[i - 1] == 0:
+        if nd[i].first < 0 or nd[i].first >= n_leaves:
+            in_range = False
+            break
+        c[nd[i].first + 1] += 1
+        n += 1
+    if in_range and n_leaves > 0:
+        c[1] += outer
+        for k in range(n_leaves):
+            c[k + 1] += c[k]
+        for i in range(b - a):
+            if nd[i].nkids == 0 or (penn and nd[i].nkids == 1 and nd[i - 1].nkids == 0):
+                continue
+            j = c[nd[i].first]
+            c[nd[i].first] += 1
+            br[j].start = nd[i].first
+            br[j].end = nd[i].last + 1
+            br[j].label = nd[i].strip if nd[i].strip >= 0 else vocab.strip.data[nd[i].label]
+        for k in range(outer):
+            j = c[0]
+            c[0] += 1
+            br[j].start = 0
+            br[j].end = <int32_t>n_leaves
+            br[j].label = outer_label
+        n += outer
+    else:
+        n = 0
+        for k in range(outer):
+            br[n].start = 0
+            br[n].end = <int32_t>n_leaves
+            br[n].label = outer_label
+            n += 1
+        for i in range(b - a):
+            if nd[i].nkids == 0 or (penn and nd[i].nkids == 1 and nd[i - 1].nkids == 0):
+                continue
+            br[n].start = nd[i].first
+            br[n].end = nd[i].last + 1
+            br[n].label = nd[i].strip if nd[i].strip >= 0 else vocab.strip.data[nd[i].label]
+            n += 1
+    out.size = 3 * n
+    for i in range(1, n):  # insertion sort: nothing to move but brackets of one span
+        if not _bracket_less(&br[i], &br[i - 1]):
             continue
-        i32_push(out, t.first_leaf.data[i])
-        i32_push(out, t.last_leaf.data[i] + 1)
-        i32_push(out, vocab.strip.data[t.label.data[i]])
-    n = out.size // 3
-    if n > 1:
-        qsort(out.data, n, sizeof(Bracket), _cmp_bracket)
+        x = br[i]
+        j = i
+        while j > 0 and _bracket_less(&x, &br[j - 1]):
+            br[j] = br[j - 1]
+            j -= 1
+        br[j] = x
     return 0
 
 
-cdef void _match(const I32Vec* g, const I32Vec* c, int64_t* unlabelled, int64_t* labelled) noexcept:
+cdef void _match(const I32Vec* g, const I32Vec* c, int64_t* unlabelled, int64_t* labelled) noexcept nogil:
     """Matched brackets: each at most once, by span (unlabelled) and by span and label."""
     cdef Py_ssize_t i = 0, j = 0, ng = g.size // 3, nc = c.size // 3
     cdef const Bracket* x = <const Bracket*>g.data
@@ -179,55 +334,117 @@ cdef void _match(const I32Vec* g, const I32Vec* c, int64_t* unlabelled, int64_t*
             j += 1
 
 
+cdef struct FeatAcc:
+    int64_t count
+    double s  # the compensated running sum (Neumaier) and its compensation
+    double c
+    int32_t npend
+    double lanes[8]  # numpy's pairwise sum of the first 128 values: 8 lanes, 8 pending
+    double pend[8]
+
+
+cdef struct MemoSlot:
+    uint64_t hash
+    int32_t off  # the record's offset in Features.mrec, -1: an empty slot
+
+
+cdef inline void _acc_add(FeatAcc* a, double x) noexcept nogil:
+    """One more value of a feature (see :class:`Features`)."""
+    cdef double t
+    cdef int i
+    a.count += 1
+    t = a.s + x  # the compensated running sum (Neumaier)
+    if fabs(a.s) >= fabs(x):
+        a.c += (a.s - t) + x
+    else:
+        a.c += (x - t) + a.s
+    a.s = t
+    if a.count > 128:
+        return  # beyond 128 values the mean is the compensated sum's
+    a.pend[a.npend] = x
+    a.npend += 1
+    if a.npend == 8:
+        if a.count == 8:
+            for i in range(8):
+                a.lanes[i] = a.pend[i]
+        else:
+            for i in range(8):
+                a.lanes[i] += a.pend[i]
+        a.npend = 0
+
+
 cdef class Features:
     """Error configurations (§7) summed word by word: for each gold label of a lineage
     (kind 0), pair of consecutive lineage symbols (kind 1) and parent label (kind 2; kind 3:
     none), how many words have it and their scores' sum. The sum is numpy's pairwise sum
     (what the pure-Python np.mean gave) up to 128 words, and a compensated sum beyond,
-    where numpy's order of additions depends on the final count."""
+    where numpy's order of additions depends on the final count.
 
-    cdef I32Vec kind, fa, fb, npend
-    cdef I64Vec count, stamp
-    cdef F64Vec acc  # 18 per feature: 8 lanes, 8 pending, sum, compensation
+    A word's features depend on its gold lineage alone: each distinct lineage's list of
+    features (each once, in the order they are first met) is kept in a memo (cleared when
+    it grows past :data:`MEMO_INTS`), so a word seen before costs a look-up and one addition
+    per feature."""
+
+    cdef I32Vec kind, fa, fb
+    cdef I64Vec stamp
+    cdef FeatAcc* acc
+    cdef Py_ssize_t acc_cap
     cdef I32Vec by_label, by_parent
     cdef uint64_t* keys
     cdef int32_t* vals
     cdef Py_ssize_t kcap, kn
     cdef int64_t serial
+    # the memo: records [n, number of features, the lineage's n symbols, its features] one after
+    # the other in mrec, found through an open-addressing table of (hash tag, record offset)
+    cdef I32Vec mrec
+    cdef MemoSlot* mtab
+    cdef Py_ssize_t mcap, mcount
 
     def __cinit__(self):
         self.kcap = 1024
         self.keys = <uint64_t*>malloc(self.kcap * sizeof(uint64_t))
         self.vals = <int32_t*>malloc(self.kcap * sizeof(int32_t))
-        if self.keys == NULL or self.vals == NULL:
+        self.mcap = 4096
+        self.mtab = <MemoSlot*>malloc(self.mcap * sizeof(MemoSlot))
+        if self.keys == NULL or self.vals == NULL or self.mtab == NULL:
             raise MemoryError()
         memset(self.vals, 0xff, self.kcap * sizeof(int32_t))
+        memset(self.mtab, 0xff, self.mcap * sizeof(MemoSlot))
 
     def __dealloc__(self):
-        free(self.kind.data); free(self.fa.data); free(self.fb.data); free(self.npend.data)
-        free(self.count.data); free(self.stamp.data); free(self.acc.data)
+        free(self.kind.data); free(self.fa.data); free(self.fb.data)
+        free(self.stamp.data); free(self.acc)
         free(self.by_label.data); free(self.by_parent.data); free(self.keys); free(self.vals)
+        free(self.mrec.data); free(self.mtab)
 
     def __len__(self):
         return self.kind.size
 
-    cdef int32_t _new(self, int kind, int32_t a, int32_t b) except -1:
+    cdef int32_t _new(self, int kind, int32_t a, int32_t b) except -1 nogil:
         cdef int32_t f = <int32_t>self.kind.size
-        cdef int i
-        i32_push(&self.kind, kind); i32_push(&self.fa, a); i32_push(&self.fb, b); i32_push(&self.npend, 0)
-        i64_push(&self.count, 0); i64_push(&self.stamp, -1)
-        for i in range(18):
-            f64_push(&self.acc, 0.0)
+        cdef Py_ssize_t cap
+        cdef void* p
+        if f >= self.acc_cap:
+            cap = 2 * self.acc_cap if self.acc_cap else 256
+            p = realloc(self.acc, cap * sizeof(FeatAcc))
+            if p == NULL:
+                with gil:
+                    raise MemoryError()
+            self.acc = <FeatAcc*>p
+            self.acc_cap = cap
+        memset(&self.acc[f], 0, sizeof(FeatAcc))
+        i32_push(&self.kind, kind); i32_push(&self.fa, a); i32_push(&self.fb, b)
+        i64_push(&self.stamp, -1)
         return f
 
-    cdef int32_t _dense(self, I32Vec* table, int kind, int32_t a) except -1:
+    cdef int32_t _dense(self, I32Vec* table, int kind, int32_t a) except -1 nogil:
         while table.size <= a:
             i32_push(table, -1)
         if table.data[a] < 0:
             table.data[a] = self._new(kind, a, -1)
         return table.data[a]
 
-    cdef int32_t _pair(self, int32_t a, int32_t b) except -1:
+    cdef int32_t _pair(self, int32_t a, int32_t b) except -1 nogil:
         cdef uint64_t key = (<uint64_t><uint32_t>a << 32) | <uint32_t>b
         cdef uint64_t h = key * 0x9E3779B97F4A7C15ULL
         cdef Py_ssize_t idx = <Py_ssize_t>((h >> 20) & <uint64_t>(self.kcap - 1)), k
@@ -246,7 +463,8 @@ cdef class Features:
             vals = <int32_t*>malloc(2 * self.kcap * sizeof(int32_t))
             if keys == NULL or vals == NULL:
                 free(keys); free(vals)
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             memset(vals, 0xff, 2 * self.kcap * sizeof(int32_t))
             for k in range(self.kcap):
                 if self.vals[k] != -1:
@@ -261,65 +479,122 @@ cdef class Features:
             self.kcap *= 2
         return f
 
-    cdef void _add(self, int32_t f, double x) noexcept:
-        cdef double* s
-        cdef double t, bp
-        cdef int i
-        if self.stamp.data[f] == self.serial:
-            return  # once per word
-        self.stamp.data[f] = self.serial
-        s = self.acc.data + 18 * <Py_ssize_t>f
-        self.count.data[f] += 1
-        s[8 + self.npend.data[f]] = x
-        self.npend.data[f] += 1
-        if self.npend.data[f] == 8:
-            if self.count.data[f] == 8:
-                for i in range(8):
-                    s[i] = s[8 + i]
-            else:
-                for i in range(8):
-                    s[i] += s[8 + i]
-            self.npend.data[f] = 0
-        t = s[16] + x  # the compensated running sum (Neumaier)
-        if fabs(s[16]) >= fabs(x):
-            s[17] += (s[16] - t) + x
-        else:
-            s[17] += (x - t) + s[16]
-        s[16] = t
+    cdef inline int _collect(self, int32_t f) except -1 nogil:
+        """Feature ``f`` into the record being built, once per word."""
+        if self.stamp.data[f] != self.serial:
+            self.stamp.data[f] = self.serial
+            i32_push(&self.mrec, f)
+        return 0
 
-    cdef int add_word(self, const int32_t* lin, Py_ssize_t n, double score) except -1:
-        cdef Py_ssize_t i
+    cdef int _memo_grow(self) except -1 nogil:
+        cdef Py_ssize_t cap = 2 * self.mcap, k, idx
+        cdef MemoSlot* tab = <MemoSlot*>malloc(cap * sizeof(MemoSlot))
+        if tab == NULL:
+            with gil:
+                raise MemoryError()
+        memset(tab, 0xff, cap * sizeof(MemoSlot))
+        for k in range(self.mcap):
+            if self.mtab[k].off != -1:
+                idx = <Py_ssize_t>(self.mtab[k].hash & <uint64_t>(cap - 1))
+                while tab[idx].off != -1:
+                    idx = (idx + 1) & (cap - 1)
+                tab[idx] = self.mtab[k]
+        free(self.mtab)
+        self.mtab, self.mcap = tab, cap
+        return 0
+
+    cdef int add_word(self, const int32_t* lin, Py_ssize_t n, double score) except -1 nogil:
+        cdef Py_ssize_t i, idx, a, nf
         cdef int32_t parent = -1
+        cdef uint64_t h = <uint64_t>n * 0x9E3779B97F4A7C15ULL
+        cdef uint64_t w
+        cdef const int32_t* rec
+        cdef MemoSlot* e
+        i = 0
+        while i + 1 < n:  # two symbols a multiplication
+            w = (<uint64_t><uint32_t>lin[i] << 32) | <uint32_t>lin[i + 1]
+            h = (h ^ w) * 0xD6E8FEB86659FD93ULL
+            i += 2
+        if i < n:
+            h = (h ^ <uint32_t>lin[i]) * 0xD6E8FEB86659FD93ULL
+        h ^= h >> 32
+        idx = <Py_ssize_t>(h & <uint64_t>(self.mcap - 1))
+        while True:
+            e = &self.mtab[idx]
+            if e.off == -1:
+                break
+            if e.hash == h:
+                rec = self.mrec.data + e.off
+                if rec[0] == n:
+                    for i in range(n):
+                        if rec[2 + i] != lin[i]:
+                            break
+                    else:
+                        nf = rec[1]
+                        rec += 2 + n
+                        for i in range(nf):
+                            _acc_add(&self.acc[rec[i]], score)
+                        return 0
+            idx = (idx + 1) & (self.mcap - 1)
+        # a lineage not in the memo: its features, in the order they are first met
+        if self.mrec.size + 3 * n + 3 > MEMO_INTS:  # full: start again
+            self.mrec.size = 0
+            self.mcount = 0
+            memset(self.mtab, 0xff, self.mcap * sizeof(MemoSlot))
+            idx = <Py_ssize_t>(h & <uint64_t>(self.mcap - 1))
+        a = self.mrec.size
+        i32_reserve(&self.mrec, a + n + 2)
+        self.mrec.data[a] = <int32_t>n
+        for i in range(n):
+            self.mrec.data[a + 2 + i] = lin[i]
+        self.mrec.size = a + 2 + n
         self.serial += 1
         for i in range(n):
             if lin[i] > 1:
-                self._add(self._dense(&self.by_label, 0, lin[i]), score)
+                self._collect(self._dense(&self.by_label, 0, lin[i]))
                 if parent < 0:
                     parent = lin[i]
         for i in range(n - 1):
-            self._add(self._pair(lin[i], lin[i + 1]), score)
+            self._collect(self._pair(lin[i], lin[i + 1]))
         if n:
             if parent >= 0:
-                self._add(self._dense(&self.by_parent, 2, parent), score)
+                self._collect(self._dense(&self.by_parent, 2, parent))
             else:
-                self._add(self._dense(&self.by_parent, 3, 0), score)
+                self._collect(self._dense(&self.by_parent, 3, 0))
+        nf = self.mrec.size - (a + 2 + n)
+        self.mrec.data[a + 1] = <int32_t>nf
+        self.mtab[idx].hash = h
+        self.mtab[idx].off = <int32_t>a
+        for i in range(a + 2 + n, self.mrec.size):
+            _acc_add(&self.acc[self.mrec.data[i]], score)
+        self.mcount += 1
+        if 2 * self.mcount > self.mcap:
+            self._memo_grow()
         return 0
 
+    def add_log(self, WordLog log):
+        """The words of ``log``, in order, as if each had been added as it was scored."""
+        cdef Py_ssize_t i
+        with nogil:
+            for i in range(log.scores.size):
+                self.add_word(log.syms.data + log.off.data[i], log.off.data[i + 1] - log.off.data[i],
+                              log.scores.data[i])
+
     cdef double _mean(self, Py_ssize_t f) noexcept:
-        cdef int64_t n = self.count.data[f]
-        cdef const double* s = self.acc.data + 18 * f
+        cdef const FeatAcc* a = &self.acc[f]
+        cdef int64_t n = a.count
         cdef double res
         cdef int i
         if n > 128:
-            return (s[16] + s[17]) / n
+            return (a.s + a.c) / n
         if n < 8:
             res = 0.0
-            for i in range(self.npend.data[f]):
-                res += s[8 + i]
+            for i in range(a.npend):
+                res += a.pend[i]
             return res / n
-        res = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
-        for i in range(self.npend.data[f]):
-            res += s[8 + i]
+        res = ((a.lanes[0] + a.lanes[1]) + (a.lanes[2] + a.lanes[3])) + ((a.lanes[4] + a.lanes[5]) + (a.lanes[6] + a.lanes[7]))
+        for i in range(a.npend):
+            res += a.pend[i]
         return res / n
 
     def rows(self, int64_t min_count=1):
@@ -327,9 +602,41 @@ cdef class Features:
         out = []
         cdef Py_ssize_t f
         for f in range(self.kind.size):
-            if self.count.data[f] >= min_count and self.count.data[f] > 0:
-                out.append((self.kind.data[f], self.fa.data[f], self.fb.data[f], self.count.data[f], self._mean(f)))
+            if self.acc[f].count >= min_count and self.acc[f].count > 0:
+                out.append((self.kind.data[f], self.fa.data[f], self.fb.data[f], self.acc[f].count, self._mean(f)))
         return out
+
+
+cdef class WordLog:
+    """The scored words of a batch as :class:`Features` takes them (each word's gold lineage
+    and score, in order), for :meth:`Features.add_log` to add later, on another thread."""
+
+    cdef I32Vec syms
+    cdef I64Vec off
+    cdef F64Vec scores
+
+    def __cinit__(self):
+        i64_push(&self.off, 0)
+
+    def __dealloc__(self):
+        free(self.syms.data); free(self.off.data); free(self.scores.data)
+
+    def __len__(self):
+        return self.scores.size
+
+    def clear(self):
+        self.syms.size = self.scores.size = 0
+        self.off.size = 1
+
+    cdef int add(self, const int32_t* lin, Py_ssize_t n, double score) except -1 nogil:
+        cdef Py_ssize_t i
+        i32_reserve(&self.syms, self.syms.size + n)
+        for i in range(n):
+            self.syms.data[self.syms.size + i] = lin[i]
+        self.syms.size += n
+        i64_push(&self.off, self.syms.size)
+        f64_push(&self.scores, score)
+        return 0
 
 
 cdef class Scores:
@@ -396,25 +703,27 @@ cdef object _i32(I32Vec* v):
 
 
 cdef class _Scratch:
-    cdef I32Vec gs, go, gw, cs, co, cw, path, row, gb, cb
+    cdef I32Vec gs, go, gw, cs, co, cw, path, row, gb, cb, cnt
 
     def __dealloc__(self):
         free(self.gs.data); free(self.go.data); free(self.gw.data); free(self.cs.data); free(self.co.data)
         free(self.cw.data); free(self.path.data); free(self.row.data); free(self.gb.data); free(self.cb.data)
+        free(self.cnt.data)
 
 
-cdef bint _drop(Batch t, Py_ssize_t a, Py_ssize_t b, int pre) noexcept:
-    return pre == 2 or (pre == 0 and _penn_style(t, a, b))
+cdef bint _drop(Batch t, Py_ssize_t k, int pre) noexcept nogil:
+    """Whether sentence ``k``'s preterminals are left out of its lineages."""
+    return pre == 2 or (pre == 0 and t.penn.data[k])
 
 
 def score_batch(Batch gold, Batch cand, Vocab vocab, int cost, int pre, const uint8_t[::1] skip,
-                Scores scores, Features features, int64_t[:, ::1] status):
+                Scores scores, Features features, int64_t[:, ::1] status, WordLog log=None):
     """Score sentence pairs ``k`` of two batches (same length). ``cost``: 0 exact, 1 first-char;
     ``pre``: preterminals 0 auto, 1 keep, 2 drop; ``skip[k]``: too large (set aside).
     ``status[k]`` gets (code, a, b, c): 0 scored (a: its row in ``scores``); 1 no gold tree;
     2 no candidate tree; 3 too large; 4 word counts differ (a gold, b candidate); 5 word a
     (1-based) differs (b gold id, c candidate id). ``features`` (or None) sums the gold
-    configurations of the scored words."""
+    configurations of the scored words, or ``log`` (if given) keeps them for it."""
     cdef Py_ssize_t n = len(gold), k, ga, gb, ca, cb, w, nw, i
     cdef _Scratch x = _Scratch()
     cdef int64_t d2, total, mu, ml
@@ -423,60 +732,66 @@ def score_batch(Batch gold, Batch cand, Vocab vocab, int cost, int pre, const ui
     cdef Py_ssize_t first_word
     if len(cand) != n or skip.shape[0] != n or status.shape[0] != n or status.shape[1] != 4:
         raise ValueError("batches, skip and status must have one row per sentence")
-    for k in range(n):
-        status[k, 0] = status[k, 1] = status[k, 2] = status[k, 3] = 0
-        if not gold.present.data[k]:
-            status[k, 0] = 1
-            continue
-        if not cand.present.data[k]:
-            status[k, 0] = 2
-            continue
-        if skip[k]:
-            status[k, 0] = 3
-            continue
-        ga, gb = gold.node_off.data[k], gold.node_off.data[k + 1]
-        ca, cb = cand.node_off.data[k], cand.node_off.data[k + 1]
-        gdrop = _drop(gold, ga, gb, pre)
-        cdrop = _drop(cand, ca, cb, pre)
-        _lineages(gold, ga, gb, gdrop, &x.gs, &x.go, &x.gw, &x.path)
-        _lineages(cand, ca, cb, cdrop, &x.cs, &x.co, &x.cw, &x.path)
-        if x.gw.size != x.cw.size:
-            status[k, 0] = 4
-            status[k, 1] = x.gw.size
-            status[k, 2] = x.cw.size
-            continue
-        nw = x.gw.size
-        for w in range(nw):
-            if x.gw.data[w] != x.cw.data[w]:
-                status[k, 0] = 5
-                status[k, 1] = w + 1
-                status[k, 2] = x.gw.data[w]
-                status[k, 3] = x.cw.data[w]
-                break
-        if status[k, 0]:
-            continue
-        first_word = scores.words.size
-        for w in range(nw):
-            total = (x.go.data[w + 1] - x.go.data[w]) + (x.co.data[w + 1] - x.co.data[w])
-            d2 = _distance2(x.gs.data + x.go.data[w], x.go.data[w + 1] - x.go.data[w],
-                            x.cs.data + x.co.data[w], x.co.data[w + 1] - x.co.data[w], cost, vocab.first.data,
-                            &x.row)
-            score = 1.0 - (<double>d2 * 0.5) / <double>total if total else 1.0
-            f64_push(&scores.words, score)
-            if features is not None:
-                features.add_word(x.gs.data + x.go.data[w], x.go.data[w + 1] - x.go.data[w], score)
-        status[k, 1] = scores.sums.size
-        score = _pairwise(scores.words.data + first_word, nw) if nw else 0.0
-        f64_push(&scores.sums, score)
-        f64_push(&scores.means, score / nw if nw else NAN)
-        i64_push(&scores.word_off, scores.words.size)
-        _brackets(gold, ga, gb, gold.outer.data[k], gdrop, vocab, &x.gb)
-        _brackets(cand, ca, cb, cand.outer.data[k], cdrop, vocab, &x.cb)
-        _match(&x.gb, &x.cb, &mu, &ml)
-        i32_push(&scores.gold, <int32_t>(x.gb.size // 3))
-        i32_push(&scores.cand, <int32_t>(x.cb.size // 3))
-        i32_push(&scores.mu, <int32_t>mu)
-        i32_push(&scores.ml, <int32_t>ml)
+    cdef bint has_features = features is not None, has_log = log is not None
+    cdef const int32_t* first = vocab.first.data
+    with nogil:  # no Python object: the reader may fill the next batches meanwhile (nothing of the
+        # vocabulary is read here but the first characters of labels, for the first-char costs)
+        for k in range(n):
+            status[k, 0] = status[k, 1] = status[k, 2] = status[k, 3] = 0
+            if not gold.present.data[k]:
+                status[k, 0] = 1
+                continue
+            if not cand.present.data[k]:
+                status[k, 0] = 2
+                continue
+            if skip[k]:
+                status[k, 0] = 3
+                continue
+            ga, gb = gold.node_off.data[k], gold.node_off.data[k + 1]
+            ca, cb = cand.node_off.data[k], cand.node_off.data[k + 1]
+            gdrop = _drop(gold, k, pre)
+            cdrop = _drop(cand, k, pre)
+            _lineages(gold, ga, gb, gdrop, &x.gs, &x.go, &x.gw, &x.path)
+            _lineages(cand, ca, cb, cdrop, &x.cs, &x.co, &x.cw, &x.path)
+            if x.gw.size != x.cw.size:
+                status[k, 0] = 4
+                status[k, 1] = x.gw.size
+                status[k, 2] = x.cw.size
+                continue
+            nw = x.gw.size
+            for w in range(nw):
+                if x.gw.data[w] != x.cw.data[w]:
+                    status[k, 0] = 5
+                    status[k, 1] = w + 1
+                    status[k, 2] = x.gw.data[w]
+                    status[k, 3] = x.cw.data[w]
+                    break
+            if status[k, 0]:
+                continue
+            first_word = scores.words.size
+            for w in range(nw):
+                total = (x.go.data[w + 1] - x.go.data[w]) + (x.co.data[w + 1] - x.co.data[w])
+                d2 = _distance2(x.gs.data + x.go.data[w], x.go.data[w + 1] - x.go.data[w],
+                                x.cs.data + x.co.data[w], x.co.data[w + 1] - x.co.data[w], cost, first,
+                                &x.row)
+                score = 1.0 - (<double>d2 * 0.5) / <double>total if total else 1.0
+                f64_push(&scores.words, score)
+                if has_log:
+                    log.add(x.gs.data + x.go.data[w], x.go.data[w + 1] - x.go.data[w], score)
+                elif has_features:
+                    features.add_word(x.gs.data + x.go.data[w], x.go.data[w + 1] - x.go.data[w], score)
+            status[k, 1] = scores.sums.size
+            score = _pairwise(scores.words.data + first_word, nw) if nw else 0.0
+            f64_push(&scores.sums, score)
+            f64_push(&scores.means, score / nw if nw else NAN)
+            i64_push(&scores.word_off, scores.words.size)
+            _brackets(gold, ga, gb, gold.outer.data[k], gdrop, vocab, &x.gb, nw, &x.cnt)
+            _brackets(cand, ca, cb, cand.outer.data[k], cdrop, vocab, &x.cb, nw, &x.cnt)
+            _match(&x.gb, &x.cb, &mu, &ml)
+            i32_push(&scores.gold, <int32_t>(x.gb.size // 3))
+            i32_push(&scores.cand, <int32_t>(x.cb.size // 3))
+            i32_push(&scores.mu, <int32_t>mu)
+            i32_push(&scores.ml, <int32_t>ml)
 
 
 def tree_lineages(Batch t, Py_ssize_t k, int pre):
@@ -485,7 +800,7 @@ def tree_lineages(Batch t, Py_ssize_t k, int pre):
         raise IndexError(k)
     cdef _Scratch x = _Scratch()
     cdef Py_ssize_t a = t.node_off.data[k], b = t.node_off.data[k + 1], w, i
-    _lineages(t, a, b, _drop(t, a, b, pre), &x.gs, &x.go, &x.gw, &x.path)
+    _lineages(t, a, b, _drop(t, k, pre), &x.gs, &x.go, &x.gw, &x.path)
     words = [x.gw.data[w] for w in range(x.gw.size)]
     lineages = [[x.gs.data[i] for i in range(x.go.data[w], x.go.data[w + 1])] for w in range(x.gw.size)]
     return words, lineages

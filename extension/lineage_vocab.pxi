@@ -16,20 +16,21 @@ cdef struct F64Vec:
     Py_ssize_t cap
 
 
-cdef int _grow(void** data, Py_ssize_t* cap, Py_ssize_t need, size_t item) except -1:
+cdef int _grow(void** data, Py_ssize_t* cap, Py_ssize_t need, size_t item) except -1 nogil:
     cdef Py_ssize_t new_cap = cap[0] * 2 if cap[0] else 64
     cdef void* p
     while new_cap < need:
         new_cap *= 2
     p = realloc(data[0], <size_t>new_cap * item)
     if p == NULL:
-        raise MemoryError()
+        with gil:
+            raise MemoryError()
     data[0] = p
     cap[0] = new_cap
     return 0
 
 
-cdef inline int i32_push(I32Vec* v, int32_t x) except -1:
+cdef inline int i32_push(I32Vec* v, int32_t x) except -1 nogil:
     if v.size == v.cap:
         _grow(<void**>&v.data, &v.cap, v.size + 1, sizeof(int32_t))
     v.data[v.size] = x
@@ -37,13 +38,13 @@ cdef inline int i32_push(I32Vec* v, int32_t x) except -1:
     return 0
 
 
-cdef inline int i32_reserve(I32Vec* v, Py_ssize_t need) except -1:
+cdef inline int i32_reserve(I32Vec* v, Py_ssize_t need) except -1 nogil:
     if need > v.cap:
         _grow(<void**>&v.data, &v.cap, need, sizeof(int32_t))
     return 0
 
 
-cdef inline int i64_push(I64Vec* v, int64_t x) except -1:
+cdef inline int i64_push(I64Vec* v, int64_t x) except -1 nogil:
     if v.size == v.cap:
         _grow(<void**>&v.data, &v.cap, v.size + 1, sizeof(int64_t))
     v.data[v.size] = x
@@ -51,7 +52,7 @@ cdef inline int i64_push(I64Vec* v, int64_t x) except -1:
     return 0
 
 
-cdef inline int f64_push(F64Vec* v, double x) except -1:
+cdef inline int f64_push(F64Vec* v, double x) except -1 nogil:
     if v.size == v.cap:
         _grow(<void**>&v.data, &v.cap, v.size + 1, sizeof(double))
     v.data[v.size] = x
@@ -65,6 +66,39 @@ cdef inline uint64_t _fnv(const unsigned char* s, Py_ssize_t n) noexcept nogil:
     for i in range(n):
         h = (h ^ s[i]) * 1099511628211ULL
     return h
+
+
+cdef struct VSlot:
+    uint64_t w0  # the string's first 8 bytes, little-endian, zero past its end
+    int32_t id  # -1: an empty slot
+    int32_t n  # its length in bytes
+
+
+cdef bint _LITTLE_ENDIAN
+cdef uint32_t _one = 1
+_LITTLE_ENDIAN = (<unsigned char*>&_one)[0] == 1
+
+
+cdef inline uint64_t _head(const unsigned char* s, Py_ssize_t n) noexcept nogil:
+    """The first (up to) 8 bytes of s[:n] as a little-endian integer, zero past n."""
+    cdef uint64_t w = 0
+    cdef Py_ssize_t i
+    if n >= 8 and _LITTLE_ENDIAN:
+        memcpy(&w, s, 8)
+        return w
+    for i in range(n if n < 8 else 8):
+        w |= (<uint64_t>s[i]) << (8 * i)
+    return w
+
+
+cdef inline uint64_t _vhash(const unsigned char* s, Py_ssize_t n, uint64_t w0) noexcept nogil:
+    """The hash of s[:n] whose first 8 bytes are w0 (:func:`_head`)."""
+    cdef uint64_t h
+    if n > 8:
+        return _fnv(s, n)
+    h = (w0 * 0x9E3779B97F4A7C15ULL) ^ <uint64_t>n
+    h = (h ^ (h >> 32)) * 0xD6E8FEB86659FD93ULL
+    return h ^ (h >> 32)
 
 
 cdef class Vocab:
@@ -82,15 +116,15 @@ cdef class Vocab:
     cdef I32Vec lens
     cdef I32Vec first
     cdef I32Vec strip
-    cdef int32_t* table
+    cdef VSlot* table
     cdef Py_ssize_t tcap
 
     def __cinit__(self):
         self.tcap = 1024
-        self.table = <int32_t*>malloc(self.tcap * sizeof(int32_t))
+        self.table = <VSlot*>malloc(self.tcap * sizeof(VSlot))
         if self.table == NULL:
             raise MemoryError()
-        memset(self.table, 0xff, self.tcap * sizeof(int32_t))
+        memset(self.table, 0xff, self.tcap * sizeof(VSlot))
         self.intern(<const unsigned char*>b"[", 1)
         self.intern(<const unsigned char*>b"]", 1)
         self.intern(<const unsigned char*>b"", 0)
@@ -106,36 +140,78 @@ cdef class Vocab:
     def __len__(self):
         return self.lens.size
 
-    cdef int _rehash(self) except -1:
-        cdef Py_ssize_t cap = self.tcap * 2, k, idx
-        cdef int32_t* table = <int32_t*>malloc(cap * sizeof(int32_t))
+    cdef int _rehash(self) except -1 nogil:
+        cdef Py_ssize_t cap = self.tcap * 2, k, idx, i
+        cdef VSlot* table = <VSlot*>malloc(cap * sizeof(VSlot))
         if table == NULL:
-            raise MemoryError()
-        memset(table, 0xff, cap * sizeof(int32_t))
-        for k in range(self.lens.size):
-            idx = <Py_ssize_t>(_fnv(self.arena + self.offs.data[k], self.lens.data[k]) & <uint64_t>(cap - 1))
-            while table[idx] != -1:
+            with gil:
+                raise MemoryError()
+        memset(table, 0xff, cap * sizeof(VSlot))
+        for i in range(self.tcap):
+            if self.table[i].id == -1:
+                continue
+            k = self.table[i].id
+            idx = <Py_ssize_t>(_vhash(self.arena + self.offs.data[k], self.lens.data[k], self.table[i].w0)
+                               & <uint64_t>(cap - 1))
+            while table[idx].id != -1:
                 idx = (idx + 1) & (cap - 1)
-            table[idx] = <int32_t>k
+            table[idx] = self.table[i]
         free(self.table)
         self.table = table
         self.tcap = cap
         return 0
 
-    cdef int32_t intern(self, const unsigned char* s, Py_ssize_t n) except -1:
-        cdef Py_ssize_t idx = <Py_ssize_t>(_fnv(s, n) & <uint64_t>(self.tcap - 1))
-        cdef int32_t k, new_id, cut_id
+    cdef inline int32_t _find(self, const unsigned char* s, Py_ssize_t n, uint64_t w0, Py_ssize_t* slot) noexcept nogil:
+        """The id of s[:n] (first 8 bytes w0), or -1 with ``slot`` the free slot for it."""
+        cdef Py_ssize_t idx = <Py_ssize_t>(_vhash(s, n, w0) & <uint64_t>(self.tcap - 1))
+        cdef VSlot* e
+        while True:
+            e = &self.table[idx]
+            if e.id == -1:
+                slot[0] = idx
+                return -1
+            if e.w0 == w0 and e.n == n and (n <= 8 or memcmp(self.arena + self.offs.data[e.id] + 8, s + 8, n - 8) == 0):
+                return e.id
+            idx = (idx + 1) & (self.tcap - 1)
+
+    cdef int32_t intern(self, const unsigned char* s, Py_ssize_t n) except -1 nogil:
+        cdef uint64_t w0 = _head(s, n)
+        cdef Py_ssize_t slot
+        cdef int32_t k = self._find(s, n, w0, &slot)
+        if k >= 0:
+            return k
+        return self._add(s, n, w0, slot)
+
+    cdef int32_t intern_token(self, const unsigned char** pp, const unsigned char* end) except -3 nogil:
+        """The id of the token at ``pp[0]`` (nltk's [^\\s()]+, maybe empty), ``pp[0]`` moved past
+        it; -1 at a \\( or \\) escape (left to the Python reader)."""
+        cdef const unsigned char* p = pp[0]
+        cdef const unsigned char* q = _token_end(p, end)
+        cdef Py_ssize_t n, slot
+        cdef uint64_t w0
+        cdef int32_t k
+        if q == NULL:
+            return -1
+        n = q - p
+        if n < 8 and p + 8 <= end and _LITTLE_ENDIAN:
+            memcpy(&w0, p, 8)
+            w0 &= (<uint64_t>1 << (8 * n)) - 1
+        else:
+            w0 = _head(p, n)
+        pp[0] = q
+        k = self._find(p, n, w0, &slot)
+        if k >= 0:
+            return k
+        return self._add(p, n, w0, slot)
+
+    cdef int32_t _add(self, const unsigned char* s, Py_ssize_t n, uint64_t w0, Py_ssize_t slot) except -1 nogil:
+        """A new string s[:n] in free ``slot`` of the table: its id."""
+        cdef int32_t new_id, cut_id
         cdef Py_ssize_t p
         cdef int32_t lead
-        while True:
-            k = self.table[idx]
-            if k == -1:
-                break
-            if self.lens.data[k] == n and memcmp(self.arena + self.offs.data[k], s, n) == 0:
-                return k
-            idx = (idx + 1) & (self.tcap - 1)
         if self.lens.size >= 2147483000 or n > 2147483000:
-            raise MemoryError("too many distinct labels and words")
+            with gil:
+                raise MemoryError("too many distinct labels and words")
         new_id = <int32_t>self.lens.size
         if self.arena_size + n > self.arena_cap:
             _grow(<void**>&self.arena, &self.arena_cap, self.arena_size + n, 1)
@@ -144,7 +220,9 @@ cdef class Vocab:
         i64_push(&self.offs, self.arena_size)
         self.arena_size += n
         i32_push(&self.lens, <int32_t>n)
-        self.table[idx] = new_id
+        self.table[slot].w0 = w0
+        self.table[slot].id = new_id
+        self.table[slot].n = <int32_t>n
         # the first character, as its UTF-8 bytes packed in an int (-1: the empty string)
         lead = -1
         if n:

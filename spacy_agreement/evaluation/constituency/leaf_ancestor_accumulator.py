@@ -126,7 +126,8 @@ class LeafAncestorEvaluator:
             try:
                 engine, modes, _ = compiled_loops.score_files(
                     gold, candidate, self.cost, self.preterminals, self.strict, self.keep_worst,  # type: ignore[arg-type]
-                    keep_rows=self.keep_rows, keep_skipped=self.keep_skipped, emit=emit)
+                    keep_rows=self.keep_rows, keep_skipped=self.keep_skipped, emit=emit,
+                    restart=sink.reset if sink is not None else None)
             except compiled_loops.FallBack:
                 if sink is not None:
                     sink.reset()

@@ -39,103 +39,31 @@ which names the file, line and token of the problem.
 """
 from __future__ import annotations
 
-import codecs
 import heapq
 import os
 import tempfile
+import threading
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ... import _lineage
 from ...errors import Location, MismatchedCorpusError, ResourceLimitError
 from ...trees import ConstituencyTree
+from .leaf_ancestor_stream import FallBack, NotLines, file_batches, line_batches, read_unit, scan
 from .leaf_ancestor_words import SentenceResult, _lineage_limit, make_sentence
 
 BLOCK = 1 << 20
 BATCH = 1024
 SPOOL = 1 << 20  # bytes of values PairwiseSum keeps in memory before it moves them to a temporary file
+#: files of one tree a line: the next batches read on a second thread while the compiled loop scores these
+READ_AHEAD = True
 COSTS = {"exact": 0, "first-char": 1}
 PRETERMINALS = {"auto": 0, "keep": 1, "drop": 2}
 #: the per-sentence arrays of ``keep_rows``, in :meth:`Scores.arrays` order but for the first two and the last
 ROWS = ("index", "words", "sum", "mean", "gold", "candidate", "matched_unlabelled", "matched_labelled", "line")
 Emit = Callable[[int, SentenceResult], None]
-
-
-class FallBack(Exception):
-    """The compiled reader cannot read a file; the Python reader will say why (or read it)."""
-
-
-def _read_block(handle) -> bytes:
-    """A block that does not end between the ``\\r`` and ``\\n`` of a line end."""
-    data = handle.read(BLOCK)
-    while data.endswith(b"\r"):
-        more = handle.read(1)
-        if not more:
-            break
-        data += more
-    return data
-
-
-def scan(path) -> Tuple[int, int, int]:
-    """The first pass: (mode 1 lines or 2 trees, sentences, last present sentence or -1)
-    after checking UTF-8; :class:`FallBack` when the file is malformed."""
-    scanner = _lineage.Scanner()
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    with open(path, "rb") as handle:
-        while True:
-            data = _read_block(handle)
-            try:
-                decoder.decode(data, final=not data)
-            except UnicodeDecodeError:
-                raise FallBack(path) from None
-            if not data:
-                break
-            scanner.feed(data)
-    mode, count, last = scanner.finish()
-    if mode == 0:
-        raise FallBack(path)
-    return mode, count, last
-
-
-class FileStream:
-    """Sentences of one bracket file, read batch by batch (:func:`_lineage.parse_units`)."""
-
-    def __init__(self, path, mode: int, vocab):
-        self.path, self.mode, self.vocab = path, mode, vocab
-        self.handle = open(path, "rb")
-        self.buf, self.pos, self.base, self.line, self.eof = b"", 0, 0, 1, False
-
-    def close(self) -> None:
-        self.handle.close()
-
-    def read(self, batch, k: int) -> int:
-        """Up to ``k`` more sentences into ``batch`` (fewer only at the end of the file)."""
-        got = 0
-        while got < k:
-            n, self.pos, self.line, ok = _lineage.parse_units(batch, self.vocab, self.buf, self.pos, self.mode,
-                                                               self.eof, k - got, self.line, self.base)
-            got += n
-            if not ok:
-                raise FallBack(self.path)
-            if got == k or (self.eof and self.pos >= len(self.buf)) or (self.eof and n == 0):
-                break
-            data = _read_block(self.handle)
-            self.base += self.pos
-            self.buf, self.pos = self.buf[self.pos:] + data, 0
-            self.eof = not data
-        return got
-
-
-def read_unit(path, mode: int, start: int, stop: int, line: int, vocab):
-    """One sentence again, from its bytes in the file, as a one-sentence batch."""
-    with open(path, "rb") as handle:
-        handle.seek(start)
-        data = handle.read(stop - start)
-    batch = _lineage.Batch()
-    _lineage.parse_units(batch, vocab, data, 0, mode, True, 1, line, start)
-    return batch
 
 
 def tree_batch(trees: Sequence[Optional[ConstituencyTree]], vocab):
@@ -242,6 +170,13 @@ class Engine:
         self.rows: Optional[Dict[str, list]] = {name: [] for name in ROWS} if keep_rows else None
         self.heap: list = []
         self.any_tree = False
+        self.logs, self.flip, self.pending = (_lineage.WordLog(), _lineage.WordLog()), 0, None
+
+    def _flush(self) -> None:
+        """The words kept for the error configurations added to them (see :meth:`add`)."""
+        if self.pending is not None:
+            pending, self.pending = self.pending, None
+            self.features.add_log(pending)
 
     def _skip(self, index: int, message: str) -> None:
         self.skipped_count += 1
@@ -250,10 +185,13 @@ class Engine:
         if self.keep_skipped is None or len(self.skipped) < self.keep_skipped:
             self.skipped.append(message)
 
-    def add(self, gb, cb, first_index: int, locate, trees=None, ranges=None) -> None:
+    def add(self, gb, cb, first_index: int, locate, trees=None, ranges=None,
+            during: Optional[Callable[[], None]] = None) -> None:
         """Score one pair of batches; ``locate(side, k)`` is sentence ``k``'s Location (side 0
         gold, 1 candidate); ``trees(k)`` its two trees (for the limits check); ``ranges``
-        (for file sources) gives the byte ranges and lines kept for the worst sentences."""
+        (for file sources) gives the byte ranges and lines kept for the worst sentences;
+        ``during()`` runs on another thread while the compiled loop scores them (which reads
+        nothing of the vocabulary but with the first-char costs: then it runs before)."""
         n = len(gb)
         g_nodes, c_nodes = gb.node_counts(), cb.node_counts()
         if not self.any_tree and (g_nodes.any() or c_nodes.any()):
@@ -267,7 +205,34 @@ class Engine:
                     skip[k], reasons[k] = 1, reason
         status = np.zeros((n, 4), dtype=np.int64)
         self.scores.clear()
-        _lineage.score_batch(gb, cb, self.vocab, self.cost, self.pre, skip, self.scores, self.features, status)
+        if during is not None and self.cost == 0:
+            # the other thread reads on and adds the words of the batch before to the error configurations
+            log, pending, failed = self.logs[self.flip], self.pending, []
+            self.flip ^= 1
+            log.clear()
+
+            def work() -> None:
+                try:
+                    if pending is not None:
+                        self.features.add_log(pending)
+                except BaseException as exc:  # raised here once the batch is scored
+                    failed.append(exc)
+                during()
+
+            worker = threading.Thread(target=work, name="leaf-ancestor reader")
+            worker.start()
+            try:
+                _lineage.score_batch(gb, cb, self.vocab, self.cost, self.pre, skip, self.scores, None, status, log)
+            finally:
+                worker.join()
+            if failed:
+                raise failed[0]
+            self.pending = log
+        else:
+            self._flush()
+            if during is not None:
+                during()
+            _lineage.score_batch(gb, cb, self.vocab, self.cost, self.pre, skip, self.scores, self.features, status)
         for k in np.nonzero(status[:, 0])[0].tolist():
             self._skip(first_index + k, self._reason(status[k].tolist(), k, first_index, locate, c_nodes, reasons))
         scored = np.nonzero(status[:, 0] == 0)[0]
@@ -334,6 +299,7 @@ class Engine:
                 heapq.heapreplace(self.heap, entry)
 
     def store(self) -> Store:
+        self._flush()
         vocab = self.vocab
 
         def text(kind, a, b):
@@ -353,47 +319,64 @@ class Engine:
                      tuple(self.brackets), features, sorted(self.heap, reverse=True), rows)
 
 
-def file_batches(gold_path, cand_path, modes: Tuple[int, int], count: int, vocab
-                 ) -> Iterator[Tuple[object, object, int]]:
-    """Both files batch by batch, in step: (gold batch, candidate batch, index of the first).
-    The two batches are the same objects each time, cleared: valid until the next is asked for."""
-    streams = [FileStream(gold_path, modes[0], vocab), FileStream(cand_path, modes[1], vocab)]
-    batches = [_lineage.Batch(), _lineage.Batch()]
-    try:
-        done = 0
-        while done < count:
-            k = min(BATCH, count - done)
-            for batch in batches:
-                batch.clear()
-            got = [s.read(b, k) for s, b in zip(streams, batches)]
-            if got != [k, k]:
-                raise FallBack(gold_path)  # the first pass counted otherwise: let the Python reader decide
-            yield batches[0], batches[1], done
-            done += k
-    finally:
-        for s in streams:
-            s.close()
-
-
 def score_files(gold_path, cand_path, cost: str = "exact", preterminals: str = "auto", strict: bool = False,
-                keep_worst: int = 0, **options):
+                keep_worst: int = 0, restart: Optional[Callable[[], None]] = None, **options):
     """Leaf-ancestor of two bracket files, streamed: the :class:`Engine` (``options``: its
     ``keep_rows``, ``keep_skipped``, ``emit``, ``select``) after the last batch, the two modes
     and the number of sentences. Raises :class:`FallBack` for a file the compiled reader
     cannot read, and :class:`MismatchedCorpusError` for different sentence counts (after
     cutting failed parses off the end of the longer file, as
-    :func:`~spacy_agreement.adapters.brackets.trim_trailing_failures`)."""
-    (g_mode, g_count, g_last), (c_mode, c_count, c_last) = scan(gold_path), scan(cand_path)
+    :func:`~spacy_agreement.adapters.brackets.trim_trailing_failures`).
+
+    Files of one tree a line are read in one pass (:func:`~.leaf_ancestor_stream.line_batches`);
+    where that does not go through, the first pass (:func:`~.leaf_ancestor_stream.scan`) decides
+    and the files are scored again from the start: what ``emit`` got is then taken back by
+    ``restart()`` (without it, with ``emit``, the first pass always comes first)."""
+    names = (os.fspath(gold_path), os.fspath(cand_path))
+    if options.get("emit") is None or restart is not None:
+        engine = Engine(cost, preterminals, strict, keep_worst, **options)
+        try:
+            count = _score_batches(engine, names, line_batches(gold_path, cand_path, engine.vocab, BATCH, BLOCK,
+                                                               ahead=READ_AHEAD))
+            return engine, (1, 1), count
+        except FallBack:
+            raise  # not UTF-8: the first pass says so before anything is scored
+        except NotLines as failed:
+            if failed.why == "parse":  # the first pass decides what the failing line is
+                (g_mode, count), c_mode = _counts(gold_path, cand_path, restart if engine.sentences else None)
+                if g_mode == c_mode == 1 and failed.index < count:
+                    raise FallBack(names[failed.side]) from None  # read line by line, it fails there too
+        except Exception:  # an error the first pass may come before: scored again, it says
+            pass
+        if engine.sentences and restart is not None:
+            restart()
+    (g_mode, count), c_mode = _counts(gold_path, cand_path)
+    engine = Engine(cost, preterminals, strict, keep_worst, **options)
+    _score_batches(engine, names, file_batches(gold_path, cand_path, (g_mode, c_mode), count, engine.vocab, BATCH,
+                                               BLOCK))
+    return engine, (g_mode, c_mode), count
+
+
+def _counts(gold_path, cand_path, restart: Optional[Callable[[], None]] = None) -> Tuple[Tuple[int, int], int]:
+    """The first pass over both files: ((gold mode, sentences), candidate mode); raises
+    :class:`MismatchedCorpusError` (after ``restart()``) for different sentence counts."""
+    (g_mode, g_count, g_last), (c_mode, c_count, c_last) = scan(gold_path, BLOCK), scan(cand_path, BLOCK)
     shortest = min(g_count, c_count)
     if g_last < shortest:
         g_count = shortest
     if c_last < shortest:
         c_count = shortest
     if g_count != c_count:
+        if restart is not None:
+            restart()
         raise MismatchedCorpusError(f"{g_count} gold sentences but {c_count} candidate sentences")
-    engine = Engine(cost, preterminals, strict, keep_worst, **options)
-    names = (os.fspath(gold_path), os.fspath(cand_path))
-    for gb, cb, first in file_batches(gold_path, cand_path, (g_mode, c_mode), g_count, engine.vocab):
+    return (g_mode, g_count), c_mode
+
+
+def _score_batches(engine: Engine, names: Tuple[str, str], batches) -> int:
+    """Every pair of batches scored by ``engine``; the number of sentences."""
+    count = 0
+    for gb, cb, first, *ahead in batches:
         lines = (gb.lines(), cb.lines())
 
         def locate(side, k, first=first, lines=lines):
@@ -405,8 +388,9 @@ def score_files(gold_path, cand_path, cost: str = "exact", preterminals: str = "
         def ranges(k, gb=gb, cb=cb, lines=lines):
             return (*gb.byte_range(k), int(lines[0][k]), *cb.byte_range(k), int(lines[1][k]))
 
-        engine.add(gb, cb, first, locate, trees, ranges)
-    return engine, (g_mode, c_mode), g_count
+        engine.add(gb, cb, first, locate, trees, ranges, ahead[0] if ahead else None)
+        count = first + len(gb)
+    return count
 
 
 def score_trees(gold: Sequence[Optional[ConstituencyTree]], candidate: Sequence[Optional[ConstituencyTree]],
