@@ -1,7 +1,17 @@
 # Lineages, their weighted Levenshtein distances, GEIG bracket counts and the error configurations
 # of spacy_agreement._lineage (included by _lineage.pyx).
 
-DEF MEMO_INTS = 1 << 21  # int32s the memo of Features holds at most (8 MiB)
+cdef Py_ssize_t MEMO_INTS = 1 << 21  # int32s the memo of Features holds at most (8 MiB)
+
+
+def memo_limit(limit=None):
+    """The most int32s the memo of :class:`Features` holds before it starts again (the
+    tests make it small); sets it to ``limit`` if given. Returns the limit before."""
+    global MEMO_INTS
+    cdef Py_ssize_t before = MEMO_INTS
+    if limit is not None:
+        MEMO_INTS = max(<Py_ssize_t>limit, 0)
+    return before
 
 
 cdef struct Bracket:
@@ -382,7 +392,7 @@ cdef class Features:
 
     A word's features depend on its gold lineage alone: each distinct lineage's list of
     features (each once, in the order they are first met) is kept in a memo (cleared when
-    it grows past :data:`MEMO_INTS`), so a word seen before costs a look-up and one addition
+    it grows past :func:`memo_limit`), so a word seen before costs a look-up and one addition
     per feature."""
 
     cdef I32Vec kind, fa, fb
