@@ -82,24 +82,30 @@ cdef class StringTable:
         data = value.encode("utf-8")
         return self._code(PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data))
 
-    cdef int _grow_slots(self) except -1:
-        cdef int64_t new_capacity = self.capacity * 2, k, at
+    cdef int _grow_slots(self) except -1 nogil:
+        cdef int64_t new_capacity = self.capacity * 2
         cdef int32_t* slots = <int32_t*>malloc(new_capacity * sizeof(int32_t))
         if not slots:
-            raise MemoryError()
-        for k in range(new_capacity):
-            slots[k] = -1
-        for k in range(self.count):
-            at = <int64_t>(self.hashes[k] & <uint64_t>(new_capacity - 1))
-            while slots[at] >= 0:
-                at = (at + 1) & (new_capacity - 1)
-            slots[at] = <int32_t>k
+            with gil:
+                raise MemoryError()
         free(self.slots)
         self.slots = slots
         self.capacity = new_capacity
-        return 0
+        return self._rebuild_slots()
 
     cdef int32_t _code(self, const char* p, Py_ssize_t n) except -2:
+        """The code of the ``n`` bytes at ``p``, the string of a new one decoded at once (a
+        bad byte raises and adds nothing)."""
+        cdef int64_t before = self.count
+        cdef int32_t k = self._code_nogil(p, n)
+        if self.count > before:
+            self._decode_new(before)
+        return k
+
+    cdef int32_t _code_nogil(self, const char* p, Py_ssize_t n) except -2 nogil:
+        """:meth:`_code` without the GIL: a new value's bytes are added to the table, its
+        string is not (:meth:`_decode_new` adds the strings of the codes from ``before`` on,
+        with the GIL, and takes them all back if one is not UTF-8)."""
         cdef uint64_t h = 1469598103934665603ULL
         cdef Py_ssize_t i
         cdef int64_t at, k
@@ -115,26 +121,30 @@ cdef class StringTable:
                 return <int32_t>k
             at = (at + 1) & (self.capacity - 1)
         if n > 0x7fffffff or self.count >= 0x7ffffffe:
-            raise OverflowError("a text value or the number of distinct values is too large")
-        value = PyUnicode_DecodeUTF8(p, n, "strict")  # raises on a bad byte: the caller reads it the slow way
+            with gil:
+                raise OverflowError("a text value or the number of distinct values is too large")
         if self.count == self.room:
             grown = realloc(self.starts, 2 * self.room * sizeof(int64_t))
             if not grown:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             self.starts = <int64_t*>grown
             grown = realloc(self.lengths, 2 * self.room * sizeof(int32_t))
             if not grown:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             self.lengths = <int32_t*>grown
             grown = realloc(self.hashes, 2 * self.room * sizeof(uint64_t))
             if not grown:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             self.hashes = <uint64_t*>grown
             self.room *= 2
         while self.arena_used + n > self.arena_size:
             grown = realloc(self.arena, 2 * self.arena_size)
             if not grown:
-                raise MemoryError()
+                with gil:
+                    raise MemoryError()
             self.arena = <char*>grown
             self.arena_size *= 2
         memcpy(self.arena + self.arena_used, p, n)
@@ -144,11 +154,58 @@ cdef class StringTable:
         self.hashes[k] = h
         self.arena_used += n
         self.count += 1
-        self.strings.append(value)
         self.slots[at] = <int32_t>k
         if 2 * self.count > self.capacity:
             self._grow_slots()
         return <int32_t>k
+
+    cdef int _decode_new(self, int64_t before) except -1:
+        """The strings of codes ``before..count-1`` (added by :meth:`_code_nogil`) appended to
+        :attr:`strings`; where one is not UTF-8, those codes are taken out of the table again
+        (as if never added) and the error is raised."""
+        cdef int64_t k
+        try:
+            for k in range(len(self.strings), self.count):
+                self.strings.append(PyUnicode_DecodeUTF8(self.arena + self.starts[k], self.lengths[k], "strict"))
+        except BaseException:
+            self._truncate(before)
+            raise
+        return 0
+
+    cdef int _truncate(self, int64_t before) except -1:
+        """The codes from ``before`` on taken out again (as if never added)."""
+        del self.strings[before:]
+        if self.count > before:
+            self.arena_used = self.starts[before]
+            self.count = before
+            self._rebuild_slots()
+        return 0
+
+    cdef int _rebuild_slots(self) except -1 nogil:
+        """The hash slots made again from the codes ``0..count-1``."""
+        cdef int64_t k, at
+        for k in range(self.capacity):
+            self.slots[k] = -1
+        for k in range(self.count):
+            at = <int64_t>(self.hashes[k] & <uint64_t>(self.capacity - 1))
+            while self.slots[at] >= 0:
+                at = (at + 1) & (self.capacity - 1)
+            self.slots[at] = <int32_t>k
+        return 0
+
+    def merge_into(self, StringTable other, int64_t start=0):
+        """The codes in ``other`` of this table's codes ``start..`` (added to ``other`` where
+        new, in this table's order), as an int32 array: what makes the codes of a file
+        scanned with a table of its own (on another thread) those of the shared table."""
+        cdef int64_t k, n = self.count
+        out = np.empty(max(n - start, 0), dtype=np.int32)
+        cdef int32_t[::1] codes = out
+        cdef int64_t before = other.count
+        for k in range(start, n):
+            codes[k - start] = other._code_nogil(self.arena + self.starts[k], self.lengths[k])
+        if other.count > before:
+            other._decode_new(before)
+        return out
 
 
 cdef inline bint _digits(const char* p, Py_ssize_t n, int64_t* out) noexcept nogil:
@@ -197,7 +254,106 @@ cdef class _Columns:
         self.codes = np.resize(self.codes, (self.room, 7))
 
 
-def scan(bytes data, StringTable table, int64_t first_line=1):
+cdef inline bint _has(const char* p, Py_ssize_t n, const char* word, Py_ssize_t m) noexcept nogil:
+    """Whether the ``m`` bytes ``word`` occur in the ``n`` bytes at ``p``."""
+    cdef Py_ssize_t i
+    for i in range(n - m + 1):
+        if p[i] == word[0] and memcmp(p + i, word, m) == 0:
+            return True
+    return False
+
+
+cdef Py_ssize_t _utf8_error(const unsigned char* p, Py_ssize_t n) noexcept nogil:
+    """Where the ``n`` bytes at ``p`` stop being well-formed UTF-8 (the byte sequences of
+    Table 3-7 of the Unicode Standard, what Python's strict decoder accepts), ``-1`` if they
+    never do. ASCII is skipped eight bytes at a time."""
+    cdef Py_ssize_t i = 0
+    cdef uint64_t word
+    cdef unsigned char c, lo, hi
+    cdef int more, k
+    while i < n:
+        if i + 8 <= n:
+            memcpy(&word, p + i, 8)
+            if (word & 0x8080808080808080ULL) == 0:
+                i += 8
+                continue
+        c = p[i]
+        if c < 0x80:
+            i += 1
+            continue
+        lo, hi = 0x80, 0xBF
+        if 0xC2 <= c <= 0xDF:
+            more = 1
+        elif 0xE0 <= c <= 0xEF:
+            more = 2
+            if c == 0xE0:
+                lo = 0xA0
+            elif c == 0xED:
+                hi = 0x9F
+        elif 0xF0 <= c <= 0xF4:
+            more = 3
+            if c == 0xF0:
+                lo = 0x90
+            elif c == 0xF4:
+                hi = 0x8F
+        else:
+            return i
+        if i + more >= n:  # the sequence is cut off
+            return i
+        if p[i + 1] < lo or p[i + 1] > hi:
+            return i
+        for k in range(2, more + 1):
+            if p[i + k] < 0x80 or p[i + k] > 0xBF:
+                return i
+        i += more + 1
+    return -1
+
+
+def utf8_error(bytes data):
+    """Where ``data`` stops being well-formed UTF-8 (:func:`bytes.decode` would raise there),
+    ``None`` if it never does."""
+    cdef const unsigned char* p = <const unsigned char*>PyBytes_AS_STRING(data)
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(data), at
+    with nogil:
+        at = _utf8_error(p, n)
+    return None if at < 0 else at
+
+
+cdef struct SentenceLog:
+    # per sentence: the offset of its first row (one more entry: the rows so far), its first
+    # line, and where its sent_id comment is in the block (start -1: none) and how long
+    int64_t* rows
+    int64_t* line
+    int64_t* sid_start
+    int64_t* sid_length
+    int64_t n, room
+
+
+cdef int _log_grow(SentenceLog* log) noexcept nogil:
+    """Room for twice as many sentences; 0 where memory ran out (the arrays are left as they were)."""
+    cdef int64_t room = 2 * log.room
+    cdef void* grown
+    grown = realloc(log.rows, (room + 1) * sizeof(int64_t))
+    if not grown:
+        return 0
+    log.rows = <int64_t*>grown
+    grown = realloc(log.line, room * sizeof(int64_t))
+    if not grown:
+        return 0
+    log.line = <int64_t*>grown
+    grown = realloc(log.sid_start, room * sizeof(int64_t))
+    if not grown:
+        return 0
+    log.sid_start = <int64_t*>grown
+    grown = realloc(log.sid_length, room * sizeof(int64_t))
+    if not grown:
+        return 0
+    log.sid_length = <int64_t*>grown
+    log.room = room
+    return 1
+
+
+def scan(bytes data, StringTable table, int64_t first_line=1, bint check_utf8=False):
     """Read whole sentences of plain CoNLL-U (module docstring) into columns.
 
     Returns ``(stop, rows, sentences)``. ``stop`` is ``None`` when every line was read, else
@@ -209,7 +365,15 @@ def scan(bytes data, StringTable table, int64_t first_line=1):
     FORM, LEMMA, UPOS, XPOS, FEATS, DEPREL, MISC in ``table``; -1 for an empty node's).
     ``sentences`` is a dict: ``rows`` (offsets, one more than the sentences), ``line``
     (first line of the block), ``sent_id`` (the text of its ``sent_id`` comment line or
-    ``None``)."""
+    ``None``).
+
+    The lines are read without the GIL (another thread may scan another file into another
+    table meanwhile: :meth:`StringTable.merge_into`); the strings of the new values and the
+    ``sent_id`` texts are decoded at the end, a value that is not UTF-8 raising
+    :class:`UnicodeDecodeError` then. A scan that raises leaves the table as it was. With
+    ``check_utf8``, the whole of ``data`` is checked first (without the GIL): where it is not
+    UTF-8, the :class:`UnicodeDecodeError` of ``data.decode("utf-8")`` is raised and nothing is
+    read."""
     cdef const char* base = PyBytes_AS_STRING(data)
     cdef Py_ssize_t size = PyBytes_GET_SIZE(data), pos = 0, end, n, k, t
     cdef const char* p
@@ -217,138 +381,171 @@ def scan(bytes data, StringTable table, int64_t first_line=1):
     cdef Py_ssize_t starts[COLUMNS + 1]
     cdef int64_t number = first_line - 1, a, b, h, expected = 1, range_last = 0
     cdef bint in_sentence = False, has_tokens = False
-    cdef int64_t block_line = -1
-    cdef object sent_id = None
+    cdef int64_t block_line = -1, sid_start = -1, sid_length = 0, stop_line = -1, before = table.count
     cdef int kind
     cdef int32_t code
-    cdef int column
+    cdef int column, failed = 0  # 1 out of memory, 3 not UTF-8
     cdef _Columns cols = _Columns(size // 40 + 16)
     cdef int8_t[::1] kinds = cols.kind
     cdef int32_t[::1] firsts = cols.first, lasts = cols.last, heads = cols.head
     cdef int64_t[::1] lines = cols.line
     cdef int32_t[:, ::1] codes = cols.codes
-    sentence_rows = [0]
-    sentence_lines = []
-    sent_ids = []
-    cdef object stop = None
-    while pos < size:
-        p = base + pos
-        tab = <const char*>memchr(p, c'\n', size - pos)
-        end = (tab - base) if tab != NULL else size
-        n = end - pos
-        number += 1
-        pos = end + 1
-        if n == 0:  # blank line: the end of a sentence (never two in a row, never before one)
-            if not has_tokens or range_last >= expected:
-                stop = number
-                break
-            sentence_rows.append(cols.n)
-            sentence_lines.append(block_line)
-            sent_ids.append(sent_id)
-            in_sentence = has_tokens = False
-            block_line = -1
-            sent_id = None
-            expected = 1
-            range_last = 0
-            continue
-        if p[0] == c' ' or p[0] == c'\t' or p[n - 1] == c' ' or p[n - 1] == c'\t' or p[n - 1] == c'\r':
-            stop = number
-            break
-        if not in_sentence:
-            in_sentence = True
-            block_line = number
-        if p[0] == c'#':
-            if has_tokens or (n >= 16 and memcmp(p, b"# global.columns", 16) == 0):
-                stop = number
-                break
-            if memchr(p, c's', n) != NULL and b"sent_id" in data[pos - n - 1:pos - 1]:
-                if sent_id is not None:  # two sent_id comments: left to the readers
-                    stop = number
+    cdef SentenceLog log
+    log.room = 64
+    log.n = 0
+    log.rows = <int64_t*>malloc((log.room + 1) * sizeof(int64_t))
+    log.line = <int64_t*>malloc(log.room * sizeof(int64_t))
+    log.sid_start = <int64_t*>malloc(log.room * sizeof(int64_t))
+    log.sid_length = <int64_t*>malloc(log.room * sizeof(int64_t))
+    try:
+        if not log.rows or not log.line or not log.sid_start or not log.sid_length:
+            raise MemoryError()
+        log.rows[0] = 0
+        with nogil:
+            if check_utf8 and _utf8_error(<const unsigned char*>base, size) >= 0:
+                failed = 3
+                pos = size  # nothing read
+            while pos < size:
+                p = base + pos
+                tab = <const char*>memchr(p, c'\n', size - pos)
+                end = (tab - base) if tab != NULL else size
+                n = end - pos
+                number += 1
+                pos = end + 1
+                if n == 0:  # blank line: the end of a sentence (never two in a row, never before one)
+                    if not has_tokens or range_last >= expected:
+                        stop_line = number
+                        break
+                    if log.n == log.room and not _log_grow(&log):
+                        failed = 1
+                        break
+                    log.rows[log.n + 1] = cols.n
+                    log.line[log.n] = block_line
+                    log.sid_start[log.n] = sid_start
+                    log.sid_length[log.n] = sid_length
+                    log.n += 1
+                    in_sentence = has_tokens = False
+                    block_line = sid_start = -1
+                    expected = 1
+                    range_last = 0
+                    continue
+                if p[0] == c' ' or p[0] == c'\t' or p[n - 1] == c' ' or p[n - 1] == c'\t' or p[n - 1] == c'\r':
+                    stop_line = number
                     break
-                sent_id = PyUnicode_DecodeUTF8(p, n, "strict")
-            continue
-        # a token line: ten tab-separated columns, none empty, no run of two spaces
-        starts[0] = 0
-        column = 1
-        for k in range(n):
-            if p[k] == c'\t':
-                if column == COLUMNS:
-                    column += 1
+                if not in_sentence:
+                    in_sentence = True
+                    block_line = number
+                if p[0] == c'#':
+                    if has_tokens or (n >= 16 and memcmp(p, b"# global.columns", 16) == 0):
+                        stop_line = number
+                        break
+                    if _has(p, n, b"sent_id", 7):
+                        if sid_start >= 0:  # two sent_id comments: left to the readers
+                            stop_line = number
+                            break
+                        sid_start = p - base
+                        sid_length = n
+                    continue
+                # a token line: ten tab-separated columns, none empty, no run of two spaces
+                starts[0] = 0
+                column = 1
+                for k in range(n):
+                    if p[k] == c'\t':
+                        if column == COLUMNS:
+                            column += 1
+                            break
+                        starts[column] = k + 1
+                        column += 1
+                    elif p[k] == c' ' and k + 1 < n and p[k + 1] == c' ':
+                        column = -1
+                        break
+                if column != COLUMNS:
+                    stop_line = number
                     break
-                starts[column] = k + 1
-                column += 1
-            elif p[k] == c' ' and k + 1 < n and p[k + 1] == c' ':
-                column = -1
-                break
-        if column != COLUMNS:
-            stop = number
-            break
-        starts[COLUMNS] = n + 1
-        for k in range(COLUMNS):
-            if starts[k + 1] - 1 - starts[k] <= 0:
-                column = -1
-        if column != COLUMNS:
-            stop = number
-            break
-        if _digits(p, starts[1] - 1, &a):
-            kind = WORD
-            b = a
-            if a != expected:
-                stop = number
-                break
-            expected += 1
-            if not _digits(p + starts[6], starts[7] - 1 - starts[6], &h):
-                stop = number
-                break
-        elif _two(p, starts[1] - 1, c'-', &a, &b):
-            kind = RANGE
-            h = -1
-            if a != expected or b < a or range_last >= expected:
-                stop = number
-                break
-            range_last = b
-        elif _two(p, starts[1] - 1, c'.', &a, &b):
-            kind = EMPTY
-            h = -1
-            if range_last >= expected:  # inside a range's words
-                stop = number
-                break
-        else:
-            stop = number
-            break
-        has_tokens = True
-        if cols.n == cols.room:
-            cols.grow()
-            kinds = cols.kind
-            firsts = cols.first
-            lasts = cols.last
-            heads = cols.head
-            lines = cols.line
-            codes = cols.codes
-        t = cols.n
-        kinds[t] = <int8_t>kind
-        firsts[t] = <int32_t>a
-        lasts[t] = <int32_t>b
-        heads[t] = <int32_t>h
-        lines[t] = number
-        for column in range(7):
-            if kind == EMPTY:
-                code = -1
-            else:
-                k = column + 1 if column < 5 else column + 2  # FORM..FEATS, then DEPREL, MISC
-                if column == 6:
-                    k = 9
-                code = table._code(p + starts[k], starts[k + 1] - 1 - starts[k])
-            codes[t, column] = code
-        cols.n += 1
-    if stop is None and in_sentence:  # the last sentence is not closed by a blank line
-        stop = number
-    m = cols.n
-    rows = {"kind": cols.kind[:m], "first": cols.first[:m], "last": cols.last[:m], "head": cols.head[:m],
-            "line": cols.line[:m], "codes": cols.codes[:m]}
-    sentences = {"rows": np.asarray(sentence_rows, dtype=np.int64), "line": np.asarray(sentence_lines, dtype=np.int64),
-                 "sent_id": sent_ids}
-    return stop, rows, sentences
+                starts[COLUMNS] = n + 1
+                for k in range(COLUMNS):
+                    if starts[k + 1] - 1 - starts[k] <= 0:
+                        column = -1
+                if column != COLUMNS:
+                    stop_line = number
+                    break
+                if _digits(p, starts[1] - 1, &a):
+                    kind = WORD
+                    b = a
+                    if a != expected:
+                        stop_line = number
+                        break
+                    expected += 1
+                    if not _digits(p + starts[6], starts[7] - 1 - starts[6], &h):
+                        stop_line = number
+                        break
+                elif _two(p, starts[1] - 1, c'-', &a, &b):
+                    kind = RANGE
+                    h = -1
+                    if a != expected or b < a or range_last >= expected:
+                        stop_line = number
+                        break
+                    range_last = b
+                elif _two(p, starts[1] - 1, c'.', &a, &b):
+                    kind = EMPTY
+                    h = -1
+                    if range_last >= expected:  # inside a range's words
+                        stop_line = number
+                        break
+                else:
+                    stop_line = number
+                    break
+                has_tokens = True
+                if cols.n == cols.room:
+                    with gil:
+                        cols.grow()
+                        kinds = cols.kind
+                        firsts = cols.first
+                        lasts = cols.last
+                        heads = cols.head
+                        lines = cols.line
+                        codes = cols.codes
+                t = cols.n
+                kinds[t] = <int8_t>kind
+                firsts[t] = <int32_t>a
+                lasts[t] = <int32_t>b
+                heads[t] = <int32_t>h
+                lines[t] = number
+                for column in range(7):
+                    if kind == EMPTY:
+                        code = -1
+                    else:
+                        k = column + 1 if column < 5 else column + 2  # FORM..FEATS, then DEPREL, MISC
+                        if column == 6:
+                            k = 9
+                        code = table._code_nogil(p + starts[k], starts[k + 1] - 1 - starts[k])
+                    codes[t, column] = code
+                cols.n += 1
+            if stop_line < 0 and failed == 0 and in_sentence:  # the last sentence is not closed by a blank line
+                stop_line = number
+        if failed == 3:
+            data.decode("utf-8")  # raises the decoder's own error
+            raise AssertionError("the UTF-8 check and the decoder disagree")  # never: both follow Table 3-7
+        if failed:
+            raise MemoryError()
+        table._decode_new(before)
+        sent_ids = [None if log.sid_start[k] < 0 else
+                    PyUnicode_DecodeUTF8(base + log.sid_start[k], log.sid_length[k], "strict") for k in range(log.n)]
+        m = cols.n
+        rows = {"kind": cols.kind[:m], "first": cols.first[:m], "last": cols.last[:m], "head": cols.head[:m],
+                "line": cols.line[:m], "codes": cols.codes[:m]}
+        sentences = {"rows": np.asarray(<int64_t[:log.n + 1]>log.rows).copy(),
+                     "line": np.asarray(<int64_t[:log.n]>log.line).copy() if log.n else np.zeros(0, dtype=np.int64),
+                     "sent_id": sent_ids}
+    except BaseException:
+        table._truncate(before)  # a scan that raises adds nothing
+        raise
+    finally:
+        free(log.rows)
+        free(log.line)
+        free(log.sid_start)
+        free(log.sid_length)
+    return (None if stop_line < 0 else stop_line), rows, sentences
 
 
 def tree_depths(const int32_t[::1] heads, const int64_t[::1] offsets):

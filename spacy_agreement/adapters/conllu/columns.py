@@ -55,7 +55,9 @@ class ConlluColumns:
     (a range line), ``token_ids`` (the id as written, ``3-4`` or ``5``), ``token_lines``
     (1-based file line). Per word (in file order): ``word_token`` (index of its token),
     ``word_lines``, the columns ``forms`` (as written), ``lemmas``, ``upos``, ``xpos``,
-    ``feats``, ``deprels`` and ``heads`` (0 = root, else the id of the head in the sentence).
+    ``feats``, ``deprels`` and ``heads`` (0 = root, else the id of the head in the sentence);
+    the scanner's reading passes ``None`` for the five text columns after ``forms`` (made from
+    ``word_codes`` when first read).
     Per sentence: ``sentence_start``/``sentence_end`` (character span), ``sentence_tokens`` and
     ``sentence_words`` (offsets, one longer than the sentences: sentence ``s`` has words
     ``sentence_words[s]:sentence_words[s + 1]``), ``sentence_lines`` (the first line of its
@@ -72,12 +74,12 @@ class ConlluColumns:
     word_token: np.ndarray
     word_lines: np.ndarray
     forms: List[str]
-    lemmas: List[str]
-    upos: List[str]
-    xpos: List[str]
-    feats: List[str]
+    _lemmas: Optional[List[str]]
+    _upos: Optional[List[str]]
+    _xpos: Optional[List[str]]
+    _feats: Optional[List[str]]
     heads: np.ndarray
-    deprels: List[str]
+    _deprels: Optional[List[str]]
     sentence_start: np.ndarray
     sentence_end: np.ndarray
     sentence_tokens: np.ndarray
@@ -94,6 +96,36 @@ class ConlluColumns:
     def __len__(self) -> int:
         """The number of sentences."""
         return len(self.sent_ids)
+
+    def _text_column(self, name: str, k: int) -> List[str]:
+        """A text column given as ``None`` by the scanner's reading: made from the words' codes
+        when first asked for (most runs compare the codes and never need the strings)."""
+        values = getattr(self, name)
+        if values is None:
+            assert self.word_codes is not None and self.code_values is not None, name
+            values = self.code_values[self.word_codes[:, k]].tolist()
+            object.__setattr__(self, name, values)
+        return values
+
+    @property
+    def lemmas(self) -> List[str]:
+        return self._text_column("_lemmas", 1)
+
+    @property
+    def upos(self) -> List[str]:
+        return self._text_column("_upos", 2)
+
+    @property
+    def xpos(self) -> List[str]:
+        return self._text_column("_xpos", 3)
+
+    @property
+    def feats(self) -> List[str]:
+        return self._text_column("_feats", 4)
+
+    @property
+    def deprels(self) -> List[str]:
+        return self._text_column("_deprels", 5)
 
     @property
     def n_tokens(self) -> int:

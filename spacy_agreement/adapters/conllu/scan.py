@@ -101,8 +101,7 @@ def scan_file(path: PathLike, table: Optional[object] = None, name: Optional[str
             if b"\r" in chunk:
                 return None
             try:
-                chunk.decode("utf-8")
-                stop, rows, sentences = _conllu.scan(chunk, table, line)
+                stop, rows, sentences = _conllu.scan(chunk, table, line, check_utf8=True)
             except (UnicodeDecodeError, OverflowError):
                 return None
             if stop is not None:
@@ -181,9 +180,6 @@ def conllu_columns_from_scan(scanned: Scanned, arrays: Optional[StringArrays] = 
 
     word_codes = codes[word_rows]
 
-    def column(k: int) -> List[str]:
-        return table[word_codes[:, k]].tolist()
-
     token_end = np.cumsum(length, dtype=np.int64)
     token_start = token_end - length
     sentence_tokens = np.zeros(n_sent + 1, dtype=np.int64)
@@ -196,7 +192,7 @@ def conllu_columns_from_scan(scanned: Scanned, arrays: Optional[StringArrays] = 
     columns = ConlluColumns(
         scanned.source, "".join(token_forms.tolist()), token_start, token_end, is_range[token_rows].copy(),
         token_ids, lines[token_rows].astype(np.int64), word_token, lines[word_rows].astype(np.int64),
-        word_forms.tolist(), column(1), column(2), column(3), column(4), heads, column(5), sentence_start,
+        word_forms.tolist(), None, None, None, None, heads, None, sentence_start,
         sentence_end, sentence_tokens, sentence_words, sentences["line"].astype(np.int64), sent_ids,
         int(np.count_nonzero(kind == 2)), word_codes, scanned.table, table)
     try:

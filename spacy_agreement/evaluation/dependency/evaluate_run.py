@@ -203,7 +203,7 @@ def evaluate_streamed(gold: PathLike, pred: PathLike, fmt: Optional[str], option
     beside = (Beside(table, str(gold), str(pred))
               if options.convention == "conll18" and not conll18_changes(options) else None)
     try:
-        with ScanStream(gold, table) as g_stream, ScanStream(pred, table) as p_stream:
+        with ScanStream(gold, table, apart=True) as g_stream, ScanStream(pred, table, apart=True) as p_stream:
             for block_pair in identical_batches(g_stream, p_stream, options.check_forms, options.skip_mismatched,
                                                 block or BLOCK, beside):
                 accumulator.add_block(*block_pair)

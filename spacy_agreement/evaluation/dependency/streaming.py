@@ -30,6 +30,7 @@ sentence and the token of the problem.
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
@@ -86,12 +87,19 @@ class ScanStream:
     """A CoNLL-U file read by the Cython scanner, block by block (module docstring). Raises
     :class:`Unscannable` where :func:`~spacy_agreement.adapters.conllu.column_reader.scan_file` would
     give ``None`` (the same chunks, the same checks: ``\\r``, bad UTF-8, anything the scanner
-    stops on, an empty file)."""
+    stops on, an empty file).
+
+    ``apart``: the file is scanned into a table of its own, so that it can be read on another
+    thread while ``table`` is used (:func:`identical_batches`); :meth:`shared` then gives a
+    block's codes in ``table``."""
 
     def __init__(self, path: PathLike, table: "_conllu.StringTable", name: Optional[str] = None,
-                 read_size: int = READ):
+                 read_size: int = READ, apart: bool = False):
         self.source = name or os.fspath(path)
-        self.table = table
+        self.shared_table = table
+        self.table = _conllu.StringTable() if apart else table
+        self.apart = apart
+        self._remap = np.zeros(0, dtype=np.int32)  # codes in the shared table of this table's codes
         self.read_size = read_size
         self.sentences = 0  # handed out so far
         self._handle = open(path, "rb")
@@ -128,8 +136,7 @@ class ScanStream:
             if b"\r" in chunk:
                 raise Unscannable(self.source)
             try:
-                chunk.decode("utf-8")
-                stop, rows, sentences = _conllu.scan(chunk, self.table, self._line)
+                stop, rows, sentences = _conllu.scan(chunk, self.table, self._line, check_utf8=True)
             except (UnicodeDecodeError, OverflowError):
                 raise Unscannable(self.source) from None
             if stop is not None:
@@ -166,6 +173,47 @@ class ScanStream:
         self._buffered -= len(block)
         self.sentences += len(block)
         return block
+
+    def shared(self, block: Block) -> Block:
+        """A block taken from a stream read ``apart``, its codes in the shared table: the values
+        this stream met since the last call added to it, in the order they were met (so the
+        codes are those a scan into the shared table would have given, right after the other
+        stream's block)."""
+        if not self.apart:
+            return block
+        if len(self.table) > len(self._remap):
+            self._remap = np.concatenate([self._remap, self.table.merge_into(self.shared_table, len(self._remap))])
+        rows = dict(block.scanned.rows)
+        codes = rows["codes"]
+        rows["codes"] = np.where(codes >= 0, self._remap[np.maximum(codes, 0)], -1).astype(np.int32, copy=False)
+        return Block(Scanned(self.source, self.shared_table, rows, block.scanned.sentences), block.base)
+
+
+class _Reading:
+    """The next pair of blocks of two streams read ``apart``, on a second thread: the scanner
+    reads without the GIL, so the caller scores the pair before meanwhile. Nothing of the
+    streams may be touched until :meth:`pair` (or :meth:`wait`) has returned."""
+
+    def __init__(self, gold: ScanStream, pred: ScanStream, n: int):
+        self.box: Dict[str, Any] = {}
+        self.thread = threading.Thread(target=self._read, args=(gold, pred, n), name="spacy-agreement reader")
+        self.thread.start()
+
+    def _read(self, gold: ScanStream, pred: ScanStream, n: int) -> None:
+        try:
+            self.box["pair"] = (gold.take(n), pred.take(n))
+        except BaseException as exc:  # raised by pair(), in the caller's thread
+            self.box["error"] = exc
+
+    def wait(self) -> None:
+        self.thread.join()
+
+    def pair(self) -> Tuple[Optional[Block], Optional[Block]]:
+        """The pair read, as ``gold.take(n), pred.take(n)`` would give it (or raise)."""
+        self.wait()
+        if "error" in self.box:
+            raise self.box["error"]
+        return self.box["pair"]
 
 
 def block_columns(block: Block) -> TreeColumns:
@@ -211,21 +259,37 @@ def identical_batches(gold: ScanStream, pred: ScanStream, check_forms: bool, ski
                       ) -> Iterator[Tuple[TreeColumns, TreeColumns, Dict[int, str]]]:
     """The batches of :func:`~.column_evaluation.evaluate_batches`, ``block`` sentences of
     each file at a time (module docstring); ``beside(gold_block, pred_block)`` sees every pair
-    of blocks too (the conll18 scores computed alongside)."""
-    while True:
-        g, p = gold.take(block), pred.take(block)
-        if g is None and p is None:
-            return
-        if g is None or p is None or len(g) != len(p):
-            # other sentence counts: the tree path says so (skipping) or the characters align them
-            raise Unscannable(gold.source) if skip_mismatched else TokensDiffer(gold.source)
-        g_cols, p_cols = block_columns(g), block_columns(p)
-        problems = column_problems(g_cols, p_cols, gold.table, check_forms)
-        if problems and not skip_mismatched:
-            raise TokensDiffer(gold.source)
-        if beside is not None:
-            beside(g, p)
-        yield g_cols, p_cols, problems
+    of blocks too (the conll18 scores computed alongside). Where both streams are read
+    ``apart``, each next pair of blocks is read on a second thread while this one is scored
+    (:class:`_Reading`), its codes moved to the shared table (gold first, then prediction: the
+    codes of reading both into it in turn) before the next read starts."""
+    ahead = gold.apart and pred.apart
+    reading = _Reading(gold, pred, block) if ahead else None
+    try:
+        while True:
+            if reading is not None:
+                g, p = reading.pair()
+                reading = None
+                g, p = (None if g is None else gold.shared(g)), (None if p is None else pred.shared(p))
+            else:
+                g, p = gold.take(block), pred.take(block)
+            if g is None and p is None:
+                return
+            if g is None or p is None or len(g) != len(p):
+                # other sentence counts: the tree path says so (skipping) or the characters align them
+                raise Unscannable(gold.source) if skip_mismatched else TokensDiffer(gold.source)
+            if ahead:
+                reading = _Reading(gold, pred, block)
+            g_cols, p_cols = block_columns(g), block_columns(p)
+            problems = column_problems(g_cols, p_cols, gold.shared_table, check_forms)
+            if problems and not skip_mismatched:
+                raise TokensDiffer(gold.source)
+            if beside is not None:
+                beside(g, p)
+            yield g_cols, p_cols, problems
+    finally:
+        if reading is not None:
+            reading.wait()  # before the caller closes the files
 
 
 def evaluate_identical(gold: PathLike, pred: PathLike, options: Any, metrics: Dict[str, Any],
@@ -240,7 +304,7 @@ def evaluate_identical(gold: PathLike, pred: PathLike, options: Any, metrics: Di
     from .column_evaluation import evaluate_batches
 
     table = table if table is not None else _conllu.StringTable()
-    with ScanStream(gold, table) as g_stream, ScanStream(pred, table) as p_stream:
+    with ScanStream(gold, table, apart=True) as g_stream, ScanStream(pred, table, apart=True) as p_stream:
         batches = identical_batches(g_stream, p_stream, options.check_forms, options.skip_mismatched, block, beside)
         return evaluate_batches(batches, table, options, metrics, keep_counts, label_warnings, result,
                                 keep_rows=False)

@@ -62,6 +62,7 @@ subtypes) do not apply to these scores.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ...agreement.accuracy import token_mismatch
@@ -105,8 +106,10 @@ def parse_feats(feats: Optional[str]) -> Dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
 def universal_feats(feats: Optional[str]) -> Tuple[str, ...]:
-    """The items of a FEATS value whose name is a universal feature, sorted."""
+    """The items of a FEATS value whose name is a universal feature, sorted (remembered for
+    the last 65,536 values: a corpus has a few thousand, each met again block after block)."""
     return tuple(sorted(item for item in feature_items(feats) if item.split("=", 1)[0] in UNIVERSAL_FEATURES))
 
 
