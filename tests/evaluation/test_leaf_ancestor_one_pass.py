@@ -18,23 +18,14 @@ from spacy_agreement.errors import AgreementError
 from spacy_agreement.evaluation.constituency import leaf_ancestor_compiled as compiled_loops
 from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor_files, leaf_ancestor_reference
 
+from .test_leaf_ancestor_streaming import Collect
+
 pytestmark = pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")
 TREES = ["(S (NP a b) (VP c))", "(S (NP a) (VP b c))", "(S (NP (D a) (N b)) (VP (V c)))", "(S (X a) (Y b) (Z c))",
          "(TOP (S (NP-SBJ (D a)) (VP (V b) (NP (N c)))))", "( (S (NP a) (VP b c)) )", "(S a b c)", "(S a b d)",
          "(S (NP a) b)", "(S é (VP b))"]
 ODD = ["", "()", "(())", "  ", "(S a b", "(S a) (S b)", "a b", "(S (NP a\\(b) c)", "(S a\n  (VP b))",
        "(S a))", b"(S \xe9 b)", "\t(S (NP a) (VP b c))  "]
-
-
-class Collect:
-    def __init__(self):
-        self.sentences, self.resets = [], 0
-
-    def add(self, sentence):
-        self.sentences.append(sentence)
-
-    def reset(self):
-        self.sentences, self.resets = [], self.resets + 1
 
 
 def no_lines(*args, **options):
