@@ -384,7 +384,7 @@ def scan(bytes data, StringTable table, int64_t first_line=1, bint check_utf8=Fa
     cdef int64_t block_line = -1, sid_start = -1, sid_length = 0, stop_line = -1, before = table.count
     cdef int kind
     cdef int32_t code
-    cdef int column, failed = 0  # 1 out of memory, 3 not UTF-8
+    cdef int column, failed = 0  # 1 out of memory, 2 not UTF-8
     cdef _Columns cols = _Columns(size // 40 + 16)
     cdef int8_t[::1] kinds = cols.kind
     cdef int32_t[::1] firsts = cols.first, lasts = cols.last, heads = cols.head
@@ -403,7 +403,7 @@ def scan(bytes data, StringTable table, int64_t first_line=1, bint check_utf8=Fa
         log.rows[0] = 0
         with nogil:
             if check_utf8 and _utf8_error(<const unsigned char*>base, size) >= 0:
-                failed = 3
+                failed = 2
                 pos = size  # nothing read
             while pos < size:
                 p = base + pos
@@ -523,7 +523,7 @@ def scan(bytes data, StringTable table, int64_t first_line=1, bint check_utf8=Fa
                 cols.n += 1
             if stop_line < 0 and failed == 0 and in_sentence:  # the last sentence is not closed by a blank line
                 stop_line = number
-        if failed == 3:
+        if failed == 2:
             data.decode("utf-8")  # raises the decoder's own error
             raise AssertionError("the UTF-8 check and the decoder disagree")  # never: both follow Table 3-7
         if failed:

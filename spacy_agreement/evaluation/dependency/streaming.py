@@ -98,7 +98,6 @@ class ScanStream:
         self.source = name or os.fspath(path)
         self.shared_table = table
         self.table = _conllu.StringTable() if apart else table
-        self.apart = apart
         self._remap = np.zeros(0, dtype=np.int32)  # codes in the shared table of this table's codes
         self.read_size = read_size
         self.sentences = 0  # handed out so far
@@ -173,6 +172,11 @@ class ScanStream:
         self._buffered -= len(block)
         self.sentences += len(block)
         return block
+
+    @property
+    def apart(self) -> bool:
+        """Whether the file is scanned into a table of its own."""
+        return self.table is not self.shared_table
 
     def shared(self, block: Block) -> Block:
         """A block taken from a stream read ``apart``, its codes in the shared table: the values
