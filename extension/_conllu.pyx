@@ -17,6 +17,8 @@
   ancestor, as ``metric_options.contract`` does).
 * :func:`tree_depths` is ``limits.depths`` over many sentences (depth 1 under the root,
   the sentence's length in or under a cycle, as ``metric_options.gold_depths``).
+* :func:`first_unreachable` finds the first word of many sentences that no chain of heads
+  leads to the root from (a head cycle: ``columns.check_cycles``).
 * :func:`segment_sums` adds values sentence by sentence, left to right, as the
   per-sentence loops of ``parser_metrics`` added them (the same floating-point sums).
 """
@@ -601,6 +603,53 @@ def tree_depths(const int32_t[::1] heads, const int64_t[::1] offsets):
                 if depth[o + k] == 0:
                     depth[o + k] = length
     return out_arr
+
+
+def first_unreachable(const int64_t[::1] heads, const int64_t[::1] offsets):
+    """The first word (an index into ``heads``) of many sentences that does not reach its
+    sentence's root by its heads (``heads`` 1-based in their sentence, 0 the root; sentence
+    ``s`` is ``offsets[s]:offsets[s + 1]``): a word on or under a head cycle; -1 when every
+    word reaches the root (``columns.check_cycles``). Each word is walked once. A head out of
+    its sentence is a ``ValueError``."""
+    cdef Py_ssize_t n_sent = offsets.shape[0] - 1, s, k, j, top
+    cdef int64_t o, length, node, total = heads.shape[0], found = -1
+    cdef int8_t verdict
+    if n_sent < 0 or offsets[0] != 0 or offsets[n_sent] != total:
+        raise ValueError("offsets must run from 0 to the number of words")
+    for s in range(n_sent):
+        if offsets[s] > offsets[s + 1]:
+            raise ValueError("offsets must increase")
+    for s in range(n_sent):
+        for k in range(offsets[s], offsets[s + 1]):
+            if heads[k] < 0 or heads[k] > offsets[s + 1] - offsets[s]:
+                raise ValueError(f"sentence {s + 1}: head {heads[k]} out of range")
+    state_arr = np.zeros(max(total, 1), dtype=np.int8)  # 0 unseen, 1 on the walk, 2 reaches the root, 3 not
+    path_arr = np.empty(max(total, 1), dtype=np.int64)
+    cdef int8_t[::1] state = state_arr
+    cdef int64_t[::1] path = path_arr
+    with nogil:
+        for s in range(n_sent):
+            if found >= 0:
+                break
+            o = offsets[s]
+            length = offsets[s + 1] - o
+            for k in range(length):
+                if state[o + k]:
+                    continue
+                top = 0
+                node = k
+                while node != -1 and state[o + node] == 0:
+                    state[o + node] = 1
+                    path[top] = node
+                    top += 1
+                    node = heads[o + node] - 1
+                verdict = 2 if node == -1 or state[o + node] == 2 else 3  # 1: back on the walk, a cycle
+                for j in range(top):
+                    state[o + path[j]] = verdict
+                if verdict == 3:
+                    found = o + k
+                    break
+    return found
 
 
 def segment_sums(const double[::1] values, const int64_t[::1] offsets):

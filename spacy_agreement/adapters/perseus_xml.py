@@ -53,14 +53,16 @@ from __future__ import annotations
 
 import os
 import re
-import xml.etree.ElementTree as ET
 from dataclasses import replace
-from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from ..corpus import ReadStats, Tree
 from ..errors import InvalidTreeError, Location
 from ..trees import DependencyTree
 from .files import PERSEUS_SUFFIXES
+
+if TYPE_CHECKING:  # the parser is imported by the reader: guessing a file's format only sniffs its start
+    import xml.etree.ElementTree as ET
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -209,6 +211,8 @@ def iter_perseus(path: PathLike, single_root: bool = False, stats: Optional[Read
     """Stream the trees of a Perseus / Arethusa treebank XML file, one per ``<sentence>`` in file
     order (module docstring). ``single_root`` and ``cycles`` as in
     :func:`~spacy_agreement.adapters.conllu.iter_conll`; ``stats`` counts sentences and partial trees."""
+    import xml.etree.ElementTree as ET
+
     if cycles not in ("drop", "raise"):
         raise ValueError(f"cycles must be 'drop' or 'raise', not {cycles!r}")
     source = os.fspath(path)

@@ -103,7 +103,7 @@ def from_rows(metrics: Sequence[str], units: Sequence[int], numerators: Sequence
     shape = (len(units_arr), len(metrics))
     num = np.asarray(numerators, dtype=float).reshape(shape)[order]
     den = np.asarray(denominators, dtype=float).reshape(shape)[order]
-    if len(np.unique(units_arr)) != len(units_arr):
+    if (np.diff(units_arr[order]) == 0).any():
         raise ValueError("a unit occurs twice")
     return UnitCounts(tuple(metrics), units_arr[order], num, den, tuple(scores), dict(labels or {}),
                       dict(set_aside or {}))

@@ -60,6 +60,25 @@ def test_a_bracket_command_loads_itself_alone(tmp_path, command):
         assert name not in modules, name
 
 
+CONLLU = ("# sent_id = a\n1\tThe\tthe\tDET\tDT\t_\t2\tdet\t_\t_\n2\tcat\tcat\tNOUN\tNN\tNumber=Sing\t3\tnsubj\t_\t_\n"
+          "3\tsat\tsit\tVERB\tVBD\tTense=Past\t0\troot\t_\tSpaceAfter=No\n4\t.\t.\tPUNCT\t.\t_\t3\tpunct\t_\t_\n\n")
+
+
+@pytest.mark.parametrize("same_tokens", [True, False])
+def test_evaluate_loads_no_masked_arrays_xml_or_statistics(tmp_path, same_tokens):
+    """``evaluate`` of CoNLL-U files (issue 42's rows): numpy's masked arrays (which a plain
+    ``np.unique`` imports), the XML parser (the Perseus reader's; sniffing a file needs none)
+    and the heavy libraries stay unloaded."""
+    gold, system = tmp_path / "gold.conllu", tmp_path / "system.conllu"
+    gold.write_text(CONLLU)
+    system.write_text(CONLLU.replace("2\tdet", "3\tdet") if same_tokens else
+                      CONLLU.replace("3\tsat\tsit", "3\ts\tsit").replace("4\t.\t.", "4\tat.\t."))
+    modules, out = _modules_of("evaluate", str(gold), str(system))
+    assert "LAS" in out or "Tokens" in out
+    for name in ("numpy.ma", "xml.etree", "spacy", "scipy", "nltk", "spacy_agreement.agreement.alpha"):
+        assert name not in modules, name
+
+
 def test_help_and_a_mistyped_command_still_list_every_command():
     from spacy_agreement.cli import COMMAND_MODULES
 

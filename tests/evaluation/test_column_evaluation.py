@@ -135,9 +135,38 @@ def test_forest_and_depths_equal_the_core(heads, data):
     assert depths.tolist() == gold_depths(tree).tolist()
 
 
+def _first_unreachable_slowly(sentences):
+    """The first word (counted over all sentences) from which following the heads never reaches
+    0: each word's chain walked on its own, stopped where it repeats a word."""
+    before = 0
+    for heads in sentences:
+        for k in range(len(heads)):
+            seen, node = set(), k + 1
+            while node and node not in seen:
+                seen.add(node)
+                node = heads[node - 1]
+            if node:
+                return before + k
+        before += len(heads)
+    return -1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 8), min_size=0, max_size=8), min_size=0, max_size=5))
+def test_first_unreachable_is_the_first_word_off_the_root(sentences):
+    sentences = [[min(h, len(heads)) for h in heads] for heads in sentences]
+    flat = np.asarray([h for heads in sentences for h in heads], dtype=np.int64)
+    offsets = np.cumsum([0] + [len(heads) for heads in sentences]).astype(np.int64)
+    assert _conllu.first_unreachable(flat, offsets) == _first_unreachable_slowly(sentences)
+
+
 def test_cython_loops_refuse_bad_arrays():
     with pytest.raises(ValueError):
         _conllu.tree_depths(np.asarray([3], dtype=np.int32), np.asarray([0, 1], dtype=np.int64))
+    for heads, offsets in (([3], [0, 1]), ([-1], [0, 1]), ([0, 0], [0, 1]), ([0], [1, 1]), ([0, 1], [0, 2, 1]),
+                           ([0], [])):
+        with pytest.raises(ValueError):
+            _conllu.first_unreachable(np.asarray(heads, dtype=np.int64), np.asarray(offsets, dtype=np.int64))
     with pytest.raises(ValueError):
         _conllu.dependency_forest(np.asarray([0], dtype=np.int32), np.asarray([1], dtype=np.int32),
                                   np.asarray([1], dtype=np.int8), np.asarray([0, 2], dtype=np.int64))

@@ -101,9 +101,12 @@ def test_the_scanned_codes_give_the_masks_of_the_strings(tmp_path_factory, rng, 
     gold, system = scanned_pair(tmp_path, gold_text, system_text)
     fast = aligned_masks(gold, system)
     # the text columns made from the codes first (the scanner's reading makes them when asked for)
-    plain = [dataclasses.replace(c, _lemmas=c.lemmas, _upos=c.upos, _xpos=c.xpos, _feats=c.feats, _deprels=c.deprels,
-                                 word_codes=None, code_table=None, code_values=None) for c in (gold, system)]
+    plain = [dataclasses.replace(c, _text=c.text, _token_ids=c.token_ids, _forms=c.forms, _sent_ids=c.sent_ids,
+                                 _lemmas=c.lemmas, _upos=c.upos, _xpos=c.xpos, _feats=c.feats, _deprels=c.deprels,
+                                 word_codes=None, code_table=None, code_values=None, scanned_text=None)
+             for c in (gold, system)]
     slow = aligned_masks(*plain)
+    assert gold.same_text(system) == (plain[0].text == plain[1].text) == plain[0].same_text(plain[1])
     assert fast.correct.keys() == slow.correct.keys()
     for name in fast.correct:
         assert fast.correct[name].tolist() == slow.correct[name].tolist(), name
@@ -112,7 +115,7 @@ def test_the_scanned_codes_give_the_masks_of_the_strings(tmp_path_factory, rng, 
     # the scanner's columns are the Python reader's
     for columns, source in ((gold, gold_text), (system, system_text)):
         read = parse_conllu_columns(source)
-        for field in ("token_ids", "forms", "lemmas", "upos", "xpos", "feats", "deprels", "sent_ids"):
+        for field in ("text", "token_ids", "forms", "lemmas", "upos", "xpos", "feats", "deprels", "sent_ids"):
             assert getattr(columns, field) == getattr(read, field), field
 
 

@@ -16,7 +16,7 @@ file's.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -46,6 +46,45 @@ class SentenceColumns:
 
 
 @dataclass(frozen=True, eq=False)
+class ScannedText:
+    """What the scanner's :class:`ConlluColumns` make their strings from when first read (an
+    evaluation that compares codes never makes them): each token's and each word's FORM code
+    (``token_codes``, ``word_codes``, in the table of the columns' ``code_table``), ``values``
+    and ``spaceless`` (each code's text as written and without its spaces, ``""`` last for -1),
+    each token's first and last word id, which words belong to a multiword token (their FORM as
+    written, a single word's without spaces) and each sentence's ``# sent_id`` comment line as
+    read (``None`` for none)."""
+
+    token_codes: np.ndarray
+    word_codes: np.ndarray
+    values: np.ndarray
+    spaceless: np.ndarray
+    token_first: np.ndarray
+    token_last: np.ndarray
+    word_covered: np.ndarray
+    sent_id_lines: List[Optional[str]]
+
+    def text(self) -> str:
+        return "".join(self.spaceless[self.token_codes].tolist())
+
+    def token_ids(self, multiword: np.ndarray) -> List[str]:
+        first = self.token_first
+        numbers = np.asarray([str(k) for k in range(int(first.max(initial=0)) + 1)], dtype=object)
+        ids = numbers[first]
+        multi = np.flatnonzero(multiword)
+        if len(multi):
+            ids[multi] = [f"{a}-{b}" for a, b in zip(first[multi].tolist(), self.token_last[multi].tolist())]
+        return ids.tolist()
+
+    def forms(self) -> List[str]:
+        codes = self.word_codes
+        return np.where(self.word_covered, self.values[codes], self.spaceless[codes]).tolist()
+
+    def sent_ids(self) -> List[Optional[str]]:
+        return [None if line is None else parse_sent_id(line) for line in self.sent_id_lines]
+
+
+@dataclass(frozen=True, eq=False)
 class ConlluColumns:
     """The tokens, words and sentences of one CoNLL-U file, columnar (the reading:
     :mod:`~spacy_agreement.adapters.conllu.column_reader`).
@@ -56,8 +95,9 @@ class ConlluColumns:
     (1-based file line). Per word (in file order): ``word_token`` (index of its token),
     ``word_lines``, the columns ``forms`` (as written), ``lemmas``, ``upos``, ``xpos``,
     ``feats``, ``deprels`` and ``heads`` (0 = root, else the id of the head in the sentence);
-    the scanner's reading passes ``None`` for the five text columns after ``forms`` (made from
-    ``word_codes`` when first read).
+    the scanner's reading passes ``None`` for ``text``, ``token_ids``, ``sent_ids`` and the
+    word columns but ``heads`` (each made when first read, from ``word_codes`` and
+    ``scanned_text``; the fields are ``_text`` and so on, the names are properties).
     Per sentence: ``sentence_start``/``sentence_end`` (character span), ``sentence_tokens`` and
     ``sentence_words`` (offsets, one longer than the sentences: sentence ``s`` has words
     ``sentence_words[s]:sentence_words[s + 1]``), ``sentence_lines`` (the first line of its
@@ -65,15 +105,15 @@ class ConlluColumns:
     empty-node lines."""
 
     source: str
-    text: str
+    _text: Optional[str]
     token_start: np.ndarray
     token_end: np.ndarray
     token_multiword: np.ndarray
-    token_ids: List[str]
+    _token_ids: Optional[List[str]]
     token_lines: np.ndarray
     word_token: np.ndarray
     word_lines: np.ndarray
-    forms: List[str]
+    _forms: Optional[List[str]]
     _lemmas: Optional[List[str]]
     _upos: Optional[List[str]]
     _xpos: Optional[List[str]]
@@ -85,27 +125,66 @@ class ConlluColumns:
     sentence_tokens: np.ndarray
     sentence_words: np.ndarray
     sentence_lines: np.ndarray
-    sent_ids: List[Optional[str]]
+    _sent_ids: Optional[List[Optional[str]]]
     empty_nodes: int = 0
     #: from the scanner: each word's string codes (the columns of the scanned rows, int32) in
     #: ``code_table``, and ``code_values`` (each code's text, ``""`` last for -1); ``None`` else
     word_codes: Optional[np.ndarray] = field(default=None, repr=False)
     code_table: Any = field(default=None, repr=False)
     code_values: Optional[np.ndarray] = field(default=None, repr=False)
+    #: from the scanner: what :attr:`text`, :attr:`token_ids`, :attr:`forms` and :attr:`sent_ids`
+    #: are made from when first read (given as ``None``); ``None`` else
+    scanned_text: Optional["ScannedText"] = field(default=None, repr=False)
 
     def __len__(self) -> int:
         """The number of sentences."""
-        return len(self.sent_ids)
+        return len(self.sentence_lines)
 
-    def _text_column(self, name: str, k: int) -> List[str]:
-        """A text column given as ``None`` by the scanner's reading: made from the words' codes
-        when first asked for (most runs compare the codes and never need the strings)."""
+    def _made(self, name: str, make: Callable[[], Any]) -> Any:
+        """A column given as ``None`` by the scanner's reading, made when first asked for (most
+        runs compare the codes and never need the strings) and kept."""
         values = getattr(self, name)
         if values is None:
-            assert self.word_codes is not None and self.code_values is not None, name
-            values = self.code_values[self.word_codes[:, k]].tolist()
+            values = make()
             object.__setattr__(self, name, values)
         return values
+
+    def _text_column(self, name: str, k: int) -> List[str]:
+        def make() -> List[str]:
+            assert self.word_codes is not None and self.code_values is not None, name
+            return self.code_values[self.word_codes[:, k]].tolist()
+
+        return self._made(name, make)
+
+    def _scanned(self) -> "ScannedText":
+        assert self.scanned_text is not None, "a column given as None without the scanner's text"
+        return self.scanned_text
+
+    @property
+    def text(self) -> str:
+        """The characters of the whole file: every token's FORM, spaces removed, concatenated."""
+        return self._made("_text", lambda: self._scanned().text())
+
+    @property
+    def token_ids(self) -> List[str]:
+        return self._made("_token_ids", lambda: self._scanned().token_ids(self.token_multiword))
+
+    @property
+    def forms(self) -> List[str]:
+        return self._made("_forms", lambda: self._scanned().forms())
+
+    @property
+    def sent_ids(self) -> List[Optional[str]]:
+        return self._made("_sent_ids", lambda: self._scanned().sent_ids())
+
+    def same_text(self, other: "ConlluColumns") -> bool:
+        """Whether both have the same :attr:`text`: at once where both were scanned into one
+        table with the same FORM codes token by token (the same strings), else by the strings."""
+        mine, theirs = self.scanned_text, other.scanned_text
+        if (mine is not None and theirs is not None and self.code_table is not None
+                and self.code_table is other.code_table and np.array_equal(mine.token_codes, theirs.token_codes)):
+            return True
+        return self.text == other.text
 
     @property
     def lemmas(self) -> List[str]:
@@ -129,11 +208,11 @@ class ConlluColumns:
 
     @property
     def n_tokens(self) -> int:
-        return len(self.token_ids)
+        return len(self.token_start)
 
     @property
     def n_words(self) -> int:
-        return len(self.forms)
+        return len(self.word_token)
 
     @property
     def multiword_tokens(self) -> int:
@@ -218,6 +297,8 @@ def first_cycle(heads: Sequence[int]) -> Optional[List[int]]:
 
 def parse_sent_id(line: str) -> Optional[str]:
     """The value of a ``# sent_id = X`` comment (else ``None``)."""
+    if line.startswith("# sent_id ="):  # nearly every such line: the same value, found at once
+        return line[11:].strip()
     body = line[1:].strip()
     if not body.startswith("sent_id"):
         return None
@@ -229,20 +310,18 @@ def parse_sent_id(line: str) -> Optional[str]:
 
 def check_cycles(columns: ConlluColumns) -> None:
     """A head cycle beside the one root is an error (the first in the file): every word must
-    reach the root. Found for the whole file at once by doubling the steps up the heads."""
+    reach the root. Found for the whole file at once by the compiled walk
+    (:func:`spacy_agreement._conllu.first_unreachable`: the heads are in range, both readers
+    checked them)."""
+    from ... import _conllu
+
     if not columns.n_words:
         return
-    up = columns.head_words
-    longest = int(np.diff(columns.sentence_words).max())
-    steps = 1
-    while steps < longest:
-        up = np.where(up >= 0, up[np.maximum(up, 0)], -1)
-        steps *= 2
-    up = np.where(up >= 0, up[np.maximum(up, 0)], -1)
-    stuck = np.flatnonzero(up >= 0)
-    if not len(stuck):
+    stuck = _conllu.first_unreachable(np.ascontiguousarray(columns.heads, dtype=np.int64),
+                                      np.ascontiguousarray(columns.sentence_words, dtype=np.int64))
+    if stuck < 0:
         return
-    sentence = int(np.searchsorted(columns.sentence_words, stuck[0], side="right")) - 1
+    sentence = int(np.searchsorted(columns.sentence_words, stuck, side="right")) - 1
     w0, w1 = int(columns.sentence_words[sentence]), int(columns.sentence_words[sentence + 1])
     cycle = first_cycle(columns.heads[w0:w1].tolist())
     assert cycle is not None
@@ -255,4 +334,4 @@ def check_cycles(columns: ConlluColumns) -> None:
 SentenceLayers = SentenceColumns
 ConlluLayers = ConlluColumns
 
-__all__ = ["ConlluColumns", "SentenceColumns", "check_cycles", "first_cycle", "parse_sent_id"]
+__all__ = ["ConlluColumns", "ScannedText", "SentenceColumns", "check_cycles", "first_cycle", "parse_sent_id"]

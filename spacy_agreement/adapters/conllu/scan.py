@@ -21,7 +21,7 @@ from typing import Any, List, Optional, Tuple, Union
 import numpy as np
 
 from ...errors import InvalidTreeError
-from .columns import ConlluColumns, check_cycles, parse_sent_id
+from .columns import ConlluColumns, ScannedText, check_cycles
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -163,38 +163,25 @@ def conllu_columns_from_scan(scanned: Scanned, arrays: Optional[StringArrays] = 
     arrays = (arrays or StringArrays(scanned.table)).update()
     table, spaceless = arrays.values, arrays.spaceless  # one longer than the codes: "" for -1
     token_form_codes = codes[token_row, 0]
-    token_forms = spaceless[token_form_codes]
     length = arrays.lengths[token_form_codes]
     if (length == 0).any():
         return None
     token_rows = np.flatnonzero(token_row)
-    numbers = np.asarray([str(k) for k in range(int(last.max(initial=0)) + 1)], dtype=object)  # shared by the sentences
-    token_first = first[token_rows]
-    ids = numbers[token_first]
-    multi = np.flatnonzero(is_range[token_rows])
-    if len(multi):
-        ids[multi] = [f"{a}-{b}" for a, b in zip(token_first[multi].tolist(), last[token_rows[multi]].tolist())]
-    token_ids = ids.tolist()
     word_token = (np.cumsum(token_row) - 1)[word_rows].astype(np.int64)
-    word_forms = np.where(covered[word_rows], table[codes[word_rows, 0]], spaceless[codes[word_rows, 0]])
-
-    word_codes = codes[word_rows]
-
     token_end = np.cumsum(length, dtype=np.int64)
     token_start = token_end - length
     sentence_tokens = np.zeros(n_sent + 1, dtype=np.int64)
     np.cumsum(tokens_per, out=sentence_tokens[1:])
     sentence_start = np.append(token_start, 0)[sentence_tokens[:-1]]
     sentence_end = np.append(0, token_end)[sentence_tokens[1:]]
-    # "# sent_id = X" (nearly every line) without the call: parse_sent_id gives X stripped too
-    sent_ids = [None if line is None else line[11:].strip() if line.startswith("# sent_id =")
-                else parse_sent_id(line) for line in sentences["sent_id"]]
+    word_codes = codes[word_rows]
+    scanned_text = ScannedText(token_form_codes, word_codes[:, 0], table, spaceless, first[token_rows], last[token_rows],
+                               covered[word_rows], sentences["sent_id"])
     columns = ConlluColumns(
-        scanned.source, "".join(token_forms.tolist()), token_start, token_end, is_range[token_rows].copy(),
-        token_ids, lines[token_rows].astype(np.int64), word_token, lines[word_rows].astype(np.int64),
-        word_forms.tolist(), None, None, None, None, heads, None, sentence_start,
-        sentence_end, sentence_tokens, sentence_words, sentences["line"].astype(np.int64), sent_ids,
-        int(np.count_nonzero(kind == 2)), word_codes, scanned.table, table)
+        scanned.source, None, token_start, token_end, is_range[token_rows], None, lines[token_rows].astype(np.int64),
+        word_token, lines[word_rows].astype(np.int64), None, None, None, None, None, heads, None, sentence_start,
+        sentence_end, sentence_tokens, sentence_words, sentences["line"].astype(np.int64), None,
+        int(np.count_nonzero(kind == 2)), word_codes, scanned.table, table, scanned_text)
     try:
         check_cycles(columns)
     except InvalidTreeError:

@@ -191,7 +191,7 @@ class AlignedStream:
     def _score(self, n_gold: int, n_system: int) -> None:
         gold = conllu_columns_from_scan(self._take(0, n_gold), self.arrays)
         system = conllu_columns_from_scan(self._take(1, n_system), self.arrays)
-        if gold is None or system is None or gold.text != system.text:
+        if gold is None or system is None or not gold.same_text(system):
             raise Unscannable(self.sources[0])  # the whole-file readers name the problem
         self.evaluator.add(gold, system)
 

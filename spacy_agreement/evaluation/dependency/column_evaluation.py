@@ -66,7 +66,7 @@ class _Labels:
 
     def add_check(self, g: np.ndarray, p: np.ndarray, props: CodeProperties) -> None:
         self.check_gold.update(dict(zip(*_unique(g))))
-        self.check_predicted.update(np.unique(p).tolist())
+        self.check_predicted.update(_unique(p)[0])
         pair = g.astype(np.int64) << 32 | p.astype(np.int64)
         self.check_pairs.update(dict(zip(*_unique(pair))))
         rootish = props["rootish"]

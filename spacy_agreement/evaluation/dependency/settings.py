@@ -237,7 +237,8 @@ def spacy_arc_label(label: str, label_map: Optional[Mapping[str, str]] = None, i
 def is_punct_form(form: str) -> bool:
     """The CoNLL-07 ``eval.pl`` rule: a form of Unicode punctuation characters only (every
     character's general category starts with ``P``: « » — … ¿ count, $ + do not)."""
-    return bool(form) and all(unicodedata.category(ch).startswith("P") for ch in form)
+    # letters and digits only (most forms) are not punctuation: answered without the categories
+    return bool(form) and not form.isalnum() and all(unicodedata.category(ch).startswith("P") for ch in form)
 
 
 def punct_mask(tree: DependencyTree, options: EvaluationSettings) -> np.ndarray:

@@ -44,7 +44,7 @@ from ...adapters.conllu.trees import TreeColumns
 from ...errors import BadOptionError, Location, ResourceLimitError
 from ...limits import check_ted
 from .settings import EvaluationSettings, is_punct_form
-from .ud_labels import CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, universal_deprel, universal_feats
+from .ud_labels import CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, UNIVERSAL_FEATURES, universal_deprel, universal_feats
 
 #: the metrics computed here (every built-in one)
 COMPILED_METRICS = frozenset({"las", "uas", "la", "ned", "ted", "ucp", "lcp", "las_content", "las_function",
@@ -103,13 +103,19 @@ class CodeProperties:
             start, stop = self.size, len(strings)
             new = strings[start:stop]
             o, code = self.options, self.table.code
-            compared_gold = [code(o.label(x)) for x in new]
-            compared_pred = [code(o.label(x, predicted=True)) for x in new]
+            own = range(start, stop)  # each value's own code: what code(x) gives where x is what is looked up
+            rootish = [x.lower() == "root" for x in new]
+            # a label changes only through the map, or as a root relation or one with a subtype
+            compared_gold = [code(o.label(x)) if r or ":" in x else c for c, x, r in zip(own, new, rootish)] \
+                if not o.label_map else [code(o.label(x)) for x in new]
+            compared_pred = [code(o.label(x, predicted=True)) for x in new] if o.label_map else compared_gold
             values = {
                 "compared_gold": compared_gold,
                 "compared_pred": compared_pred,
-                "universal": [code(universal_deprel(x)) for x in new],
-                "ufeats": [code("|".join(universal_feats(x))) for x in new],
+                "universal": [code(universal_deprel(x)) if ":" in x else c for c, x in zip(own, new)],
+                # a value without "=" or "|" is one feature name or none ("_", a form, a lemma)
+                "ufeats": [code("|".join(universal_feats(x))) if "=" in x or "|" in x
+                           else code(x if x in UNIVERSAL_FEATURES else "") for x in new],
                 "punct_upos": [x in o.punct_upos for x in new],
                 "punct_label": [x in o.punct_labels for x in new],
                 "punct_form": [is_punct_form(x) for x in new],
@@ -117,7 +123,7 @@ class CodeProperties:
                 "verb_upos": [x in o.verb_upos for x in new],
                 "content_deprel": [x in CONTENT_DEPRELS for x in new],
                 "functional_deprel": [x in FUNCTIONAL_DEPRELS for x in new],
-                "rootish": [x.lower() == "root" for x in new],
+                "rootish": rootish,
                 "underscore": [x == "_" for x in new],
                 "ted_label": [0 if x == "" else c + 1 for c, x in enumerate(new, start=start)],
             }
