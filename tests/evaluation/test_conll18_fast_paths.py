@@ -1,6 +1,6 @@
 """The fast paths of the aligned (``conll18_ud_eval.py``) scores against their reference paths
 (issue 42): the alignment of two files with the same words (``_same_words``) against the walk,
-the columns coded from the scanner's string codes (``_coded_scanned``) against the coding of
+the columns coded from the scanner's string codes (``ColumnCoder``) against the coding of
 the strings, and the scanner's token ids and ``sent_id`` values against the Python reader's."""
 import dataclasses
 import random
@@ -119,18 +119,32 @@ def test_the_scanned_codes_give_the_masks_of_the_strings(tmp_path_factory, rng, 
             assert getattr(columns, field) == getattr(read, field), field
 
 
-def test_coded_scanned_is_coded_on_values_the_table_repeats():
-    """Codes of equal (normalised) values are equal, whichever table code they come from."""
-    values = np.asarray(["a", "A", "b|a", "a|b", "", "x", ""], dtype=object)
+def test_column_coder_codes_the_values_the_table_repeats_across_pieces():
+    """Codes of equal (normalised) values are equal, whichever table code they come from and in
+    whichever piece they were met first: pieces of a growing table coded by one ColumnCoder
+    compare as the strings do (all pieces together), and a piece of another table starts afresh."""
+    full = np.asarray(["a", "A", "b|a", "a|b", "", "x", "X", "a|b|c", "c|b|a", ""], dtype=object)
     rng = np.random.default_rng(1)
-    gold = rng.integers(-1, len(values) - 1, 50).astype(np.int32)
-    system = rng.integers(-1, len(values) - 1, 40).astype(np.int32)
+    table, other = object(), object()
     for normalise in (None, str.lower, lambda v: "|".join(sorted(v.split("|")))):
-        (g, s), codes = masks._coded_scanned(gold, system, values, normalise)
-        (g2, s2), codes2 = masks._coded(values[gold].tolist(), values[system].tolist(), normalise)
-        both, both2 = np.concatenate([g, s]), np.concatenate([g2, s2])
-        assert ((both[:, None] == both[None, :]) == (both2[:, None] == both2[None, :])).all()
-        assert set(codes) == set(codes2)
+        coder = masks.ColumnCoder()
+        coded, strings = [], []
+        for size in (3, 3, 6, 9):  # the table grows between pieces ("" last: code -1's)
+            values = np.append(full[:size], "")
+            gold = rng.integers(-1, size, 30).astype(np.int32)
+            system = rng.integers(-1, size, 20).astype(np.int32)
+            (g, s), codes = coder.coded(gold, system, values, table, normalise)
+            coded.append(np.concatenate([g, s]))
+            strings += values[gold].tolist() + values[system].tolist()
+            assert set(codes) >= {normalise(x) if normalise else x for x in values[np.concatenate([gold, system])]}
+        (g2, _), _ = masks._coded(strings, [], normalise)
+        both = np.concatenate(coded)
+        assert ((both[:, None] == both[None, :]) == (g2[:, None] == g2[None, :])).all()
+        values = np.append(full[::-1][:5], "")  # another table: its codes mean other values
+        gold = np.arange(-1, 5, dtype=np.int32)
+        (g, _), _ = coder.coded(gold, gold[:0], values, other, normalise)
+        (g2, _), _ = masks._coded(values[gold].tolist(), [], normalise)
+        assert ((g[:, None] == g[None, :]) == (g2[:, None] == g2[None, :])).all()
 
 
 def test_sent_ids_of_the_scanner_are_the_readers(tmp_path):

@@ -29,7 +29,7 @@ import numpy as np
 from ...adapters.conllu.column_reader import ConlluColumns, PathLike, read_conllu_columns
 from ...errors import Location
 from ..unit_counts import UnitCounts, ratio
-from .masks import AlignedMasks, aligned_masks, count_scores
+from .masks import AlignedMasks, ColumnCoder, aligned_masks, count_scores
 from .scores import METRICS, AlignedMetric, AlignedScores
 from .word_alignment import WordAlignment, align_words
 
@@ -155,6 +155,7 @@ class AlignedEvaluator:
         self.pieces = 0  # pairs added
         self.gold_sentences = 0
         self._kept: List[_Piece] = []
+        self._coder = ColumnCoder()  # the scanner's codes of the pieces, looked up once for all
 
     def add(self, gold: ConlluColumns, system: ConlluColumns, alignment: Optional[WordAlignment] = None
             ) -> AlignedScores:
@@ -163,7 +164,7 @@ class AlignedEvaluator:
         scored and added; returns the pair's own scores. Texts that differ raise
         :class:`~spacy_agreement.errors.MismatchedCorpusError`."""
         alignment = alignment if alignment is not None else align_words(gold, system)
-        masks = aligned_masks(gold, system, alignment)
+        masks = aligned_masks(gold, system, alignment, self._coder)
         scores = count_scores(gold, system, alignment, masks)
         if self.keep_statistics:
             self._kept.append(_Piece.of(self.gold_sentences, gold, system, masks))

@@ -6,7 +6,7 @@ says what each score counts); summed per gold sentence by :class:`~.accumulator.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -35,25 +35,48 @@ def _coded(gold: Sequence[str], system: Sequence[str], normalise: Optional[Calla
              np.fromiter(map(look_up, system), dtype=np.int64, count=len(system))), codes)
 
 
-def _coded_scanned(gold: np.ndarray, system: np.ndarray, values: np.ndarray,
-                   normalise: Optional[Callable[[str], object]] = None
-                   ) -> Tuple[Tuple[np.ndarray, np.ndarray], Dict[object, int]]:
-    """:func:`_coded` of a column given as string codes of one table (the scanner's: ``values``
-    each code's text, ``""`` last for -1): each distinct code's value looked up (and
-    normalised) once, the codes mapped through an array."""
-    present = np.zeros(len(values), dtype=bool)
-    present[gold] = True
-    present[system] = True
-    distinct = np.flatnonzero(present)
-    codes: Dict[object, int] = {}
-    strings = values[distinct].tolist()
-    if normalise is None:
-        dense = [codes.setdefault(value, len(codes)) for value in strings]
-    else:
-        dense = [codes.setdefault(normalise(value), len(codes)) for value in strings]
-    look_up = np.zeros(len(values), dtype=np.int64)
-    look_up[distinct] = dense
-    return (look_up[gold], look_up[system]), codes
+class ColumnCoder:
+    """:func:`_coded` of columns given as string codes of one table (the scanner's), for the
+    pieces of a pair of files read into that table (the streamed evaluation's): :meth:`coded`
+    looks each table code's value up (and normalises it) once for all pieces, so that a piece
+    costs the values it meets first, and maps the codes through an array. A piece from another
+    table starts afresh."""
+
+    def __init__(self) -> None:
+        self.table: Any = None
+        # per normalisation: each table code's code (-1 not yet met; the last entry: code -1's,
+        # the empty string's), and {normalised value: code}
+        self._states: Dict[Any, Tuple[np.ndarray, Dict[object, int]]] = {}
+
+    def coded(self, gold: np.ndarray, system: np.ndarray, values: np.ndarray, table: Any,
+              normalise: Optional[Callable[[str], object]] = None
+              ) -> Tuple[Tuple[np.ndarray, np.ndarray], Dict[object, int]]:
+        """:func:`_coded` of two columns of codes of ``table`` (``values``: each code's text,
+        ``""`` last for -1), equal where the (normalised) values are equal, whichever code of the
+        table they come from; the dict holds every value met so far."""
+        if table is not self.table:
+            self.table, self._states = table, {}
+        n = len(values) - 1  # the table's codes; values[n] is "", code -1's
+        look, codes = self._states.get(normalise, (None, {}))
+        if look is None or len(look) - 1 < n:
+            grown = np.full(n + 1, -1, dtype=np.int64)
+            if look is not None:
+                grown[:len(look) - 1] = look[:-1]
+            grown[n] = codes.setdefault(normalise("") if normalise is not None else "", len(codes)) \
+                if look is None else look[-1]
+            look = grown
+            self._states[normalise] = (look, codes)
+        present = np.zeros(len(look), dtype=bool)
+        present[gold] = True
+        present[system] = True
+        new = np.flatnonzero(present & (look < 0))
+        if len(new):
+            strings = values[new].tolist()
+            if normalise is None:
+                look[new] = [codes.setdefault(value, len(codes)) for value in strings]
+            else:
+                look[new] = [codes.setdefault(normalise(value), len(codes)) for value in strings]
+        return (look[gold], look[system]), codes
 
 
 def _flags(codes: Dict[object, int], accepted: frozenset) -> np.ndarray:
@@ -80,17 +103,21 @@ class _Columns:
     heads: np.ndarray
 
 
-def _columns(gold: ConlluColumns, system: ConlluColumns) -> Tuple[_Columns, _Columns, np.ndarray]:
-    """Both sides' :class:`_Columns`, and where the gold lemma is ``_`` (any lemma is right)."""
+def _columns(gold: ConlluColumns, system: ConlluColumns, coder: Optional[ColumnCoder] = None
+             ) -> Tuple[_Columns, _Columns, np.ndarray]:
+    """Both sides' :class:`_Columns`, and where the gold lemma is ``_`` (any lemma is right);
+    ``coder`` keeps the scanner's codes looked up across the pieces of a stream."""
     if gold.word_codes is not None and system.word_codes is not None and gold.code_table is not None \
             and gold.code_table is system.code_table:
         values = max(gold.code_values, system.code_values, key=len)  # the same table, one read later
         g, s = gold.word_codes, system.word_codes
-        upos, _ = _coded_scanned(g[:, 2], s[:, 2], values)
-        xpos, _ = _coded_scanned(g[:, 3], s[:, 3], values)
-        lemmas, lemma_codes = _coded_scanned(g[:, 1], s[:, 1], values)
-        feats, _ = _coded_scanned(g[:, 4], s[:, 4], values, universal_feats)
-        deprels, deprel_codes = _coded_scanned(g[:, 5], s[:, 5], values, universal_deprel)
+        coded = (coder or ColumnCoder()).coded
+        table = gold.code_table
+        upos, _ = coded(g[:, 2], s[:, 2], values, table)
+        xpos, _ = coded(g[:, 3], s[:, 3], values, table)
+        lemmas, lemma_codes = coded(g[:, 1], s[:, 1], values, table)
+        feats, _ = coded(g[:, 4], s[:, 4], values, table, universal_feats)
+        deprels, deprel_codes = coded(g[:, 5], s[:, 5], values, table, universal_deprel)
     else:
         upos, _ = _coded(gold.upos, system.upos)
         xpos, _ = _coded(gold.xpos, system.xpos)
@@ -106,8 +133,11 @@ def _columns(gold: ConlluColumns, system: ConlluColumns) -> Tuple[_Columns, _Col
 def _spans_metric(name: str, gold_start: np.ndarray, gold_end: np.ndarray, system_start: np.ndarray,
                   system_end: np.ndarray) -> AlignedMetric:
     """Spans shared by both sides (starts are increasing on each side)."""
-    _, gk, sk = np.intersect1d(gold_start, system_start, assume_unique=True, return_indices=True)
-    correct = int(np.count_nonzero(gold_end[gk] == system_end[sk]))
+    if np.array_equal(gold_start, system_start):  # the same tokens (or sentences), nearly always
+        correct = int(np.count_nonzero(gold_end == system_end))
+    else:
+        _, gk, sk = np.intersect1d(gold_start, system_start, assume_unique=True, return_indices=True)
+        correct = int(np.count_nonzero(gold_end[gk] == system_end[sk]))
     return AlignedMetric(name, correct, len(gold_start), len(system_start))
 
 
@@ -130,10 +160,12 @@ class AlignedMasks:
     system_content: np.ndarray
 
 
-def aligned_masks(gold: ConlluColumns, system: ConlluColumns, alignment: Optional[WordAlignment] = None) -> AlignedMasks:
-    """The word-by-word flags behind the scores of :func:`~.alignment.evaluate_aligned_layers`."""
+def aligned_masks(gold: ConlluColumns, system: ConlluColumns, alignment: Optional[WordAlignment] = None,
+                  coder: Optional[ColumnCoder] = None) -> AlignedMasks:
+    """The word-by-word flags behind the scores of :func:`~.alignment.evaluate_aligned_layers`
+    (``coder``: a :class:`ColumnCoder` kept across the pieces of a stream)."""
     alignment = alignment if alignment is not None else align_words(gold, system)
-    G, S, no_gold_lemma = _columns(gold, system)
+    G, S, no_gold_lemma = _columns(gold, system, coder)
     ag, as_ = alignment.gold_words, alignment.system_words
     upos = G.upos[ag] == S.upos[as_]
     xpos = G.xpos[ag] == S.xpos[as_]
