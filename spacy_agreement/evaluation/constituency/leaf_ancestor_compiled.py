@@ -42,13 +42,13 @@ from __future__ import annotations
 import heapq
 import os
 import tempfile
-import threading
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ... import _lineage
+from ..._background import Background
 from ...errors import Location, MismatchedCorpusError, ResourceLimitError
 from ...trees import ConstituencyTree
 from .leaf_ancestor_stream import FallBack, NotLines, file_batches, line_batches, read_unit, scan
@@ -207,7 +207,7 @@ class Engine:
         self.scores.clear()
         if during is not None and self.cost == 0:
             # the other thread reads on and adds the words of the batch before to the error configurations
-            log, pending, failed = self.logs[self.flip], self.pending, []
+            log, pending = self.logs[self.flip], self.pending
             self.flip ^= 1
             log.clear()
 
@@ -215,18 +215,15 @@ class Engine:
                 try:
                     if pending is not None:
                         self.features.add_log(pending)
-                except BaseException as exc:  # raised here once the batch is scored
-                    failed.append(exc)
-                during()
+                finally:  # the reading goes on; a failure above is raised once the batch is scored
+                    during()
 
-            worker = threading.Thread(target=work, name="leaf-ancestor reader")
-            worker.start()
+            worker = Background(work, name="leaf-ancestor reader")
             try:
                 _lineage.score_batch(gb, cb, self.vocab, self.cost, self.pre, skip, self.scores, None, status, log)
             finally:
-                worker.join()
-            if failed:
-                raise failed[0]
+                worker.wait()
+            worker.result()
             self.pending = log
         else:
             self._flush()

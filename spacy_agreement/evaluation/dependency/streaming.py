@@ -30,13 +30,13 @@ sentence and the token of the problem.
 from __future__ import annotations
 
 import os
-import threading
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
 from ... import _conllu
+from ..._background import Background
 from ...adapters.conllu.trees import TreeColumns, tree_columns_from_scan
 from ...adapters.conllu.column_reader import PathLike, Scanned, join_scanned
 
@@ -193,31 +193,8 @@ class ScanStream:
         return Block(Scanned(self.source, self.shared_table, rows, block.scanned.sentences), block.base)
 
 
-class _Reading:
-    """The next pair of blocks of two streams read ``apart``, on a second thread: the scanner
-    reads without the GIL, so the caller scores the pair before meanwhile. Nothing of the
-    streams may be touched until :meth:`pair` (or :meth:`wait`) has returned."""
-
-    def __init__(self, gold: ScanStream, pred: ScanStream, n: int):
-        self.box: Dict[str, Any] = {}
-        self.thread = threading.Thread(target=self._read, args=(gold, pred, n), name="spacy-agreement reader")
-        self.thread.start()
-
-    def _read(self, gold: ScanStream, pred: ScanStream, n: int) -> None:
-        try:
-            self.box["pair"] = (gold.take(n), pred.take(n))
-        except BaseException as exc:  # raised by pair(), in the caller's thread
-            self.box["error"] = exc
-
-    def wait(self) -> None:
-        self.thread.join()
-
-    def pair(self) -> Tuple[Optional[Block], Optional[Block]]:
-        """The pair read, as ``gold.take(n), pred.take(n)`` would give it (or raise)."""
-        self.wait()
-        if "error" in self.box:
-            raise self.box["error"]
-        return self.box["pair"]
+def _read_pair(gold: ScanStream, pred: ScanStream, n: int) -> Tuple[Optional[Block], Optional[Block]]:
+    return gold.take(n), pred.take(n)
 
 
 def block_columns(block: Block) -> TreeColumns:
@@ -265,14 +242,15 @@ def identical_batches(gold: ScanStream, pred: ScanStream, check_forms: bool, ski
     each file at a time (module docstring); ``beside(gold_block, pred_block)`` sees every pair
     of blocks too (the conll18 scores computed alongside). Where both streams are read
     ``apart``, each next pair of blocks is read on a second thread while this one is scored
-    (:class:`_Reading`), its codes moved to the shared table (gold first, then prediction: the
-    codes of reading both into it in turn) before the next read starts."""
+    (:class:`~spacy_agreement._background.Background`: the scanner runs without the GIL), its
+    codes moved to the shared table (gold first, then prediction: the codes of reading both
+    into it in turn) before the next read starts."""
     ahead = gold.apart and pred.apart
-    reading = _Reading(gold, pred, block) if ahead else None
+    reading = Background(_read_pair, gold, pred, block, name="spacy-agreement reader") if ahead else None
     try:
         while True:
             if reading is not None:
-                g, p = reading.pair()
+                g, p = reading.result()
                 reading = None
                 g, p = (None if g is None else gold.shared(g)), (None if p is None else pred.shared(p))
             else:
@@ -283,7 +261,7 @@ def identical_batches(gold: ScanStream, pred: ScanStream, check_forms: bool, ski
                 # other sentence counts: the tree path says so (skipping) or the characters align them
                 raise Unscannable(gold.source) if skip_mismatched else TokensDiffer(gold.source)
             if ahead:
-                reading = _Reading(gold, pred, block)
+                reading = Background(_read_pair, gold, pred, block, name="spacy-agreement reader")
             g_cols, p_cols = block_columns(g), block_columns(p)
             problems = column_problems(g_cols, p_cols, gold.shared_table, check_forms)
             if problems and not skip_mismatched:

@@ -40,6 +40,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 from ... import _conllu, _core
+from ..._background import Background
 from ...adapters.conllu.trees import TreeColumns
 from ...errors import BadOptionError, Location, ResourceLimitError
 from ...limits import check_ted
@@ -216,6 +217,8 @@ def batch_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties,
     if "form" in rules:
         punct |= props["punct_form"][gold.form]
     scored = ~punct if o.exclude_punct else np.ones(len(sid), dtype=bool)
+    # the tree edit distances (compiled, without the GIL) on a second thread while the rest is counted
+    ted = Background(_ted_counts, gold, pred, props, scored, name="spacy-agreement TED") if "ted" in metrics else None
     head_ok, label_ok = gh == ph, gl == pl
     attached = head_ok & label_ok
     n_scored = per(scored)
@@ -296,8 +299,10 @@ def batch_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties,
             out.set(name, 2 * per(right), denominator)
         out.ud += np.asarray([np.count_nonzero(g_content), np.count_nonzero(p_content), np.count_nonzero(clas),
                               np.count_nonzero(mlas), np.count_nonzero(blex)], dtype=np.int64)
-    if "ted" in metrics:
-        out.set("ted", *_ted_counts(gold, pred, props, scored, out))
+    if ted is not None:
+        distances, normalisers, limits = ted.result()
+        out.set("ted", distances, normalisers)
+        out.limits.extend(limits)
     pred_roots = per(ph == 0)
     gold_roots = per(gh == 0)
     out.multi_root = np.flatnonzero((pred_roots > 1) & (gold_roots == 1)).tolist()
@@ -347,9 +352,12 @@ def spacy_attachment_counts(sid: np.ndarray, ns: int, position: np.ndarray, gold
     return (2 * per(matched & same_label), arcs), (2 * per(matched), arcs)
 
 
-def _ted_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties, scored: np.ndarray,
-                out: BatchCounts) -> Tuple[np.ndarray, np.ndarray]:
-    """TED and normaliser per sentence (0, 0 for a sentence too large for the tables)."""
+def _ted_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties, scored: np.ndarray
+                ) -> Tuple[np.ndarray, np.ndarray, List[Tuple[int, str]]]:
+    """TED and normaliser per sentence (0, 0 for a sentence too large for the tables), and
+    the sentences left out so, with why. Reads ``props``' arrays, writes nothing shared (it
+    runs on a thread of its own: :func:`batch_counts`)."""
+    limits: List[Tuple[int, str]] = []
     o = props.options
     keep = (scored if o.exclude_punct else np.ones(len(scored), dtype=bool)).astype(np.int8)
     labels = props["ted_label"]
@@ -375,7 +383,7 @@ def _ted_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties, sco
                 check_ted(int(sizes_g[s]), int(sizes_p[s]), kernels=1)
             except ResourceLimitError as exc:
                 ok[s] = False
-                out.limits.append((s, f"ted: {exc.message}"))
+                limits.append((s, f"ted: {exc.message}"))
     labels_all = np.concatenate([forests[0][0], forests[1][0]])
     lml_all = np.concatenate([forests[0][1], forests[1][1]])
     offsets_all = np.concatenate([forests[0][2], forests[1][2][1:] + forests[0][2][-1]])
@@ -386,7 +394,7 @@ def _ted_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties, sco
     if len(pairs):
         ted[pairs] = _core.forest_ted_pairs(labels_all, lml_all, offsets_all, kr_all, kr_offsets_all, pairs,
                                             pairs + ns)
-    return ted, np.where(ok, norm, 0).astype(np.float64)
+    return ted, np.where(ok, norm, 0).astype(np.float64), limits
 
 
 class SentenceScores(Sequence):
