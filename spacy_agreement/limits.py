@@ -78,11 +78,12 @@ def ted_table_bytes(m: int, n: int, threads: int = 1, kernels: int = 2) -> int:
 
 
 def check_ted(m: int, n: int, where: Optional[Location] = None, threads: int = 1, kernels: int = 2,
-              what: str = "the tree edit distance") -> None:
+              what: str = "the tree edit distance", limit: Optional[int] = None) -> None:
     """Raise :class:`ResourceLimitError` when the tables for trees of ``m`` and ``n`` nodes
-    (on ``threads`` threads) would exceed :func:`max_memory`."""
+    (on ``threads`` threads) would exceed :func:`max_memory` (``limit`` bytes where given:
+    the limit a caller read before handing the work to another thread)."""
     needed = ted_table_bytes(m, n, threads, kernels)
-    limit = max_memory()
+    limit = max_memory() if limit is None else limit
     if needed > limit:
         threads_text = f" on {threads} threads" if threads > 1 else ""
         raise ResourceLimitError(

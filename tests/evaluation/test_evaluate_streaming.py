@@ -168,6 +168,22 @@ def test_streamed_equals_whole_file_and_a_simple_count(tmp_path, block):
         result.sentences[0]
 
 
+@pytest.mark.parametrize("block", (1, 2, 7))
+def test_streamed_tree_edit_distances_over_the_limit_are_those_of_the_whole_file(tmp_path, block):
+    """Each block's tree edit distances are computed on a second thread and come in with the
+    next block: the sentences too large for the tables are the whole-file evaluation's, in
+    the same order, and the limit is the one in force when the block was counted."""
+    from spacy_agreement.limits import memory_limit
+
+    gold = corpus(11, 31)
+    g, s = write_pair(tmp_path, gold, perturbed(gold, 12))
+    with memory_limit(1.5e-6):  # ~1.6 KB of tables: trees of 9 nodes and more are left out
+        result = streamed(g, s, block=block)
+        whole = evaluate(read_conll(g), read_conll(s), CONLL18)
+    same_result(result, whole)
+    assert 2 <= len(result.over_limits) < len(gold) and all("tree edit distance" in x for x in result.over_limits)
+
+
 @pytest.mark.parametrize("block", BLOCKS)
 def test_conll18_beside_streamed_equals_the_whole_alignment(tmp_path, block):
     gold = corpus(3)

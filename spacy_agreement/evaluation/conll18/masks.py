@@ -110,14 +110,15 @@ def _columns(gold: ConlluColumns, system: ConlluColumns, coder: Optional[ColumnC
     if gold.word_codes is not None and system.word_codes is not None and gold.code_table is not None \
             and gold.code_table is system.code_table:
         values = max(gold.code_values, system.code_values, key=len)  # the same table, one read later
-        g, s = gold.word_codes, system.word_codes
+        # each column contiguous and of the index type: the look-ups below index with them
+        g, s = gold.word_codes.T.astype(np.intp), system.word_codes.T.astype(np.intp)
         coded = (coder or ColumnCoder()).coded
         table = gold.code_table
-        upos, _ = coded(g[:, 2], s[:, 2], values, table)
-        xpos, _ = coded(g[:, 3], s[:, 3], values, table)
-        lemmas, lemma_codes = coded(g[:, 1], s[:, 1], values, table)
-        feats, _ = coded(g[:, 4], s[:, 4], values, table, universal_feats)
-        deprels, deprel_codes = coded(g[:, 5], s[:, 5], values, table, universal_deprel)
+        upos, _ = coded(g[2], s[2], values, table)
+        xpos, _ = coded(g[3], s[3], values, table)
+        lemmas, lemma_codes = coded(g[1], s[1], values, table)
+        feats, _ = coded(g[4], s[4], values, table, universal_feats)
+        deprels, deprel_codes = coded(g[5], s[5], values, table, universal_deprel)
     else:
         upos, _ = _coded(gold.upos, system.upos)
         xpos, _ = _coded(gold.xpos, system.xpos)

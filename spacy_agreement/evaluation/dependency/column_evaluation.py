@@ -139,6 +139,14 @@ class CorpusCounts:
         self.tokens = self.verbs = self.unannotated = 0
         self.failure: Optional[Exception] = None
         self._with_ud = any(m in ("clas", "mlas", "blex") for m in self.chosen)
+        #: the last block's tree edit distances, still computed beside the next block's work
+        self._unfinished: Optional[Callable[[], None]] = None
+
+    def _finish(self) -> None:
+        """The last block's tree edit distances in: before anything else is counted or read."""
+        if self._unfinished is not None:
+            done, self._unfinished = self._unfinished, None
+            done()
 
     def fail(self, error: Exception) -> None:
         """Keep the first failure."""
@@ -159,6 +167,7 @@ class CorpusCounts:
         """One sentence counted by the reference path: its trees, its
         :class:`~.sentence_context.SentenceContext` and its counts (``Counts.values``), summed
         left to right."""
+        self._finish()
         number = self.sentences + 1
         numerators = [values[m][0] for m in self.chosen]
         denominators = [values[m][1] for m in self.chosen]
@@ -201,7 +210,9 @@ class CorpusCounts:
             self._rows = []
 
     def add_block(self, gold: TreeColumns, pred: TreeColumns, problems: Mapping[int, str]) -> None:
-        """A block of sentences counted by the compiled path (:func:`~.token_metrics.batch_counts`)."""
+        """A block of sentences counted by the compiled path (:func:`~.token_metrics.batch_counts`;
+        its tree edit distances come in when the next block, sentence or :meth:`fields` does)."""
+        self._finish()
         self._flush_rows()
         props, options, base = self.props, self.options, self.sentences
         props.update()
@@ -232,11 +243,17 @@ class CorpusCounts:
         for s in sorted(problems):
             self.skipped.append(f"{gold.where(s)}: {problems[s]}")
             self.set_aside[base + s] = self.skipped[-1]
-        counts = batch_counts(g_cols, p_cols, props, self.chosen)
+        counts = batch_counts(g_cols, p_cols, props, self.chosen, later=True)
         self.labels.add(counts, props)
-        for k in range(len(self.chosen)):
-            self.num_sums[k] = _conllu.running_sum(np.ascontiguousarray(counts.numerators[:, k]), self.num_sums[k])
-            self.den_sums[k] = _conllu.running_sum(np.ascontiguousarray(counts.denominators[:, k]), self.den_sums[k])
+        later = [self.chosen.index("ted")] if counts.pending is not None else []
+
+        def add_sums(columns: Sequence[int]) -> None:
+            for k in columns:
+                self.num_sums[k] = _conllu.running_sum(np.ascontiguousarray(counts.numerators[:, k]), self.num_sums[k])
+                self.den_sums[k] = _conllu.running_sum(np.ascontiguousarray(counts.denominators[:, k]),
+                                                       self.den_sums[k])
+
+        add_sums([k for k in range(len(self.chosen)) if k not in later])
         self.scored += len(good)
         if self.keep_rows:
             self._chunks.append((base + good, counts.numerators, counts.denominators))
@@ -248,8 +265,17 @@ class CorpusCounts:
             pred_roots = int(np.count_nonzero(p_cols.heads[p_cols.offsets[s]:p_cols.offsets[s + 1]] == 0))
             self.multi_root.append(f"{where(p_cols.where(s), number)}: {pred_roots} roots in the prediction, "
                                    "1 in the gold")
-        for s, note in counts.limits:
-            self.over_limits.append(f"{where(g_cols.where(s), base + int(good[s]) + 1)}: {note}")
+
+        def finish() -> None:
+            counts.finish()
+            add_sums(later)
+            for s, note in counts.limits:
+                self.over_limits.append(f"{where(g_cols.where(s), base + int(good[s]) + 1)}: {note}")
+
+        if later:
+            self._unfinished = finish
+        else:
+            finish()
         if self.keep_counts:
             for s in range(len(good)):
                 self.where_of.add(base + int(good[s]), where(g_cols.where(s), base + int(good[s]) + 1))
@@ -263,6 +289,7 @@ class CorpusCounts:
         """The fields of an :class:`~.result.EvaluationResult` (``counts`` as a dict of summed
         (numerator, denominator)); raises the first failure. Without rows kept, ``sentences``
         is a :class:`SentenceCount` (how many were scored)."""
+        self._finish()
         if self.failure is not None:
             raise self.failure
         self._flush_rows()

@@ -43,7 +43,7 @@ from ... import _conllu, _core
 from ..._background import Background
 from ...adapters.conllu.trees import TreeColumns
 from ...errors import BadOptionError, Location, ResourceLimitError
-from ...limits import check_ted
+from ...limits import check_ted, max_memory
 from .settings import EvaluationSettings, is_punct_form
 from .ud_labels import CONTENT_DEPRELS, FUNCTIONAL_DEPRELS, UNIVERSAL_FEATURES, universal_deprel, universal_feats
 
@@ -171,6 +171,17 @@ class BatchCounts:
         self.limits: List[Tuple[int, str]] = []
         self.label_codes: Tuple[np.ndarray, np.ndarray, np.ndarray] = (np.zeros(0, np.int32),) * 3
         self.check_codes: Tuple[np.ndarray, np.ndarray] = (np.zeros(0, np.int32),) * 2
+        #: the tree edit distances while they are computed on a second thread (:meth:`finish`)
+        self.pending: Optional[Background] = None
+
+    def finish(self) -> None:
+        """The tree edit distances in (their column and the sentences over the limits), once
+        computed beside the rest (``batch_counts(..., later=True)`` leaves them to this)."""
+        if self.pending is not None:
+            distances, normalisers, limits = self.pending.result()
+            self.pending = None
+            self.set("ted", distances, normalisers)
+            self.limits.extend(limits)
 
     def set(self, metric: str, numerators: np.ndarray, denominators: np.ndarray) -> None:
         if metric in self.metrics:
@@ -191,8 +202,11 @@ def form_rule_problem(gold: TreeColumns, props: CodeProperties) -> Optional[int]
 
 
 def batch_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties,
-                 metrics: Sequence[str]) -> BatchCounts:
-    """Every metric's counts for each sentence of a batch (same tokens on both sides)."""
+                 metrics: Sequence[str], later: bool = False) -> BatchCounts:
+    """Every metric's counts for each sentence of a batch (same tokens on both sides). The tree
+    edit distances are computed on a second thread (compiled, without the GIL) while the rest
+    is counted; ``later``: still computing when this returns, :meth:`BatchCounts.finish` waits
+    for them (so that they run beside the caller's next work as well)."""
     o = props.options
     ns = len(gold)
     out = BatchCounts(ns, metrics)
@@ -217,8 +231,8 @@ def batch_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties,
     if "form" in rules:
         punct |= props["punct_form"][gold.form]
     scored = ~punct if o.exclude_punct else np.ones(len(sid), dtype=bool)
-    # the tree edit distances (compiled, without the GIL) on a second thread while the rest is counted
-    ted = Background(_ted_counts, gold, pred, props, scored, name="spacy-agreement TED") if "ted" in metrics else None
+    if "ted" in metrics:
+        out.pending = Background(_ted_counts, gold, pred, props, scored, max_memory(), name="spacy-agreement TED")
     head_ok, label_ok = gh == ph, gl == pl
     attached = head_ok & label_ok
     n_scored = per(scored)
@@ -299,15 +313,13 @@ def batch_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties,
             out.set(name, 2 * per(right), denominator)
         out.ud += np.asarray([np.count_nonzero(g_content), np.count_nonzero(p_content), np.count_nonzero(clas),
                               np.count_nonzero(mlas), np.count_nonzero(blex)], dtype=np.int64)
-    if ted is not None:
-        distances, normalisers, limits = ted.result()
-        out.set("ted", distances, normalisers)
-        out.limits.extend(limits)
     pred_roots = per(ph == 0)
     gold_roots = per(gh == 0)
     out.multi_root = np.flatnonzero((pred_roots > 1) & (gold_roots == 1)).tolist()
     out.label_codes = (gl[scored], pl[scored], attached[scored])
     out.check_codes = (gl, pl)
+    if not later:
+        out.finish()
     return out
 
 
@@ -352,11 +364,12 @@ def spacy_attachment_counts(sid: np.ndarray, ns: int, position: np.ndarray, gold
     return (2 * per(matched & same_label), arcs), (2 * per(matched), arcs)
 
 
-def _ted_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties, scored: np.ndarray
+def _ted_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties, scored: np.ndarray, limit: int
                 ) -> Tuple[np.ndarray, np.ndarray, List[Tuple[int, str]]]:
-    """TED and normaliser per sentence (0, 0 for a sentence too large for the tables), and
-    the sentences left out so, with why. Reads ``props``' arrays, writes nothing shared (it
-    runs on a thread of its own: :func:`batch_counts`)."""
+    """TED and normaliser per sentence (0, 0 for a sentence too large for ``limit`` bytes of
+    tables, :func:`~spacy_agreement.limits.max_memory` when the batch was counted), and the
+    sentences left out so, with why. Reads ``props``' arrays, writes nothing shared (it runs on
+    a thread of its own: :func:`batch_counts`)."""
     limits: List[Tuple[int, str]] = []
     o = props.options
     keep = (scored if o.exclude_punct else np.ones(len(scored), dtype=bool)).astype(np.int8)
@@ -376,11 +389,11 @@ def _ted_counts(gold: TreeColumns, pred: TreeColumns, props: CodeProperties, sco
     ok = np.ones(ns, dtype=bool)
     largest = int(max(sizes_g.max(), sizes_p.max()))
     try:
-        check_ted(largest, largest, kernels=1)
+        check_ted(largest, largest, kernels=1, limit=limit)
     except ResourceLimitError:
         for s in range(ns):
             try:
-                check_ted(int(sizes_g[s]), int(sizes_p[s]), kernels=1)
+                check_ted(int(sizes_g[s]), int(sizes_p[s]), kernels=1, limit=limit)
             except ResourceLimitError as exc:
                 ok[s] = False
                 limits.append((s, f"ted: {exc.message}"))
