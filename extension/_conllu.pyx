@@ -550,15 +550,12 @@ def scan(bytes data, StringTable table, int64_t first_line=1, bint check_utf8=Fa
     return (None if stop_line < 0 else stop_line), rows, sentences
 
 
-def tree_depths(const int32_t[::1] heads, const int64_t[::1] offsets):
-    """Depth of every token of many sentences (``heads`` 1-based in their sentence, 0 the
-    root; sentence ``s`` is ``offsets[s]:offsets[s + 1]``): 1 under the root, the sentence's
-    length for a token in or under a head cycle (``metric_options.gold_depths``). A head out
-    of its sentence is a ``ValueError``."""
-    cdef Py_ssize_t n_sent = offsets.shape[0] - 1, s, k, node, top, j
-    cdef int64_t o, length, base, h
-    cdef int64_t total = heads.shape[0]
-    if n_sent < 0 or (n_sent >= 0 and offsets[n_sent] != total):
+cdef int _check_sentences(const int32_t[::1] heads, const int64_t[::1] offsets) except -1:
+    """``ValueError`` unless ``offsets`` increase from 0 or more up to the number of words and
+    every head is 0 (the root) or a word of its own sentence."""
+    cdef Py_ssize_t n_sent = offsets.shape[0] - 1, s
+    cdef int64_t k
+    if n_sent < 0 or offsets[n_sent] != heads.shape[0]:
         raise ValueError("offsets must end at the number of tokens")
     for s in range(n_sent):
         if offsets[s] > offsets[s + 1] or offsets[s] < 0:
@@ -567,89 +564,86 @@ def tree_depths(const int32_t[::1] heads, const int64_t[::1] offsets):
         for k in range(offsets[s], offsets[s + 1]):
             if heads[k] < 0 or heads[k] > offsets[s + 1] - offsets[s]:
                 raise ValueError(f"sentence {s + 1}: head {heads[k]} out of range")
-    out_arr = np.zeros(total, dtype=np.int64)
-    state_arr = np.zeros(total, dtype=np.int8)
-    path_arr = np.empty(max(total, 1), dtype=np.int64)
-    cdef int64_t[::1] depth = out_arr, path = path_arr
-    cdef int8_t[::1] state = state_arr
+    return 0
+
+
+cdef int64_t _depths(const int32_t* heads, int64_t length, int64_t* depth, int8_t* state, int64_t* path) noexcept nogil:
+    """The depth of each word of one sentence (heads checked): 1 under the root, 0 on or under a
+    head cycle; each word is walked once (``state``: 0 unseen, 1 on the walk, 2 done). Returns
+    the first word at depth 0, -1 for none."""
+    cdef int64_t k, node, top, j, base, first = -1
     cdef bint reachable
-    with nogil:
-        for s in range(n_sent):
-            o = offsets[s]
-            length = offsets[s + 1] - o
-            for k in range(length):
-                top = 0
-                node = k
-                while node != -1 and state[o + node] == 0:
-                    state[o + node] = 1
-                    path[top] = node
-                    top += 1
-                    h = heads[o + node]
-                    node = h - 1
-                if node == -1:
-                    base = 0
-                    reachable = True
-                elif state[o + node] == 2:
-                    base = depth[o + node]
-                    reachable = depth[o + node] > 0
-                else:
-                    base = 0
-                    reachable = False
-                for j in range(top):
-                    node = path[top - 1 - j]
-                    depth[o + node] = base + j + 1 if reachable else 0
-                    state[o + node] = 2
-            for k in range(length):
-                if depth[o + k] == 0:
-                    depth[o + k] = length
-    return out_arr
+    for k in range(length):
+        top = 0
+        node = k
+        while node != -1 and state[node] == 0:
+            state[node] = 1
+            path[top] = node
+            top += 1
+            node = heads[node] - 1
+        if node == -1:
+            base = 0
+            reachable = True
+        elif state[node] == 2:
+            base = depth[node]
+            reachable = depth[node] > 0
+        else:  # back on the walk: a cycle
+            base = 0
+            reachable = False
+        for j in range(top):
+            node = path[top - 1 - j]
+            depth[node] = base + j + 1 if reachable else 0
+            state[node] = 2
+        if first < 0 and depth[k] == 0:
+            first = k
+    return first
 
 
-def first_unreachable(const int64_t[::1] heads, const int64_t[::1] offsets):
-    """The first word (an index into ``heads``) of many sentences that does not reach its
-    sentence's root by its heads (``heads`` 1-based in their sentence, 0 the root; sentence
-    ``s`` is ``offsets[s]:offsets[s + 1]``): a word on or under a head cycle; -1 when every
-    word reaches the root (``columns.check_cycles``). Each word is walked once. A head out of
-    its sentence is a ``ValueError``."""
-    cdef Py_ssize_t n_sent = offsets.shape[0] - 1, s, k, j, top
-    cdef int64_t o, length, node, total = heads.shape[0], found = -1
-    cdef int8_t verdict
-    if n_sent < 0 or offsets[0] != 0 or offsets[n_sent] != total:
-        raise ValueError("offsets must run from 0 to the number of words")
-    for s in range(n_sent):
-        if offsets[s] > offsets[s + 1]:
-            raise ValueError("offsets must increase")
-    for s in range(n_sent):
-        for k in range(offsets[s], offsets[s + 1]):
-            if heads[k] < 0 or heads[k] > offsets[s + 1] - offsets[s]:
-                raise ValueError(f"sentence {s + 1}: head {heads[k]} out of range")
-    state_arr = np.zeros(max(total, 1), dtype=np.int8)  # 0 unseen, 1 on the walk, 2 reaches the root, 3 not
+cdef int64_t _sentence_depths(const int32_t[::1] heads, const int64_t[::1] offsets, int64_t[::1] depth,
+                              bint first_only) except -2:
+    """:func:`_depths` sentence by sentence into ``depth`` (heads checked): a word on or under a
+    cycle gets its sentence's length; with ``first_only``, stop at the first such word and
+    return it (an index into ``heads``; -1 for none)."""
+    cdef Py_ssize_t n_sent = offsets.shape[0] - 1, s
+    cdef int64_t o, length, k, first, total = heads.shape[0]
+    state_arr = np.zeros(max(total, 1), dtype=np.int8)
     path_arr = np.empty(max(total, 1), dtype=np.int64)
     cdef int8_t[::1] state = state_arr
     cdef int64_t[::1] path = path_arr
     with nogil:
         for s in range(n_sent):
-            if found >= 0:
-                break
             o = offsets[s]
             length = offsets[s + 1] - o
+            if length == 0:
+                continue
+            first = _depths(&heads[o], length, &depth[o], &state[o], &path[0])
+            if first >= 0 and first_only:
+                return o + first
             for k in range(length):
-                if state[o + k]:
-                    continue
-                top = 0
-                node = k
-                while node != -1 and state[o + node] == 0:
-                    state[o + node] = 1
-                    path[top] = node
-                    top += 1
-                    node = heads[o + node] - 1
-                verdict = 2 if node == -1 or state[o + node] == 2 else 3  # 1: back on the walk, a cycle
-                for j in range(top):
-                    state[o + path[j]] = verdict
-                if verdict == 3:
-                    found = o + k
-                    break
-    return found
+                if depth[o + k] == 0:
+                    depth[o + k] = length
+    return -1
+
+
+def tree_depths(const int32_t[::1] heads, const int64_t[::1] offsets):
+    """Depth of every token of many sentences (``heads`` 1-based in their sentence, 0 the
+    root; sentence ``s`` is ``offsets[s]:offsets[s + 1]``): 1 under the root, the sentence's
+    length for a token in or under a head cycle (``metric_options.gold_depths``). A head out
+    of its sentence is a ``ValueError``."""
+    _check_sentences(heads, offsets)
+    out_arr = np.zeros(max(heads.shape[0], 1), dtype=np.int64)
+    _sentence_depths(heads, offsets, out_arr, False)
+    return out_arr[:heads.shape[0]]
+
+
+def first_unreachable(const int32_t[::1] heads, const int64_t[::1] offsets):
+    """The first word (an index into ``heads``) of many sentences that does not reach its
+    sentence's root by its heads (``heads`` 1-based in their sentence, 0 the root; sentence
+    ``s`` is ``offsets[s]:offsets[s + 1]``): a word on or under a head cycle; -1 when every
+    word reaches the root (``columns.check_cycles``). Each word is walked once. A head out of
+    its sentence is a ``ValueError``."""
+    _check_sentences(heads, offsets)
+    return _sentence_depths(heads, offsets, np.zeros(max(heads.shape[0], 1), dtype=np.int64), True)
 
 
 def segment_sums(const double[::1] values, const int64_t[::1] offsets):

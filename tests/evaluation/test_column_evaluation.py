@@ -155,7 +155,7 @@ def _first_unreachable_slowly(sentences):
 @given(st.lists(st.lists(st.integers(0, 8), min_size=0, max_size=8), min_size=0, max_size=5))
 def test_first_unreachable_is_the_first_word_off_the_root(sentences):
     sentences = [[min(h, len(heads)) for h in heads] for heads in sentences]
-    flat = np.asarray([h for heads in sentences for h in heads], dtype=np.int64)
+    flat = np.asarray([h for heads in sentences for h in heads], dtype=np.int32)
     offsets = np.cumsum([0] + [len(heads) for heads in sentences]).astype(np.int64)
     assert _conllu.first_unreachable(flat, offsets) == _first_unreachable_slowly(sentences)
 
@@ -163,10 +163,10 @@ def test_first_unreachable_is_the_first_word_off_the_root(sentences):
 def test_cython_loops_refuse_bad_arrays():
     with pytest.raises(ValueError):
         _conllu.tree_depths(np.asarray([3], dtype=np.int32), np.asarray([0, 1], dtype=np.int64))
-    for heads, offsets in (([3], [0, 1]), ([-1], [0, 1]), ([0, 0], [0, 1]), ([0], [1, 1]), ([0, 1], [0, 2, 1]),
+    for heads, offsets in (([3], [0, 1]), ([-1], [0, 1]), ([0, 0], [0, 1]), ([0], [-1, 1]), ([0, 1], [0, 2, 1]),
                            ([0], [])):
         with pytest.raises(ValueError):
-            _conllu.first_unreachable(np.asarray(heads, dtype=np.int64), np.asarray(offsets, dtype=np.int64))
+            _conllu.first_unreachable(np.asarray(heads, dtype=np.int32), np.asarray(offsets, dtype=np.int64))
     with pytest.raises(ValueError):
         _conllu.dependency_forest(np.asarray([0], dtype=np.int32), np.asarray([1], dtype=np.int32),
                                   np.asarray([1], dtype=np.int8), np.asarray([0, 2], dtype=np.int64))

@@ -317,7 +317,7 @@ def check_cycles(columns: ConlluColumns) -> None:
 
     if not columns.n_words:
         return
-    stuck = _conllu.first_unreachable(np.ascontiguousarray(columns.heads, dtype=np.int64),
+    stuck = _conllu.first_unreachable(np.ascontiguousarray(columns.heads, dtype=np.int32),
                                       np.ascontiguousarray(columns.sentence_words, dtype=np.int64))
     if stuck < 0:
         return
