@@ -48,8 +48,9 @@ class SentenceColumns:
 @dataclass(frozen=True, eq=False)
 class ScannedText:
     """What the scanner's :class:`ConlluColumns` make their strings from when first read (an
-    evaluation that compares codes never makes them): each token's and each word's FORM code
-    (``token_codes``, ``word_codes``, in the table of the columns' ``code_table``), ``values``
+    evaluation that compares codes never makes them): each token's FORM code and each word's
+    codes of its text columns (``token_codes``, ``word_codes``: the scanned rows' columns, in the
+    table of the columns' ``code_table``), ``values``
     and ``spaceless`` (each code's text as written and without its spaces, ``""`` last for -1),
     each token's first and last word id, which words belong to a multiword token (their FORM as
     written, a single word's without spaces) and each sentence's ``# sent_id`` comment line as
@@ -77,8 +78,13 @@ class ScannedText:
         return ids.tolist()
 
     def forms(self) -> List[str]:
-        codes = self.word_codes
+        codes = self.word_codes[:, 0]
         return np.where(self.word_covered, self.values[codes], self.spaceless[codes]).tolist()
+
+    def column(self, k: int) -> List[str]:
+        """Column ``k`` of the scanned rows' codes (1 LEMMA, 2 UPOS, 3 XPOS, 4 FEATS, 5 DEPREL)
+        as strings."""
+        return self.values[self.word_codes[:, k]].tolist()
 
     def sent_ids(self) -> List[Optional[str]]:
         return [None if line is None else parse_sent_id(line) for line in self.sent_id_lines]
@@ -96,8 +102,10 @@ class ConlluColumns:
     ``word_lines``, the columns ``forms`` (as written), ``lemmas``, ``upos``, ``xpos``,
     ``feats``, ``deprels`` and ``heads`` (0 = root, else the id of the head in the sentence);
     the scanner's reading passes ``None`` for ``text``, ``token_ids``, ``sent_ids`` and the
-    word columns but ``heads`` (each made when first read, from ``word_codes`` and
-    ``scanned_text``; the fields are ``_text`` and so on, the names are properties).
+    word columns but ``heads`` (each made when first read, from ``scanned_text``; the fields
+    are ``_text`` and so on, the names are properties). ``word_codes``, ``code_table`` and
+    ``code_values`` let the scores compare codes instead of strings (``None``: they compare
+    the strings).
     Per sentence: ``sentence_start``/``sentence_end`` (character span), ``sentence_tokens`` and
     ``sentence_words`` (offsets, one longer than the sentences: sentence ``s`` has words
     ``sentence_words[s]:sentence_words[s + 1]``), ``sentence_lines`` (the first line of its
@@ -150,11 +158,7 @@ class ConlluColumns:
         return values
 
     def _text_column(self, name: str, k: int) -> List[str]:
-        def make() -> List[str]:
-            assert self.word_codes is not None and self.code_values is not None, name
-            return self.code_values[self.word_codes[:, k]].tolist()
-
-        return self._made(name, make)
+        return self._made(name, lambda: self._scanned().column(k))
 
     def _scanned(self) -> "ScannedText":
         assert self.scanned_text is not None, "a column given as None without the scanner's text"

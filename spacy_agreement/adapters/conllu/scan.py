@@ -175,7 +175,7 @@ def conllu_columns_from_scan(scanned: Scanned, arrays: Optional[StringArrays] = 
     sentence_start = np.append(token_start, 0)[sentence_tokens[:-1]]
     sentence_end = np.append(0, token_end)[sentence_tokens[1:]]
     word_codes = codes[word_rows]
-    scanned_text = ScannedText(token_form_codes, word_codes[:, 0], table, spaceless, first[token_rows], last[token_rows],
+    scanned_text = ScannedText(token_form_codes, word_codes, table, spaceless, first[token_rows], last[token_rows],
                                covered[word_rows], sentences["sent_id"])
     columns = ConlluColumns(
         scanned.source, None, token_start, token_end, is_range[token_rows], None, lines[token_rows].astype(np.int64),
