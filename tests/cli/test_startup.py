@@ -67,15 +67,16 @@ CONLLU = ("# sent_id = a\n1\tThe\tthe\tDET\tDT\t_\t2\tdet\t_\t_\n2\tcat\tcat\tNO
 @pytest.mark.parametrize("same_tokens", [True, False])
 def test_evaluate_loads_no_masked_arrays_xml_or_statistics(tmp_path, same_tokens):
     """``evaluate`` of CoNLL-U files (issue 42's rows): numpy's masked arrays (which a plain
-    ``np.unique`` imports), the XML parser (the Perseus reader's; sniffing a file needs none)
-    and the heavy libraries stay unloaded."""
+    ``np.unique`` imports), the XML parser (the Perseus reader's; sniffing a file needs none),
+    the α family's distances (the per-sentence path's) and the heavy libraries stay unloaded."""
     gold, system = tmp_path / "gold.conllu", tmp_path / "system.conllu"
     gold.write_text(CONLLU)
     system.write_text(CONLLU.replace("2\tdet", "3\tdet") if same_tokens else
                       CONLLU.replace("3\tsat\tsit", "3\ts\tsit").replace("4\t.\t.", "4\tat.\t."))
     modules, out = _modules_of("evaluate", str(gold), str(system))
     assert "LAS" in out or "Tokens" in out
-    for name in ("numpy.ma", "xml.etree", "spacy", "scipy", "nltk", "spacy_agreement.agreement.alpha"):
+    for name in ("numpy.ma", "xml.etree", "spacy", "scipy", "nltk", "spacy_agreement.agreement.alpha",
+                 "spacy_agreement.agreement.deltas"):
         assert name not in modules, name
 
 

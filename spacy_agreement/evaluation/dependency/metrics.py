@@ -87,11 +87,10 @@ otherwise :class:`~spacy_agreement.errors.MismatchedCorpusError` names the sente
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 from ..._lazy import lazy_exports
 from ...agreement.accuracy import token_mismatch  # noqa: F401
-from ...agreement.deltas import tree_edit_distance
 from ...errors import BadOptionError, MismatchedCorpusError, ResourceLimitError, warns_once
 from ...trees import DependencyTree
 from .label_sets import (WARN_SHARE, WARN_TOKENS, LabelSetCheck, LabelSetWarning, LabelTable, RootCaseWarning,  # noqa: F401
@@ -174,6 +173,14 @@ def _predications(labelled: bool) -> Count:
             right += g == p if labelled else {c for c, _ in g} == {c for c, _ in p}
         return right, float(len(ctx.verbs))
     return count
+
+
+def tree_edit_distance(a: DependencyTree, b: DependencyTree, *args: Any, **kwargs: Any) -> float:
+    """:func:`spacy_agreement.agreement.deltas.tree_edit_distance` (the α family's module, loaded
+    on the first call: the compiled path, which the ``evaluate`` command runs, never needs it)."""
+    from ...agreement.deltas import tree_edit_distance as ted
+
+    return ted(a, b, *args, **kwargs)
 
 
 def _ted(gold: DependencyTree, pred: DependencyTree, ctx: SentenceContext) -> Tuple[float, float]:
