@@ -139,11 +139,12 @@ class CorpusCounts:
         self.tokens = self.verbs = self.unannotated = 0
         self.failure: Optional[Exception] = None
         self._with_ud = any(m in ("clas", "mlas", "blex") for m in self.chosen)
-        #: the last block's tree edit distances, still computed beside the next block's work
+        #: the last block's tree edit distances (still computed beside the next block's work), its
+        #: sums and its sentences over the limits: added before anything else is counted or read
         self._unfinished: Optional[Callable[[], None]] = None
 
     def _finish(self) -> None:
-        """The last block's tree edit distances in: before anything else is counted or read."""
+        """The last block's tree edit distances, sums and sentences over the limits in."""
         if self._unfinished is not None:
             done, self._unfinished = self._unfinished, None
             done()
@@ -245,15 +246,6 @@ class CorpusCounts:
             self.set_aside[base + s] = self.skipped[-1]
         counts = batch_counts(g_cols, p_cols, props, self.chosen, later=True)
         self.labels.add(counts, props)
-        later = [self.chosen.index("ted")] if counts.pending is not None else []
-
-        def add_sums(columns: Sequence[int]) -> None:
-            for k in columns:
-                self.num_sums[k] = _conllu.running_sum(np.ascontiguousarray(counts.numerators[:, k]), self.num_sums[k])
-                self.den_sums[k] = _conllu.running_sum(np.ascontiguousarray(counts.denominators[:, k]),
-                                                       self.den_sums[k])
-
-        add_sums([k for k in range(len(self.chosen)) if k not in later])
         self.scored += len(good)
         if self.keep_rows:
             self._chunks.append((base + good, counts.numerators, counts.denominators))
@@ -266,16 +258,16 @@ class CorpusCounts:
             self.multi_root.append(f"{where(p_cols.where(s), number)}: {pred_roots} roots in the prediction, "
                                    "1 in the gold")
 
-        def finish() -> None:
+        def finish() -> None:  # the tree edit distances in, then the block's sums and sentences over the limits
             counts.finish()
-            add_sums(later)
+            for k in range(len(self.chosen)):
+                self.num_sums[k] = _conllu.running_sum(np.ascontiguousarray(counts.numerators[:, k]), self.num_sums[k])
+                self.den_sums[k] = _conllu.running_sum(np.ascontiguousarray(counts.denominators[:, k]),
+                                                       self.den_sums[k])
             for s, note in counts.limits:
                 self.over_limits.append(f"{where(g_cols.where(s), base + int(good[s]) + 1)}: {note}")
 
-        if later:
-            self._unfinished = finish
-        else:
-            finish()
+        self._unfinished = finish
         if self.keep_counts:
             for s in range(len(good)):
                 self.where_of.add(base + int(good[s]), where(g_cols.where(s), base + int(good[s]) + 1))
