@@ -45,7 +45,9 @@ API_FAMILIES: Dict[str, Tuple[str, ...]] = {
     "judgments": ("judge", "JudgingPage", "JudgingSettings", "judging_page", "judgments", "JudgmentsRun",
                   "JudgmentSettings"),
     "trees": ("Corpus", "DependencyTree", "ConstituencyTree", "OrderedTree", "Forest", "LabelVocab"),
-    "errors": ("InvalidTreeError", "MismatchedCorpusError", "UndefinedMetricWarning", "Location"),
+    "errors": ("AgreementError", "InvalidTreeError", "MismatchedCorpusError", "EmptyInputError", "BadOptionError",
+               "ResourceLimitError", "JudgmentError", "DiscourseError", "ScriptRefusalError", "UndefinedMetricWarning",
+               "Location"),
 }
 
 #: Below the top level, documented by module path: only what users need and cannot reach as

@@ -33,7 +33,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE, PyByteArray_Resize
 from libc.stdio cimport snprintf
 from libc.stdlib cimport free, realloc
-from libc.string cimport memchr, memcmp, memmove
+from libc.string cimport memchr, memcmp, memcpy, memmove
 
 cdef enum:
     C_BLANK = 1  # byte classes of EVALB's tokenizer: C's isspace() in the C locale,

@@ -215,6 +215,35 @@ cdef class SentenceRows:
         return out.take()
 
 
+    def __reduce__(self):
+        """Pickled as its factory, its rows' bytes and the rows the Python port kept: a result
+        holding it pickles (``pickle.dumps(sa.evalb(...))``)."""
+        cdef Py_ssize_t size = self.n * N_FIELDS * sizeof(int)
+        data = PyBytes_FromStringAndSize(<char*>self.rows, size) if size else b""
+        return (_restored_rows, (self.factory, data, dict(self.extra)))
+
+
+def _restored_rows(factory, bytes data, dict extra):
+    """A :class:`SentenceRows` back from what :meth:`SentenceRows.__reduce__` gave (a whole
+    number of rows of ``N_FIELDS`` ints; anything else is a ``ValueError``, never a crash)."""
+    cdef SentenceRows rows = SentenceRows(factory)
+    cdef Py_ssize_t row_size = N_FIELDS * sizeof(int)
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(data) // row_size
+    if PyBytes_GET_SIZE(data) % row_size:
+        raise ValueError("not the rows of a SentenceRows: a partial row")
+    if n:
+        rows.rows = <int*>realloc(NULL, n * row_size)
+        if rows.rows == NULL:
+            raise MemoryError("evalb: no memory left for the sentence rows")
+        memcpy(rows.rows, PyBytes_AS_STRING(data), n * row_size)
+        rows.n = rows.cap = n
+    for k, result in extra.items():
+        if not 0 <= k < n:
+            raise ValueError("not the rows of a SentenceRows: a kept row past the last")
+        rows.extra[k] = result
+    return rows
+
+
 _Sequence.register(SentenceRows)
 
 

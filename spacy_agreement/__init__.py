@@ -49,7 +49,14 @@ _EXPORTS = {
     "delta": ".agreement.deltas",
     "distance_matrix": ".agreement.deltas",
     "tree_edit_distance": ".agreement.deltas",
+    "AgreementError": ".errors",
+    "BadOptionError": ".errors",
+    "DiscourseError": ".errors",
+    "EmptyInputError": ".errors",
     "InvalidTreeError": ".errors",
+    "JudgmentError": ".errors",
+    "ResourceLimitError": ".errors",
+    "ScriptRefusalError": ".evaluation.conll18.refusals",
     "Location": ".errors",
     "MismatchedCorpusError": ".errors",
     "UndefinedMetricWarning": ".errors",
@@ -99,7 +106,9 @@ if TYPE_CHECKING:  # the same names for type checkers and the API reference (gri
     from .agreement.layers import LayerSettings, LayersResult, agreement_by_layer, disagreements, layers
     from .corpus import Corpus
     from .agreement.deltas import delta, distance_matrix, tree_edit_distance
-    from .errors import InvalidTreeError, Location, MismatchedCorpusError, UndefinedMetricWarning
+    from .errors import (AgreementError, BadOptionError, DiscourseError, EmptyInputError, InvalidTreeError,
+        JudgmentError, Location, MismatchedCorpusError, ResourceLimitError, UndefinedMetricWarning)
+    from .evaluation.conll18.refusals import ScriptRefusalError
     from .integrations.nltk_scoring import score_nltk_trees
     from .evaluation.discourse.discourse_run import DiscourseRun, discourse
     from .evaluation.constituency.evalb_params import EvalbParams, EvalbSettings
@@ -118,6 +127,13 @@ if TYPE_CHECKING:  # the same names for type checkers and the API reference (gri
 
 __all__ = [
     "AccuracyResult",
+    "AgreementError",
+    "BadOptionError",
+    "DiscourseError",
+    "EmptyInputError",
+    "JudgmentError",
+    "ResourceLimitError",
+    "ScriptRefusalError",
     "AlphaResult",
     "AlphaSettings",
     "ConstituencyTree",

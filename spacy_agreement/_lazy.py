@@ -24,8 +24,10 @@ def lazy_exports(package: str, table: Mapping[str, str]) -> Tuple[Callable[[str]
         setattr(sys.modules[package], name, value)
         return value
 
-    def __dir__() -> List[str]:
-        return sorted(set(vars(sys.modules[package])) | set(exports))
+    def __dir__() -> List[str]:  # the public names only: no private helper, no typing import
+        names = set(vars(sys.modules[package])) | set(exports)
+        return sorted(n for n in names if (not n.startswith("_") or n == "__version__")
+                      and n not in ("TYPE_CHECKING", "annotations", "lazy_exports"))
 
     return __getattr__, __dir__
 

@@ -132,6 +132,11 @@ class MismatchedCorpusError(AgreementError):
     """Annotations that must be parallel are not: different sentence counts or tokens."""
 
 
+class EmptyInputError(AgreementError):
+    """An input holds nothing to read: a 0-byte file (the CLI's ``FILE: empty file``) or an
+    empty list of docs or trees; ``option`` names the argument."""
+
+
 class ResourceLimitError(AgreementError):
     """The input needs more memory or time than the limits allow (a tree edit distance of two
     100,000-node trees, a leaf-ancestor sentence of a 100,000-token chain); the message says

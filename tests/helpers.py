@@ -213,7 +213,7 @@ def krippendorff_nominal(reliability):
 def option_defaults(command, printing=()):
     """``{python name of the long option: typer default}`` of a CLI command's options, for the
     tests that a library function has its command's defaults: ``--a/--b`` flags by their first
-    name, ``--signature`` as the function's ``settings``, the options in ``printing`` (those that
+    name (``--signature`` as ``signature=``), the options in ``printing`` (those that
     only shape what the command prints) left out."""
     import inspect
 
@@ -226,7 +226,7 @@ def option_defaults(command, printing=()):
         long = next(d for d in decls if d.startswith("--")).split("/")[0]
         if long in printing:
             continue
-        name = "settings" if long == "--signature" else long[2:].replace("-", "_")
+        name = long[2:].replace("-", "_")  # --signature is signature=, keyword-only as every option
         out[name] = getattr(info.default, "value", info.default)
     return out
 

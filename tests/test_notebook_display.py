@@ -202,7 +202,7 @@ def _judgments_figures(data: Dict[str, Any]) -> List[str]:
 
 #: name → the figures (as the HTML writes them) that the command's text output prints first:
 #: α plain; each layer's α; LAS (the conll18 table's LAS F1 on other tokens); EVALB's bracketing
-#: F (a percentage already); leaf-ancestor's mean over sentences; compare's first system's first
+#: F (a fraction, shown in percent); leaf-ancestor's mean over sentences; compare's first system's first
 #: metric with its interval; discourse's strict F1 on relations; the judges' raw agreement and
 #: the first metric's agreement with them; the judging page's number of items.
 KEY_FIGURES: Dict[str, Callable[[Dict[str, Any]], List[str]]] = {
@@ -210,7 +210,7 @@ KEY_FIGURES: Dict[str, Callable[[Dict[str, Any]], List[str]]] = {
     "layers": lambda d: [shown(layer["alpha"]) for layer in d["layers"].values()],
     "evaluate": lambda d: [shown(d["las"])],
     "evaluate-other-tokens": lambda d: [shown(d["las_f1"])],
-    "evalb": lambda d: [f"{d['all']['fmeasure']:.2f}"],
+    "evalb": lambda d: [f"{100 * d['all']['fmeasure']:.2f}"],
     "leaf-ancestor": lambda d: [shown(d["leaf_ancestor"])],
     "compare": _compare_figure,
     "discourse": lambda d: [shown(d["strict"]["f1_relations"])],

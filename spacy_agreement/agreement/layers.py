@@ -32,6 +32,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from .._display import ShowsAsCommandText
 from ..adapters.multi_user import USER_KEY
 from ..corpus import Corpus
 from ..errors import BadOptionError, UndefinedMetricWarning
@@ -126,7 +127,7 @@ class LayerAgreement:
 
 
 @dataclass
-class LayersResult:
+class LayersResult(ShowsAsCommandText):
     """Every layer's :class:`LayerAgreement`, the items compared and those set aside, the
     data behind them (for :func:`disagreements`) and the settings."""
 
@@ -179,7 +180,7 @@ class LayersResult:
         return (f"LayersResult(alpha {', '.join(shown) or 'of no layer'}; {len(self.annotators)} annotators, "
                 f"{self.items} items; signature {self.signature})")
 
-    def _repr_html_(self) -> str:
+    def _headline_html(self) -> str:
         """A compact table for a notebook: each layer's α, A_o, κ, Fleiss' κ, units and tokens
         that differ, its most frequent confusions, the signature."""
         from ..report.agreement_tables import layers_table
@@ -357,7 +358,7 @@ def layers(*inputs: Any, settings: Union[None, str, LayerSettings] = None, dirs:
     resolved = replace(settings or LayerSettings(), **wanted, **fields)
     if signature:
         resolved = resolved.merged(read_signature(signature))
-    corpus = read_inputs(paths, strict=strict, **reading) if paths is not None else \
+    corpus = read_inputs(paths, strict=strict, function="layers", **reading) if paths is not None else \
         (data if isinstance(data, Corpus) else Corpus.from_items(data))
     with warnings.catch_warnings(record=True) as caught:  # said again below, at the caller's line
         warnings.simplefilter("always")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .._display import ShowsAsCommandText
 from ..errors import undefined
 from .accuracy import AccuracyResult
 from .settings import AlphaSettings
@@ -24,7 +25,7 @@ RESULT_KEYS = frozenset({"alpha_method", "items", "annotations", "items_unpairab
 
 
 @dataclass
-class AlphaResult:
+class AlphaResult(ShowsAsCommandText):
     """α for each δ (``alphas``, also ``result["plain"]`` and ``result.alpha_plain``), the
     disagreements behind them and what was skipped.
 
@@ -107,7 +108,7 @@ class AlphaResult:
         how = self.method + (f", {_percent(self.confidence, 0)}% interval" if self.confidence is not None else "")
         return f"AlphaResult({', '.join(parts)}; {where}; {how}; signature {self.signature})"
 
-    def _repr_html_(self) -> str:
+    def _headline_html(self) -> str:
         """A compact table for a notebook: α, the accuracies, the items of most disagreement, the signature."""
         from ..report.agreement_tables import alpha_table
 

@@ -19,6 +19,7 @@ from ..agreement.settings import BACKENDS, DEFAULT_ALPHA_SECONDS, AlphaSettings
 from ..corpus import Corpus
 from ..report.format import percent
 from ..report.text import summary, text_report
+from ..report.command_text import alpha_text, interval_lines, text  # noqa: F401 (the command's text)
 from ._handling import handled_errors
 from ._options import (max_memory_option, InputFormat, choices, cycles, format_option, json_option,
                       output_option, quiet_option, strict_option, tsv_option)
@@ -169,22 +170,6 @@ def allow_duplicates_option() -> bool:
                         help="Accept the same file (or directory) given twice: it agrees with itself.")
 
 
-def interval_lines(result: Optional[AlphaResult]) -> Dict[str, str]:
-    """One line per δ with an interval (none for an exact α without a bootstrap)."""
-    if result is None or not result.low or result.confidence is None:
-        return {}
-    return {k: f"alpha {k}: {percent(result.alphas[k], sign=True)} ({percent(result.confidence, 0)}% interval "
-               f"{percent(result.low[k], sign=True)} .. {percent(result.high[k], sign=True)}, {result.method}, "
-               f"{result.samples})"
-            for k in result.low}
-
-
-def text(corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyResult, worst: int) -> str:
-    """The readable table, with one line per interval where α is an estimate or has a bootstrap interval."""
-    intervals = interval_lines(result)
-    return text_report(corpus, result, accuracy, worst) + ("\n\n" + "\n".join(intervals.values()) if intervals else "")
-
-
 def run_signature(result: Optional[AlphaResult], settings: AlphaSettings) -> str:
     """The signature of a run: its α's (method and δ resolved), or the settings' with ``--alpha off``."""
     return result.signature if result is not None else settings.signature()
@@ -193,9 +178,7 @@ def run_signature(result: Optional[AlphaResult], settings: AlphaSettings) -> str
 def write_result(out: Output, result: AlphaResult, worst: int) -> None:
     """The text of a result of :func:`spacy_agreement.alpha`, or with ``--json`` / ``--tsv``
     its ``to_dict()``."""
-    computed = result if result.computed else None
-    out.write(lambda: signature_footer(text(result.corpus, computed, result.accuracy, worst), result.signature),
-              lambda: result.to_dict())
+    out.write(lambda: alpha_text(result, worst), lambda: result.to_dict())  # str(result) with --worst 5
 
 
 def write(out: Output, corpus: Corpus, result: Optional[AlphaResult], accuracy: AccuracyResult, worst: int,

@@ -16,7 +16,9 @@ from typing import Any, Dict, Iterable, Iterator, Optional, Tuple, Union
 import typer
 
 from ..errors import AgreementError, utf8_problem
+from ..report.flags import FLAGS, in_flags  # noqa: F401 (their home is the report layer)
 from ._warning_lines import cli_warnings
+
 
 #: Optional modules by import name: the option that needs each and the extra that installs it.
 OPTIONAL_EXTRAS: Dict[str, Tuple[str, str]] = {
@@ -25,48 +27,6 @@ OPTIONAL_EXTRAS: Dict[str, Tuple[str, str]] = {
     "matplotlib": ("--plot", "plot"),
     "numba": ("--backend gpu", "gpu"),
 }
-
-#: The flag of each library parameter that an error may name (:attr:`AgreementError.option`).
-FLAGS: Dict[str, str] = {
-    "method": "--alpha",
-    "budget": "--alpha-budget",
-    "seconds": "--alpha-seconds",
-    "deltas": "--delta",
-    "bootstrap": "--bootstrap",
-    "pqgram": "--pqgram",
-    "sample_pairs": "--sample-pairs",
-    "n_threads": "--threads",
-    "backend": "--backend",
-    "scheduler": "--scheduler",
-    "fmt": "--format",
-    "allow_duplicates": "--allow-duplicates",
-    "single_root": "--single-root",
-    "memory_limit": "--max-memory",
-    "label_map": "--label-map",
-    "annotator_part": "--annotator-part",
-    "name_pattern": "--name-pattern",
-}
-
-
-def in_flags(text: str, names: Iterable[str]) -> str:
-    """``text`` with each parameter of ``names`` that has a flag (:data:`FLAGS`) said as the
-    flag: ``method="off"`` as ``--alpha off``, ``allow_duplicates=True`` as
-    ``--allow-duplicates``, ``spacy_agreement.limits.memory_limit()`` as ``--max-memory``, a
-    bare ``bootstrap`` as ``--bootstrap`` (not inside a path or a longer name)."""
-    for name in names:
-        flag = FLAGS.get(name)
-        if flag is None:
-            continue
-        pattern = re.compile(rf"(?<![\w./\\-])(?:[A-Za-z_]\w*\.)*{re.escape(name)}"  # a module path before it too
-                             rf"(?:=(?:\"([^\"]*)\"|'([^']*)'|([\w.+-]+))|\(\))?(?![\w(/\\]|\.\w)")
-
-        def said(found: "re.Match[str]", flag: str = flag) -> str:
-            value = next((v for v in found.groups() if v is not None), None)
-            return flag if value in (None, "True") else f"{flag} {value}"
-
-        text = pattern.sub(said, text)
-    return text
-
 
 def _cli_terms(exc: AgreementError) -> str:
     """The one line of an :class:`AgreementError`, its parameters said as flags."""

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple
 import typer
 
 from ..evaluation.comparison.settings import INTERVAL_METHODS, IntervalSettings
+from ..report.text_parts import intervals_text
 from ._options import choices
 
 if TYPE_CHECKING:
@@ -51,18 +52,6 @@ def intervals(counts: UnitCounts, settings: IntervalSettings, names: Mapping[str
     found = system_intervals(counts, settings)
     text = intervals_text(counts, found, settings, names, values)
     return text, {"ci": {m: interval.to_list() for m, interval in found.items()}, "ci_signature": settings.signature()}
-
-
-def intervals_text(counts: UnitCounts, found: Mapping[str, Any], settings: IntervalSettings, names: Mapping[str, str],
-                   values: Optional[Mapping[str, float]] = None) -> str:
-    """The text block of intervals already computed (``found``, metric → interval, over ``counts``
-    with ``settings``): what :func:`intervals` prints."""
-    from ..report.comparison_text import format_intervals
-
-    shown = dict(values) if values is not None else counts.corpus()
-    text = format_intervals({m: shown[m] for m in counts.metrics if m in shown}, found, names, settings.confidence,
-                            settings.resamples, settings.interval)
-    return text + f"\nci signature: {settings.signature()}"
 
 
 __all__ = ["ci_option", "confidence_option", "interval_option", "interval_settings", "intervals", "intervals_text",

@@ -9,6 +9,7 @@ from typing import Any, Dict, Optional, TypeVar
 import typer
 
 from ..signature import Settings, read_signature
+from ..report.text_parts import signature_footer  # noqa: F401 (its home is the report layer)
 
 S = TypeVar("S", bound=Settings)
 
@@ -27,11 +28,6 @@ def apply_signature(settings: S, signature: Optional[str], default: Optional[S] 
     if not signature:
         return settings
     return settings.merged(read_signature(signature), default)
-
-
-def signature_footer(text: str, signature: str) -> str:
-    """The text output with its last line naming the signature."""
-    return f"{text}\n\nsignature: {signature}"
 
 
 def with_signature(data: Dict[str, Any], signature: str) -> Dict[str, Any]:

@@ -16,7 +16,8 @@ from ..evaluation.comparison.compare_run import (CompareRun, bracket_counts, com
 from ..evaluation.comparison.systems import Comparison
 from ..evaluation.dependency.settings import CONVENTIONS
 from ..evaluation.comparison.significance import CORRECTIONS, INTERVAL_METHODS
-from ..report.comparison_text import format_comparison
+from ..report.comparison_text import format_comparison  # noqa: F401
+from ..report.command_text import compare_text, format_compare_run as format_run  # noqa: F401
 from ._breakdown_options import breakdown_option
 from ._handling import handled_errors
 from ._options import (CONVENTION_HELP, InputFormat, choices, format_option, json_option, output_option, quiet_option,
@@ -30,12 +31,6 @@ RESAMPLES_HELP = "Paired bootstrap: how many resamples of the sentences (also th
 SEED_HELP = "Seed of the shuffles and resamples (the same seed, the same p-values and intervals)."
 CONFIDENCE_HELP = "Confidence level of the bootstrap intervals."
 INTERVAL_HELP = "Bootstrap interval: percentile (default), basic or bca (bias-corrected and accelerated, slower)."
-
-
-def format_run(run: CompareRun, worst: int = 10) -> str:
-    """The text of a run (without the signature lines): the comparison's tables, then those of ``--breakdown``."""
-    text = format_comparison(run.comparison, run.display, run.gold, worst)
-    return text + ("\n\n" + format_breakdowns(run.breakdowns) if run.breakdowns else "")
 
 
 @command("compare")
@@ -76,15 +71,13 @@ def compare_command(
     resampled sentences' counts."""
     with handled_errors(gold, *systems, label_map, params, may_be_empty=(params,)):
         out = Output(as_json, tsv, output, quiet)
-        run = compare(gold, systems, signature, metric=metric, shuffles=shuffles, resamples=resamples, seed=seed,
+        run = compare(gold, *systems, signature=signature, metric=metric, shuffles=shuffles, resamples=resamples, seed=seed,
                       confidence=confidence, interval=interval, correction=correction, format=fmt,
                       convention=convention, no_punct=no_punct, punct=punct, ignore_subtypes=ignore_subtypes,
                       label_map=label_map, case_sensitive_root=case_sensitive_root, skip_mismatched=skip_mismatched,
                       params=params, leaf_ancestor=with_leaf_ancestor, breakdown=breakdown, strict=strict,
                       note=out.note)
-        out.write(lambda: signature_footer(format_run(run, worst),
-                                           f"{run.signature}\nsignature (evaluation): {run.evaluation_signature}"),
-                  run.to_dict)
+        out.write(lambda: compare_text(run, worst), run.to_dict)  # str(run) with --worst 10
 
 
 def comparison_json(result: Comparison, gold: Path, systems: List[Path], names: List[str], alignment: str,

@@ -14,7 +14,8 @@ from typing import List, Optional
 
 import typer
 
-from ..evaluation.discourse.report import agreement_text, corpus_text
+from ..evaluation.discourse.report import agreement_text, corpus_text  # noqa: F401
+from ..report.command_text import discourse_text
 from ..evaluation.discourse.discourse_run import discourse, discourse_settings, reader_for, texts_of  # noqa: F401
 from ._handling import handled_errors
 from ._options import json_option, output_option, quiet_option, tsv_option
@@ -51,6 +52,5 @@ def discourse_command(
     with handled_errors(*files):
         out = Output(as_json, tsv, output, quiet)
         settings = discourse_settings(signature, skip_both_ends, ranges, text_connectives, lists, skip_empty)
-        run = discourse(files, settings, reader=reader)  # sa.discourse
-        text = corpus_text if run.corpus else agreement_text
-        out.write(lambda: signature_footer(text(run.agreement, confusion), run.signature), run.to_dict)
+        run = discourse(*files, settings=settings, reader=reader)  # sa.discourse
+        out.write(lambda: discourse_text(run, confusion), run.to_dict)  # str(run) without --confusion

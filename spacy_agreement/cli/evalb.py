@@ -60,7 +60,7 @@ def evalb_command(
         try:
             if stream:
                 emit(HEADER.encode("latin-1"))
-            run = evalb(gold, test, settings, keep_sentences=as_json, write=emit if stream else None, ci=ci,
+            run = evalb(gold, test, settings=settings, keep_sentences=as_json, write=emit if stream else None, ci=ci,
                         resamples=resamples, seed=seed, confidence=confidence, interval=interval)
             report = run.report
             for message in report.messages:

@@ -72,7 +72,7 @@ def judge_command(
     paths = [system_a, system_b] + ([gold] if gold is not None else [])
     with handled_errors(*paths):
         out = Output(as_json, tsv, output, quiet)
-        page = judge(system_a, system_b, signature, html=html_path, gold=gold, all=all_items, items=items, seed=seed,
+        page = judge(system_a, system_b, gold, signature=signature, html=html_path, all=all_items, items=items, seed=seed,
                      punct=punct, layout=layout.value, no_marks=no_marks, show_gold=show_gold, no_ties=no_ties,
                      title=title, format=fmt)
         size = len(page.html.encode("utf-8"))

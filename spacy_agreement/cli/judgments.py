@@ -21,7 +21,8 @@ from ._options import CONTENT_HELP, IGNORE_FORMS_HELP, NED_HELP, PUNCT_HELP, VER
     quiet_option, tsv_option
 from ._output import Output
 from ._registry import command
-from ._settings_options import signature_footer, signature_option
+from ..report.command_text import judgments_text
+from ._settings_options import signature_footer, signature_option  # noqa: F401
 
 
 @command("judgments")
@@ -53,4 +54,4 @@ def judgments_command(
         run = judgments(*paths, settings=signature, no_punct=no_punct, punct=punct, verb_tags=verb_tags,
                         content_tags=content_tags, ned=ned, kappa=kappa, parses=parses, colours=colours,
                         ignore_forms=ignore_forms, ties=ties, seed=seed, metric=metric)
-        out.write(lambda: signature_footer(run.text(), run.signature), run.to_dict)
+        out.write(lambda: judgments_text(run), run.to_dict)  # str(run)

@@ -10,7 +10,8 @@ from typing import List, Optional
 import typer
 
 from ..agreement.layers import layers as layers_of_inputs
-from ..report.layers_text import layers_text
+from ..report.command_text import layers_command_text
+from ..report.layers_text import layers_text  # noqa: F401
 from ..agreement.layer_values import EXTRA_LAYERS, LAYERS
 from . import _annotations as shared
 from ._handling import handled_errors
@@ -56,5 +57,4 @@ def layers_command(
                                   unannotated=unannotated, export=export, strict=strict, signature=signature)
         if export is not None:
             out.note(f"wrote {export}: {result.exported} (token, layer) disagreement(s)")
-        text = layers_text(result, details) + "".join(f"\ninput: {note}" for note in result.input_notes)
-        out.write(lambda: signature_footer(text, result.signature), lambda: result.to_dict())
+        out.write(lambda: layers_command_text(result, details), lambda: result.to_dict())  # str(result): --details 10

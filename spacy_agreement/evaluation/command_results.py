@@ -11,6 +11,7 @@ import math
 import sys
 from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, TypeVar, Union
 
+from .._display import ShowsAsCommandText
 from ..errors import BadOptionError
 from ..signature import Settings, digest, read_signature
 
@@ -46,7 +47,7 @@ def resolve_settings(settings: Union[None, str, S], built: S, default: Optional[
     return settings
 
 
-class CommandRun:
+class CommandRun(ShowsAsCommandText):
     """A command function's result around the library's own result object: the attribute
     :attr:`WRAPS` names holds it, and this object answers its attributes too. Names that are
     neither set on the instance nor special (dunders: copy, pickle) go to the wrapped object;

@@ -2,20 +2,29 @@
 the adapters, then runs the metrics)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Union
 
 from ..adapters.brackets import from_nltk_trees
 from ..adapters.nltk_graph import from_dependency_graph
 from ..agreement.accuracy import pairwise_accuracy
 from ..agreement.alpha import alpha as alpha_of
 from ..corpus import Corpus
-from ..errors import Location
+from ..adapters.objects import kind_of
+from ..errors import EmptyInputError, Location, MismatchedCorpusError
 from ..evaluation.constituency.leaf_ancestor import leaf_ancestor
 from ..evaluation.dependency.metrics import EvaluationSettings, evaluate
 
 if TYPE_CHECKING:
     import nltk
     from nltk.parse import DependencyGraph
+
+
+def _sentences(trees: Any) -> List[Any]:
+    """The sentences given: one NLTK ``Tree`` or ``DependencyGraph`` is one sentence (never
+    its subtrees), anything else an iterable of them."""
+    if kind_of(trees) in ("nltk_tree", "graph"):
+        return [trees]
+    return list(trees)
 
 
 def score_nltk_trees(gold: Sequence[Union[nltk.Tree, DependencyGraph]],
@@ -40,10 +49,11 @@ def score_nltk_trees(gold: Sequence[Union[nltk.Tree, DependencyGraph]],
     """
     from nltk.parse import DependencyGraph  # lazy: import time
 
+    gold, predicted = _sentences(gold), _sentences(predicted)
     if len(gold) != len(predicted):
-        raise ValueError(f"{len(gold)} gold trees but {len(predicted)} parses")
+        raise MismatchedCorpusError(f"{len(gold)} gold trees but {len(predicted)} parses")
     if not gold:
-        raise ValueError("no trees to score")
+        raise EmptyInputError("no trees to score", option="gold")
     if isinstance(gold[0], DependencyGraph):
         g = [from_dependency_graph(t, Location("gold", k)) for k, t in enumerate(gold, 1)]
         p = [from_dependency_graph(t, Location("parsed", k)) for k, t in enumerate(predicted, 1)]

@@ -42,21 +42,35 @@ def gold_doc_words(tree: DependencyTree) -> Dict[str, List[Any]]:
     return {"words": list(tree.forms), "spaces": space_after(tree)}
 
 
-def load_pipeline(model: str, note: Optional[Callable[[str], Any]] = None) -> Any:
-    """A spaCy pipeline with a parser (``evaluate --model``; spaCy imported only here); ``note``
+def pipeline_name(model: Any) -> Any:
+    """How a pipeline is named in messages and results: a loaded pipeline (a
+    ``spacy.Language``) by its meta's ``lang_name`` (``en_core_web_sm``), anything else as given."""
+    meta = getattr(model, "meta", None)
+    if isinstance(meta, dict) and hasattr(model, "pipe_names"):
+        return f"{meta.get('lang', 'xx')}_{meta.get('name', 'pipeline')}"
+    return model
+
+
+def load_pipeline(model: Any, note: Optional[Callable[[str], Any]] = None) -> Any:
+    """A spaCy pipeline with a parser (``evaluate --model``; spaCy imported only here): ``model``
+    a pipeline's name or path, or a pipeline already loaded (``spacy.Language``); ``note``
     hears that it is loading (it can take seconds)."""
     from ..errors import BadOptionError
 
-    if note is not None:
-        note(f"loading the spaCy pipeline {model} ...")
-    import spacy
+    if pipeline_name(model) != model:  # a pipeline already loaded (a ``spacy.Language``)
+        nlp = model
+        model = pipeline_name(model)
+    else:
+        if note is not None:
+            note(f"loading the spaCy pipeline {model} ...")
+        import spacy
 
-    try:
-        nlp = spacy.load(model)
-    except OSError as exc:
-        raise BadOptionError(f"{model}: cannot load the spaCy pipeline ({exc})") from exc
+        try:
+            nlp = spacy.load(model)
+        except OSError as exc:
+            raise BadOptionError(f"{model}: cannot load the spaCy pipeline ({exc})", option="model") from exc
     if "parser" not in nlp.pipe_names and not any(getattr(p, "moves", None) is not None for _, p in nlp.pipeline):
-        raise BadOptionError(f"{model}: the pipeline has no parser")
+        raise BadOptionError(f"{model}: the pipeline has no parser", option="model")
     return nlp
 
 

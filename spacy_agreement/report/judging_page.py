@@ -393,8 +393,9 @@ def judging_page(system_a: PathLike, system_b: PathLike, gold: Optional[PathLike
     return build_judging_page(selection, layout, marks, show_gold, title)
 
 
-def judge(system_a: PathLike, system_b: PathLike, settings: Union[None, str, JudgingSettings] = None, *,
-          html: Optional[PathLike] = None, gold: Optional[PathLike] = None, all: bool = False,
+def judge(system_a: Any, system_b: Any, *args: Any, gold: Any = None,
+          settings: Union[None, str, JudgingSettings] = None, signature: Optional[str] = None,
+          html: Optional[PathLike] = None, all: bool = False,
           items: Optional[int] = None, seed: int = 0, punct: str = "form", layout: str = "stacked",
           no_marks: bool = False, show_gold: bool = False, no_ties: bool = False, title: str = DEFAULT_TITLE,
           format: Optional[str] = None) -> JudgingPage:
@@ -405,14 +406,33 @@ def judge(system_a: PathLike, system_b: PathLike, settings: Union[None, str, Jud
     punctuation), ``items`` and ``seed`` (draw that many), ``punct`` (the selection's rules),
     ``layout``, ``no_marks``, ``show_gold``, ``no_ties``, ``title``, ``format``; ``settings``: a
     :class:`~spacy_agreement.evaluation.judgments.judging_items.JudgingSettings` or a signature given back
-    (``--signature``). :func:`judging_page` is the same page with the selection's settings as
+    (``--signature``; or ``signature=``). ``system_a``, ``system_b`` and ``gold`` take paths, spaCy
+    docs, DocBins, DependencyGraphs or the package's trees (:mod:`spacy_agreement.adapters.objects`).
+    :func:`judging_page` is the same page with the selection's settings as
     keywords; :meth:`JudgingPage.to_dict` is ``judge --json``."""
+    from .._calling import looks_like_signature, positional_settings
+    from ..adapters.objects import InputFiles
     from ..evaluation.command_results import resolve_settings
 
+    if len(args) > 1:
+        raise TypeError(f"judge() takes system_a, system_b and gold positionally, not {2 + len(args)} values: "
+                        "give the options as keywords")
+    if args and (isinstance(args[0], JudgingSettings) or looks_like_signature(args[0]) or args[0] is None):
+        settings = positional_settings("judge", args, settings, signature, JudgingSettings)  # 0.3: judge(a, b, settings)
+    else:
+        if args:
+            if gold is not None:
+                raise TypeError("judge() got gold positionally and as gold=: give one")
+            gold = args[0]
+        settings = positional_settings("judge", (), settings, signature, JudgingSettings)
     chosen = resolve_settings(settings, JudgingSettings(punct_rules=punct, all_items=all, items=items, seed=seed,
                                                         ties=not no_ties))
-    page = judging_page(system_a, system_b, gold, settings=chosen, fmt=format, layout=getattr(layout, "value", layout),
-                        marks=not no_marks, show_gold=show_gold, title=title)
+    with InputFiles("judge") as files:
+        system_a, system_b = files.path(system_a, "system_a", "dependency"), files.path(system_b, "system_b", "dependency")
+        gold = None if gold is None else files.path(gold, "gold", "dependency")
+        page = judging_page(system_a, system_b, gold, settings=chosen, fmt=format,
+                            layout=getattr(layout, "value", layout), marks=not no_marks, show_gold=show_gold,
+                            title=title)
     if html is not None:
         page.write(html)
     return page

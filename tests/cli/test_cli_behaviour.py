@@ -480,9 +480,9 @@ def _same_figures(command, text, data):
         check(r"^GEIG unlabelled F ([\d.]+)%, labelled F ([\d.]+)%", data["geig_unlabelled"], data["geig_labelled"])
         check(r"(\d+) sentences and (\d+) words scored", data["sentences_scored"], data["words_scored"], scale=1,
               digits=0)
-    elif command == "evalb":  # EVALB's own bytes: its figures are percentages already
-        check(r"^Bracketing Recall\s+=\s+([\d.]+)", data["all"]["recall"], scale=1)
-        check(r"^Bracketing FMeasure\s+=\s+([\d.]+)", data["all"]["fmeasure"], scale=1)
+    elif command == "evalb":  # EVALB's own bytes print percentages; --json holds fractions, as every command's
+        check(r"^Bracketing Recall\s+=\s+([\d.]+)", data["all"]["recall"])
+        check(r"^Bracketing FMeasure\s+=\s+([\d.]+)", data["all"]["fmeasure"])
     elif command == "discourse":
         check(r"^F1 on relations\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", data["strict"]["f1_relations"],
               data["skip"]["f1_relations"], data["connective"]["f1_relations"])

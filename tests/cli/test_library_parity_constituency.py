@@ -49,9 +49,10 @@ def test_function_defaults_are_the_command_defaults(function, command):
         assert name in parameters, f"{function.__name__} lacks {name}"
         parameter = parameters[name]
         assert parameter.default == default, (name, parameter.default, default)
-        kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if name == "settings" else inspect.Parameter.KEYWORD_ONLY
+        kind = inspect.Parameter.KEYWORD_ONLY  # the annotations alone are positional (issue 49)
         assert parameter.kind == kind, name
-    assert list(parameters)[:3] == [*list(parameters)[:2], "settings"]
+    assert list(parameters)[2] == "args"  # 0.3's settings positionally: deprecated
+    assert parameters["args"].kind == inspect.Parameter.VAR_POSITIONAL
 
 
 # ------------------------------------------------------------------------------------------- evalb

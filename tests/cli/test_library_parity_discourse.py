@@ -46,7 +46,7 @@ def assert_parity(files, args, options):
     result = CliRunner().invoke(app, ["discourse", *map(str, files), *args, "--json"])
     assert result.exit_code == 0, result.output
     printed = json.loads(result.stdout)
-    run = sa.discourse(files, **options)
+    run = sa.discourse(*files, **options)
     data = run.to_dict()
     assert list(printed) == list(data)
     for key in printed:
@@ -71,27 +71,33 @@ def test_discourse_json_is_the_function_over_several_texts(tmp_path, args, optio
 
 
 def test_one_path_documents_and_the_reader_option():
-    by_files = sa.discourse(DTAG).to_dict()
-    assert sa.discourse([load_discourse(p, "dtag-discourse") for p in DTAG]).to_dict() == by_files
-    assert sa.discourse(DTAG, reader="dtag-discourse").to_dict() == by_files
-    assert sa.discourse(str(EXAMPLE)).to_dict() == sa.discourse([EXAMPLE]).to_dict()
+    by_files = sa.discourse(*DTAG).to_dict()
+    assert sa.discourse(*[load_discourse(p, "dtag-discourse") for p in DTAG]).to_dict() == by_files
+    with pytest.warns(DeprecationWarning, match=r"discourse\(a, b, ...\)"):
+        assert sa.discourse([load_discourse(p, "dtag-discourse") for p in DTAG]).to_dict() == by_files
+    assert sa.discourse(*DTAG, reader="dtag-discourse").to_dict() == by_files
+    assert sa.discourse(str(EXAMPLE)).to_dict() == sa.discourse(EXAMPLE).to_dict()
     assert sa.discourse(load_discourse(EXAMPLE)).to_dict() == sa.discourse(EXAMPLE).to_dict()
 
 
 def test_settings_and_signature_given_back():
-    run = sa.discourse(DTAG, skip_both_ends=True, ranges="node")
+    run = sa.discourse(*DTAG, skip_both_ends=True, ranges="node")
     assert run.signature.startswith("discourse|skip2:yes|ranges:node|")
-    assert sa.discourse(DTAG, run.signature).to_dict() == run.to_dict()
-    assert sa.discourse(DTAG, sa.DiscourseSettings(skip_both_ends=True, ranges="node")).to_dict() == run.to_dict()
+    assert sa.discourse(*DTAG, signature=run.signature).to_dict() == run.to_dict()
+    assert sa.discourse(*DTAG, settings=sa.DiscourseSettings(skip_both_ends=True, ranges="node")).to_dict() == \
+        run.to_dict()
+    with pytest.warns(DeprecationWarning, match="settings positionally"):  # 0.3's call, kept for a release
+        assert sa.discourse(DTAG, run.signature).to_dict() == run.to_dict()
     result = CliRunner().invoke(app, ["discourse", *map(str, DTAG), "--signature", run.signature, "--json"])
     assert json.loads(result.stdout) == run.to_dict()
     with pytest.raises(sa.errors.BadOptionError, match="lists"):  # as --signature with another --lists
-        sa.discourse(DTAG, run.signature, lists=True)
+        sa.discourse(*DTAG, signature=run.signature, lists=True)
 
 
 def test_function_defaults_are_the_command_defaults():
     parameters = inspect.signature(sa.discourse).parameters
-    assert list(parameters)[:2] == ["files", "settings"]
+    assert list(parameters)[:2] == ["annotators", "settings"]
+    assert parameters["annotators"].kind == inspect.Parameter.VAR_POSITIONAL
     found = 0
     for parameter in inspect.signature(discourse_command).parameters.values():
         decls = getattr(parameter.default, "param_decls", None)
@@ -100,11 +106,10 @@ def test_function_defaults_are_the_command_defaults():
         long = next(d for d in decls if d.startswith("--"))
         if long in PRINTING:
             continue
-        name = "settings" if long == "--signature" else long[2:].replace("-", "_")
+        name = long[2:].replace("-", "_")
         assert name in parameters, name
         assert parameters[name].default == parameter.default.default, name
-        assert parameters[name].kind == (inspect.Parameter.POSITIONAL_OR_KEYWORD if name == "settings"
-                                         else inspect.Parameter.KEYWORD_ONLY), name
+        assert parameters[name].kind == inspect.Parameter.KEYWORD_ONLY, name
         found += 1
     assert found == 7
 

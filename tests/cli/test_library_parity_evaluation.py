@@ -80,10 +80,10 @@ def as_compared(value):
 
 
 @pytest.mark.parametrize("function, command, positional", [
-    (sa.evaluate, evaluate_command, ["gold", "system", "settings"]),
-    (sa.compare, compare_command, ["gold", "systems", "settings"]),
+    (sa.evaluate, evaluate_command, ["gold", "system", "args"]),  # args: 0.3's positional settings, deprecated
+    (sa.compare, compare_command, ["gold", "systems"]),
     (sa.judgments, judgments_command, ["paths"]),
-    (sa.judge, judge_command, ["system_a", "system_b", "settings"]),
+    (sa.judge, judge_command, ["system_a", "system_b", "args"]),  # args: gold (0.3: the settings, deprecated)
 ])
 def test_function_defaults_are_the_command_defaults(function, command, positional):
     parameters = inspect.signature(function).parameters
@@ -99,6 +99,8 @@ def test_function_defaults_are_the_command_defaults(function, command, positiona
             assert as_compared(parameter.default) == as_compared(default), (name, parameter.default, default)
         if name not in positional:
             assert parameter.kind == inspect.Parameter.KEYWORD_ONLY, name
+    for name in ("settings", "signature"):
+        assert parameters[name].kind == inspect.Parameter.KEYWORD_ONLY, name
 
 
 def test_the_top_level_names():
@@ -214,13 +216,16 @@ def test_evaluate_takes_trees_with_the_commands_defaults():
     g, s = read_conll(gold), read_conll(system)
     files, trees = quietly(sa.evaluate, gold, system), quietly(sa.evaluate, g, s)
     assert trees.signature == files.signature and "conv:conll18" in trees.signature
-    assert trees.scores == files.scores and trees.aligned is None  # conll18's table needs the files
-    assert {k: v for k, v in files.to_dict().items() if k in trees.to_dict()} == trees.to_dict()
+    # the trees are written to files and read as paths are (issue 49): conll18's table beside them too
+    assert trees.scores == files.scores and trees.aligned is not None
+    assert trees.to_dict() == files.to_dict()
     package = quietly(sa.evaluate, g, s, convention="package").to_dict()
     assert package == quietly(sa.evaluate, gold, system, convention="package").to_dict()
-    other = read_conll(pair("retok1")[1])
-    with pytest.raises(sa.MismatchedCorpusError, match="skip_mismatched"):
-        sa.evaluate(read_conll(pair("retok1")[0]), other)
+    # trees over other tokens: written to files, they are aligned by their characters as the files are
+    gold_other, system_other = pair("retok1")
+    by_trees = quietly(sa.evaluate, read_conll(gold_other), read_conll(system_other))
+    assert by_trees.alignment == "characters"
+    assert by_trees.scores == quietly(sa.evaluate, gold_other, system_other).scores
 
 
 def test_the_old_evaluate_keeps_its_defaults_and_the_command_follows_conll18(tmp_path):
@@ -283,9 +288,9 @@ def test_evaluate_result_shows_itself():
     assert "\n" not in text and text.startswith("EvaluateRun(LAS ") and text.endswith(run.signature + ")")
     assert f"{100 * run.las:.2f}" in text and "tokens" in text
     html = run._repr_html_()
-    assert "<table>" in html and "LAS" in html and "evaluate|" in html and "<pre>" in html  # with conll18's table
+    assert "<table>" in html and "LAS" in html and "evaluate|" in html and "<pre" in html  # with conll18's table
     other = quietly(sa.evaluate, *pair("retok1"))
-    assert "characters" in repr(other) and "<pre>" in other._repr_html_()
+    assert "characters" in repr(other) and "<pre" in other._repr_html_()
 
 
 def test_evaluate_keeps_the_old_import_paths(tmp_path):

@@ -12,6 +12,8 @@ import warnings
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ...errors import BadOptionError, MismatchedCorpusError, UndefinedMetricWarning
+from ..._calling import deprecated, looks_like_signature, positional_settings
+from ...adapters.objects import InputFiles
 from ..command_results import CommandRun, html_grid, json_safe, p_text, percent_text, resolve_settings, signed_points
 from .systems import Comparison, compare_systems, merge_metrics
 from ..conll18.files import check_conll18_options, dependency_trees, text_difference, tokens_differ
@@ -157,7 +159,7 @@ class CompareRun(CommandRun):
                           for p in c.pairs) if metric else ""
         return f"CompareRun({len(self.files)} systems, {c.units} sentences; {pairs}; {self.signature})"
 
-    def _repr_html_(self) -> str:
+    def _headline_html(self) -> str:
         c = self.comparison
         names = list(c.values)
         header = ["metric"] + names + [f"{p.b} - {p.a} (p AR / boot)" for p in c.pairs]
@@ -174,8 +176,9 @@ class CompareRun(CommandRun):
                          [row(m) for m in c.metrics], self.signature, [f"evaluation: {self.evaluation_signature}"])
 
 
-def compare(gold: PathLike, systems: Sequence[PathLike], settings: Union[None, str, ComparisonSettings] = None, *,
-            metric: Optional[Sequence[str]] = None, shuffles: int = 10000, resamples: int = 1000, seed: int = 1,
+def compare(gold: Any, *systems: Any, settings: Union[None, str, ComparisonSettings] = None,
+            signature: Optional[str] = None,
+            metric: Union[None, str, Sequence[str]] = None, shuffles: int = 10000, resamples: int = 1000, seed: int = 1,
             confidence: float = 0.95, interval: str = "percentile", correction: str = "holm",
             format: Optional[str] = None, convention: str = "conll18", no_punct: Optional[bool] = None,
             punct: Optional[str] = None, ignore_subtypes: Optional[bool] = None,
@@ -201,6 +204,37 @@ def compare(gold: PathLike, systems: Sequence[PathLike], settings: Union[None, s
     ``confidence``, ``interval``: the tests' and intervals' settings; ``settings``: a
     :class:`~spacy_agreement.ComparisonSettings` or a signature given
     back (``--signature``). ``note`` gets the command's lines of chatter."""
+    systems_given: List[Any] = list(systems)
+    if len(systems_given) in (1, 2) and isinstance(systems_given[0], (list, tuple)) and systems_given[0] and all(
+            isinstance(x, (str, os.PathLike)) for x in systems_given[0]):
+        deprecated("compare(gold, [system, ...]) with the systems in one list", "compare(gold, system1, system2, ...)")
+        systems_given = list(systems_given[0]) + systems_given[1:]
+    if len(systems_given) > 1 and (isinstance(systems_given[-1], ComparisonSettings)
+                                   or looks_like_signature(systems_given[-1])):
+        deprecated("compare(gold, systems, settings) with the settings positionally",
+                   f"compare(..., {'signature' if isinstance(systems_given[-1], str) else 'settings'}=...)")
+        if settings is not None or signature is not None:
+            raise TypeError("compare() got settings positionally and as a keyword: give settings= alone")
+        settings = systems_given.pop()
+    settings = positional_settings("compare", (), settings, signature, ComparisonSettings)
+    if isinstance(metric, str):
+        metric = [m.strip() for m in metric.split(",") if m.strip()]
+    with InputFiles("compare") as files:
+        gold = files.path(gold, "gold")
+        systems_given = [files.path(system, f"system{k}") for k, system in enumerate(systems_given, start=1)]
+        return _compare(gold, systems_given, settings, metric=metric, shuffles=shuffles, resamples=resamples, seed=seed, confidence=confidence, interval=interval, correction=correction, format=format, convention=convention, no_punct=no_punct, punct=punct, ignore_subtypes=ignore_subtypes, label_map=label_map, case_sensitive_root=case_sensitive_root, skip_mismatched=skip_mismatched, params=params, leaf_ancestor=leaf_ancestor, breakdown=breakdown, strict=strict, note=note)
+
+
+def _compare(gold: PathLike, systems: Sequence[PathLike], settings: Union[None, str, ComparisonSettings] = None, *,
+            metric: Optional[Sequence[str]] = None, shuffles: int = 10000, resamples: int = 1000, seed: int = 1,
+            confidence: float = 0.95, interval: str = "percentile", correction: str = "holm",
+            format: Optional[str] = None, convention: str = "conll18", no_punct: Optional[bool] = None,
+            punct: Optional[str] = None, ignore_subtypes: Optional[bool] = None,
+            label_map: Union[None, PathLike, Mapping[str, str]] = None, case_sensitive_root: Optional[bool] = None,
+            skip_mismatched: bool = False, params: Optional[PathLike] = None, leaf_ancestor: bool = False,
+            breakdown: Optional[str] = None, strict: bool = False, note: Note = None) -> CompareRun:
+    """:func:`compare` on paths."""
+
     from ...adapters.files import guess_format
     from ..dependency.breakdown_tables import chosen_attributes
 

@@ -37,6 +37,11 @@ def _unit_counts():
     return importlib.import_module("spacy_agreement.evaluation.unit_counts")
 
 
+#: The figures EVALB prints in percent, held as fractions in ``to_dict()`` (``evalb --json``).
+PERCENT_KEYS = frozenset({"recall", "precision", "fmeasure", "complete_match", "no_crossing", "two_or_less_crossing",
+                          "tagging_accuracy", "tag_accuracy"})
+
+
 @dataclass
 class SentenceResult:
     """One row of EVALB's table: ``id`` is the line number, ``length`` the gold length used
@@ -73,9 +78,11 @@ class SentenceResult:
                 f"   {self.words:4d}  {self.correct_tags:4d}   {self.tag_accuracy:6.2f}")
 
     def to_dict(self) -> Dict[str, object]:
+        """The row as ``evalb --json`` writes it: recall, precision and tagging accuracy as
+        fractions (as every result of the package holds them; EVALB prints them in percent)."""
         keys = ("id", "length", "status", "recall", "precision", "matched", "gold_brackets", "test_brackets",
                 "crossing", "words", "correct_tags", "tag_accuracy", "errors")
-        return {k: getattr(self, k) for k in keys}
+        return {k: getattr(self, k) / 100.0 if k in PERCENT_KEYS else getattr(self, k) for k in keys}
 
 
 @dataclass
@@ -136,10 +143,17 @@ class Totals:
                 "no_crossing": per_sentence(self.no_crossing_sentences), "two_or_less_crossing": per_sentence(self.two_or_less_crossing_sentences),
                 "tagging_accuracy": 100.0 * self.correct_tags / self.words if self.words > 0 else 0.0}
 
+    def fractions(self) -> Dict[str, float]:
+        """:meth:`scores` with every percentage as a fraction (``average_crossing``, a mean count,
+        as it is): what :meth:`to_dict` holds."""
+        return {k: v / 100.0 if k in PERCENT_KEYS else v for k, v in self.scores().items()}
+
     def to_dict(self) -> Dict[str, object]:
+        """The summary as ``evalb --json`` writes it: the counts, and the figures as fractions
+        (:meth:`fractions`; an undefined F is None)."""
         out: Dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self)}
         out["valid_sentences"] = self.valid_sentences
-        out.update({k: (None if v != v else v) for k, v in self.scores().items()})
+        out.update({k: (None if v != v else v) for k, v in self.fractions().items()})
         return out
 
     def block(self, title: str) -> List[str]:

@@ -15,6 +15,8 @@ import re
 from typing import Any, Callable, Dict, Optional, Union
 
 from ...errors import InvalidTreeError, Location
+from ..._calling import positional_settings
+from ...adapters.objects import InputFiles
 from ..command_results import CommandRun, Intervals, bootstrap_intervals, html_table, json_safe, resolve_settings
 from .evalb import HEADER, evaluate_files, format_report
 from .evalb_params import EvalbSettings
@@ -115,7 +117,7 @@ class EvalbRun(CommandRun):
                     f"({t.error_sentences} error, {t.skip_sentences} skip)")
         return f"EvalbRun({head}; {self.signature})"
 
-    def _repr_html_(self) -> str:
+    def _headline_html(self) -> str:
         t, c = self.report.all, self.report.cutoff
         if self.report.aborted:
             return html_table("EVALB: aborted", [("messages", str(len(self.report.messages)))], self.signature,
@@ -130,8 +132,8 @@ class EvalbRun(CommandRun):
         return html_table("EVALB", rows, self.signature)
 
 
-def evalb(gold: PathLike, test: PathLike, settings: Union[None, str, EvalbSettings] = None, *,
-          params: Union[None, PathLike, EvalbSettings] = None, max_error: Optional[int] = None,
+def evalb(gold: Any, test: Any, *args: Any, settings: Union[None, str, EvalbSettings] = None,
+          signature: Optional[str] = None, params: Union[None, PathLike, EvalbSettings] = None, max_error: Optional[int] = None,
           cutoff_len: Optional[int] = None, ci: bool = False, resamples: int = 1000, seed: int = 1,
           confidence: float = 0.95, interval: str = "percentile", keep_sentences: bool = True,
           write: Optional[Callable[[bytes], object]] = None) -> EvalbRun:
@@ -143,7 +145,7 @@ def evalb(gold: PathLike, test: PathLike, settings: Union[None, str, EvalbSettin
     ``params`` is ``-p``: an EVALB parameter file (``COLLINS.prm``, ``new.prm``) or its
     :class:`~spacy_agreement.evaluation.constituency.evalb_params.EvalbSettings`; without it EVALB's built-in
     settings. ``max_error`` and ``cutoff_len`` override ``MAX_ERROR`` and ``CUTOFF_LEN``.
-    ``settings``: parameters, or a signature given back (``--signature``). ``ci=True`` adds
+    ``settings``: parameters, or a signature given back (``signature=``, ``--signature``). ``ci=True`` adds
     bootstrap intervals of the "All" figures (``resamples``, ``seed``, ``confidence``,
     ``interval`` as ``--ci`` takes them; none when EVALB gave up).
 
@@ -153,9 +155,12 @@ def evalb(gold: PathLike, test: PathLike, settings: Union[None, str, EvalbSettin
     A run EVALB gives up on (more than ``MAX_ERROR`` errors) is returned with ``aborted`` set
     and its messages, as EVALB exits with status 1; an input that is CoNLL, not brackets, raises
     :class:`~spacy_agreement.errors.InvalidTreeError`."""
-    check_bracketed(gold, test)
-    chosen = evalb_settings(settings, params, max_error, cutoff_len)
-    report = evaluate_files(gold, test, chosen, keep_sentences=keep_sentences or ci, write=write)
+    settings = positional_settings("evalb", args, settings, signature, EvalbSettings, hint="params='COLLINS.prm'")
+    with InputFiles("evalb") as files:
+        gold, test = files.path(gold, "gold", "phrase"), files.path(test, "test", "phrase")
+        check_bracketed(gold, test)
+        chosen = evalb_settings(settings, params, max_error, cutoff_len)
+        report = evaluate_files(gold, test, chosen, keep_sentences=keep_sentences or ci, write=write)
     found = None
     if ci and not report.aborted:
         found = bootstrap_intervals(report.statistics(), resamples, seed, confidence, interval)

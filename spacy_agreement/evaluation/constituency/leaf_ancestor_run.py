@@ -29,6 +29,8 @@ import os
 import warnings
 from typing import Any, Dict, Optional, Sequence, Union
 
+from ..._calling import positional_settings
+from ...adapters.objects import InputFiles
 from ...errors import BadOptionError
 from ..command_results import CommandRun, Intervals, bootstrap_intervals, html_table, json_safe, percent_text, resolve_settings
 from .evalb_params import EvalbSettings
@@ -106,7 +108,7 @@ class LeafAncestorRun(CommandRun):
                 f"{percent_text(data['leaf_ancestor_words'])} (words){geig}; {self.result.sentences_scored} "
                 f"sentences scored, {data['sentences_skipped']} skipped; {self.signature})")
 
-    def _repr_html_(self) -> str:
+    def _headline_html(self) -> str:
         data = self._headline()
         rows = [("leaf-ancestor, mean over sentences (%)", percent_text(data["leaf_ancestor"])),
                 ("leaf-ancestor, mean over words (%)", percent_text(data["leaf_ancestor_words"]))]
@@ -143,8 +145,8 @@ def _trees(trees: Sequence[Any], name: str) -> list:
     return trees
 
 
-def leaf_ancestor(gold: Union[PathLike, Sequence[Any]], candidate: Union[PathLike, Sequence[Any]],
-                  settings: Union[None, str, LeafAncestorSettings] = None, *, costs: str = "exact",
+def leaf_ancestor(gold: Any, candidate: Any, *args: Any, settings: Union[None, str, LeafAncestorSettings] = None,
+                  signature: Optional[str] = None, costs: str = "exact",
                   evalb_params: Union[None, PathLike, EvalbSettings] = None, format: Optional[str] = None,
                   strict: bool = False, ci: bool = False, resamples: int = 1000, seed: int = 1,
                   confidence: float = 0.95, interval: str = "percentile", keep_worst: int = 10,
@@ -165,7 +167,9 @@ def leaf_ancestor(gold: Union[PathLike, Sequence[Any]], candidate: Union[PathLik
     :class:`~spacy_agreement.evaluation.settings.LeafAncestorSettings` or a signature given back
     (``--signature``). ``strict``: errors instead of skipped sentences (words that differ; in
     CoNLL, head cycles). ``ci=True`` adds bootstrap intervals (``resamples``, ``seed``,
-    ``confidence``, ``interval`` as ``--ci`` takes them).
+    ``confidence``, ``interval`` as ``--ci`` takes them). ``signature=``: a signature given back.
+    An NLTK tree is one sentence; NLTK trees (and spaCy objects, refused: they hold no phrase
+    structure) are read as the same trees written to a bracketed file would be.
 
     Bracket files are streamed (memory does not grow with the corpus): ``keep_worst`` lowest
     sentences are kept to show, the first ``keep_skipped`` reasons for skipping one (all by
@@ -173,7 +177,32 @@ def leaf_ancestor(gold: Union[PathLike, Sequence[Any]], candidate: Union[PathLik
     (:func:`~spacy_agreement.evaluation.constituency.leaf_ancestor.leaf_ancestor_files`). The sentences word
     by word are scored again when asked for. Custom cost functions or mappings and the
     ``preterminals`` choice: :func:`spacy_agreement.evaluation.constituency.leaf_ancestor.leaf_ancestor`."""
+    settings = positional_settings("leaf_ancestor", args, settings, signature, LeafAncestorSettings,
+                                   hint="evalb_params='COLLINS.prm'")
     chosen = leaf_ancestor_settings(settings, costs, evalb_params)
+    inputs = InputFiles("leaf_ancestor")
+    if not _trees_given(gold) or not _trees_given(candidate):
+        gold, candidate = inputs.path(gold, "gold", "phrase"), inputs.path(candidate, "candidate", "phrase")
+    run = _leaf_ancestor(gold, candidate, chosen, format, strict, ci, resamples, seed, confidence, interval,
+                         keep_worst, keep_skipped, sink)
+    return inputs.keep(run)  # the sentences word by word are read again from the files when asked for
+
+
+def _trees_given(value: Any) -> bool:
+    """Whether ``value`` is 0.3's sequence of trees (the package's, with ``None`` for a failed
+    parse): scored as it is, without files."""
+    if isinstance(value, (str, os.PathLike)) or not isinstance(value, (list, tuple)):
+        return False
+    from ...trees import ConstituencyTree, DependencyTree
+
+    return any(t is not None for t in value) and all(
+        t is None or isinstance(t, (ConstituencyTree, DependencyTree)) for t in value)
+
+
+def _leaf_ancestor(gold: Any, candidate: Any, chosen: LeafAncestorSettings, format: Optional[str], strict: bool,
+                   ci: bool, resamples: int, seed: int, confidence: float, interval: str, keep_worst: int,
+                   keep_skipped: Optional[int], sink: Any) -> LeafAncestorRun:
+    """:func:`leaf_ancestor` on two paths, or two sequences of the package's trees."""
     files = isinstance(gold, (str, os.PathLike))
     if files != isinstance(candidate, (str, os.PathLike)):
         raise BadOptionError("gold and candidate are both files or both sequences of trees", option="candidate")

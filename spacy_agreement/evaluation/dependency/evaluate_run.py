@@ -19,6 +19,9 @@ import os
 from contextlib import ExitStack
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+from ..._display import MONOSPACE, ShowsAsCommandText
+from ..._calling import positional_settings
+from ...adapters.objects import InputFiles
 from ...errors import BadOptionError, MismatchedCorpusError, warns_once
 from ...limits import memory_limit
 from ..conll18.alignment import DISPLAY_NAMES, AlignedScores, format_conll18_table
@@ -62,7 +65,7 @@ def evaluation_settings(settings: Union[None, str, EvaluationSettings] = None, *
     return resolve_settings(settings, built, EvaluationSettings.for_convention(convention))
 
 
-class EvaluateRun:
+class EvaluateRun(ShowsAsCommandText):
     """One ``evaluate`` run. ``alignment`` says how the words were paired: ``"identical"`` (the
     same tokens: :attr:`result`, the package's metrics, an
     :class:`~.result.EvaluationResult`, whose attributes this object also answers, and
@@ -142,7 +145,7 @@ class EvaluateRun:
             how = f"{self.result.tokens} tokens, {len(self.result.sentences)} sentences" if self.result else ""
         return f"EvaluateRun({figures}; {how}; {self.signature})"
 
-    def _repr_html_(self) -> str:
+    def _headline_html(self) -> str:
         from ...report.escape import text as esc
 
         scores = self.scores
@@ -151,7 +154,7 @@ class EvaluateRun:
         rows = [(display_name(m), percent_text(v)) for m, v in scores.items()]
         table = html_table(title, rows, self.signature)
         if self.aligned is not None:
-            table = table[:-len("</div>")] + f"<pre>{esc(format_conll18_table(self.aligned))}</pre></div>"
+            table = table[:-len("</div>")] + f"<pre style=\"{MONOSPACE}\">{esc(format_conll18_table(self.aligned))}</pre></div>"
         return table
 
 
@@ -233,13 +236,13 @@ def from_raw_text(model: str, gold: PathLike, gold_trees: List[Any], fmt: Option
     (:func:`~spacy_agreement.integrations.spacy_parse.parse_raw_text`); its parses are scored
     through conll18_ud_eval.py's alignment (and saved with ``save_parses``)."""
     from ...adapters.conllu.column_reader import parse_conllu_columns, read_conllu_columns
-    from ...integrations.spacy_parse import load_pipeline, parse_raw_text
+    from ...integrations.spacy_parse import load_pipeline, parse_raw_text, pipeline_name
     from ..conll18.accumulator import AlignedEvaluator
 
     check_conll18_options(gold, options)
     nlp = load_pipeline(model, note)
     text = parse_raw_text(nlp, gold_trees, progress=progress)
-    name = str(save_parses) if save_parses is not None else f"<{model} on the raw text>"
+    name = str(save_parses) if save_parses is not None else f"<{pipeline_name(model)} on the raw text>"
     if save_parses is not None:
         with open(save_parses, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -271,10 +274,17 @@ def _parsed(model: str, gold_trees: List[Any], options: EvaluationSettings, save
     return pred_trees, spacy_scores
 
 
+def _model_name(model: Any) -> str:
+    from ...integrations.spacy_parse import pipeline_name
+
+    return str(pipeline_name(model))
+
+
 @warns_once
-def evaluate(gold: Union[PathLike, Sequence[Any]], system: Union[None, PathLike, Sequence[Any]] = None,
-             settings: Union[None, str, EvaluationSettings] = None, *, format: Optional[str] = None,
-             model: Optional[str] = None, convention: str = "conll18", no_punct: Optional[bool] = None,
+def evaluate(gold: Any, system: Any = None, *args: Any,
+             settings: Union[None, str, EvaluationSettings] = None, signature: Optional[str] = None,
+             format: Optional[str] = None,
+             model: Any = None, convention: str = "conll18", no_punct: Optional[bool] = None,
              punct: Optional[str] = None, punct_label: Optional[Sequence[str]] = None,
              verb_tags: Optional[str] = None, content_tags: Optional[str] = None, ned: Optional[str] = None,
              ignore_subtypes: Optional[bool] = None, skip_mismatched: bool = False, ignore_forms: bool = False,
@@ -314,6 +324,30 @@ def evaluate(gold: Union[PathLike, Sequence[Any]], system: Union[None, PathLike,
 
     Undefined figures are ``nan`` (``None`` in :meth:`EvaluateRun.to_dict`), and one
     :class:`~spacy_agreement.errors.UndefinedMetricWarning` names them all."""
+    settings = positional_settings("evaluate", args, settings, signature, EvaluationSettings)
+    with InputFiles("evaluate") as files:
+        if system is None and model is None:
+            system_of = files.examples(gold, "gold")
+            if system_of is not None:
+                gold, system = system_of
+        gold = files.path(gold, "gold", "dependency")
+        if system is not None:
+            system = files.path(system, "system", "dependency")
+        return _evaluate(gold, system, settings, format=format, model=model, convention=convention, no_punct=no_punct, punct=punct, punct_label=punct_label, verb_tags=verb_tags, content_tags=content_tags, ned=ned, ignore_subtypes=ignore_subtypes, skip_mismatched=skip_mismatched, ignore_forms=ignore_forms, strict=strict, ted_norm=ted_norm, label_map=label_map, case_sensitive_root=case_sensitive_root, from_text=from_text, save_parses=save_parses, max_memory=max_memory, ci=ci, resamples=resamples, seed=seed, confidence=confidence, interval=interval, breakdown=breakdown, note=note, progress=progress)
+
+
+def _evaluate(gold: Union[PathLike, Sequence[Any]], system: Union[None, PathLike, Sequence[Any]] = None,
+             settings: Union[None, str, EvaluationSettings] = None, *, format: Optional[str] = None,
+             model: Optional[str] = None, convention: str = "conll18", no_punct: Optional[bool] = None,
+             punct: Optional[str] = None, punct_label: Optional[Sequence[str]] = None,
+             verb_tags: Optional[str] = None, content_tags: Optional[str] = None, ned: Optional[str] = None,
+             ignore_subtypes: Optional[bool] = None, skip_mismatched: bool = False, ignore_forms: bool = False,
+             strict: bool = False, ted_norm: str = "sum", label_map: Union[None, PathLike, Mapping[str, str]] = None,
+             case_sensitive_root: Optional[bool] = None, from_text: bool = False,
+             save_parses: Optional[PathLike] = None, max_memory: Optional[float] = None, ci: bool = False,
+             resamples: int = 1000, seed: int = 1, confidence: float = 0.95, interval: str = "percentile",
+             breakdown: Optional[str] = None, note: Note = None, progress: bool = False) -> EvaluateRun:
+    """:func:`evaluate` on its inputs as paths (or sequences of trees)."""
     if (system is None) == (model is None):
         raise BadOptionError("give either a predicted file or --model, not both or neither")
     if save_parses is not None and model is None:
@@ -341,7 +375,7 @@ def evaluate(gold: Union[PathLike, Sequence[Any]], system: Union[None, PathLike,
         if files:
             stack.enter_context(refuse_as_conll18(gold, system, format, options))  # type: ignore[arg-type]
         by = chosen_attributes(breakdown)
-        name = os.path.basename(os.fspath(system)) if system_file else str(model) if model is not None else "system"
+        name = os.path.basename(os.fspath(system)) if system_file else _model_name(model) if model is not None else "system"
         if model is None and files and not by and not strict:
             run = evaluate_streamed(gold, system, format, options, ci_settings)  # type: ignore[arg-type]
             if run is not None:

@@ -109,7 +109,7 @@ class DiscourseRun(CommandRun):
         texts = f", {len(self.agreement.texts)} texts" if self.corpus else ""
         return f"DiscourseRun(F1 on relations: {figures}; {self._pairs()} pair(s){texts}; {self.signature})"
 
-    def _repr_html_(self) -> str:
+    def _headline_html(self) -> str:
         means = self._means()
         rows = [("(%)", " / ".join(MEASURES))]
         keys = (("F1 on relations", "f1_relations", "f1_relations"), ("F1 on relations + types", "f1_types", "f1_types"),
@@ -122,8 +122,9 @@ class DiscourseRun(CommandRun):
         return html_table(f"discourse agreement: {self._pairs()} pair(s) of annotators{texts}", rows, self.signature)
 
 
-def discourse(files: Union[PathLike, DiscourseDocument, Any, Sequence[Any]],
-              settings: Union[None, str, DiscourseSettings] = None, *, reader: Optional[str] = None,
+def discourse(*annotators: Union[PathLike, DiscourseDocument, Any, Sequence[Any]],
+              settings: Union[None, str, DiscourseSettings] = None, signature: Optional[str] = None,
+              reader: Optional[str] = None,
               skip_both_ends: bool = False, ranges: str = "exact", text_connectives: str = "sentences",
               lists: bool = False, skip_empty: bool = False) -> DiscourseRun:
     """``spacy-agreement discourse FILES...``: agreement on discourse arrows (Mírovský, Mladová &
@@ -131,7 +132,7 @@ def discourse(files: Union[PathLike, DiscourseDocument, Any, Sequence[Any]],
     connective-based (§3.3, Table 3), F1, agreement and Cohen's κ on types, for every pair of
     annotators and their means.
 
-    ``files``: a file or several (``.json`` the interchange format, one file may hold every
+    ``annotators``: a file or several, each its own argument (``.json`` the interchange format, one file may hold every
     annotator; a DTAG ``.tag`` or PML ``.t``/``.t.gz`` file per annotator; ``reader`` chooses
     the document reader of every file, by default by suffix), or documents already read
     (:class:`~spacy_agreement.evaluation.discourse.model.DiscourseDocument`, spaCy ``Doc``\\ s
@@ -142,8 +143,27 @@ def discourse(files: Union[PathLike, DiscourseDocument, Any, Sequence[Any]],
     links; ``skip_empty`` leaves out annotator files without any discourse link. ``settings``: a
     :class:`~spacy_agreement.DiscourseSettings` or a signature given back
     (``--signature``)."""
+    from ..._calling import deprecated, looks_like_signature, positional_settings
+
+    given = list(annotators)
+    if not given:
+        raise TypeError("discourse() needs the annotators' files or documents: discourse(a, b, ...)")
+    if len(given) > 1 and (isinstance(given[-1], DiscourseSettings) or looks_like_signature(given[-1])):
+        deprecated("discourse(files, settings) with the settings positionally", "discourse(..., settings=...)")
+        if settings is not None or signature is not None:
+            raise TypeError("discourse() got settings positionally and as a keyword: give settings= alone")
+        settings = given.pop()
+    if len(given) == 1 and isinstance(given[0], Sequence) and not isinstance(given[0], (str, os.PathLike)):
+        deprecated("discourse([a, b, ...]) with the files in one list", "discourse(a, b, ...)")
+        given = list(given[0])
+    settings = positional_settings("discourse", (), settings, signature, DiscourseSettings)
+    from ...adapters.objects import check_not_empty
+
+    for k, item in enumerate(given, start=1):
+        if isinstance(item, (str, os.PathLike)):
+            check_not_empty(item, f"annotator {k}")
     chosen = discourse_settings(settings, skip_both_ends, ranges, text_connectives, lists, skip_empty)
-    items = [files] if isinstance(files, (str, os.PathLike)) or not isinstance(files, Sequence) else list(files)
+    items = given
     texts = texts_of(items, reader)
     if len(texts) == 1:
         (document,) = texts.values()

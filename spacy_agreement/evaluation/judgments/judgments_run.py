@@ -56,7 +56,7 @@ class JudgmentsRun(CommandRun):
         return (f"JudgmentsRun({a.items} items, {len(a.judges)} judges, {a.kappa_kind} kappa "
                 f"{percent_text(a.kappa)}; agreement with the judges: {agreement or 'no metric'}; {self.signature})")
 
-    def _repr_html_(self) -> str:
+    def _headline_html(self) -> str:
         a = self.analysis
         rows = [("items", str(a.items)), ("judges", ", ".join(a.judges)),
                 ("agreement between judges", percent_text(a.judge_agreement)),
@@ -66,7 +66,8 @@ class JudgmentsRun(CommandRun):
                           [a.metrics_left_out] if a.metrics_left_out else [])
 
 
-def judgments(*paths: PathLike, settings: Union[None, str, JudgmentSettings] = None, no_punct: bool = False,
+def judgments(*paths: PathLike, settings: Union[None, str, JudgmentSettings] = None,
+              signature: Optional[str] = None, no_punct: bool = False,
               punct: str = "upos,label", verb_tags: Union[None, str] = None, content_tags: Union[None, str] = None,
               ned: str = "schwartz", kappa: str = "cohen", parses: Union[str, Sequence[str]] = "parser1,parser2",
               colours: Union[str, Sequence[str]] = "blue,red", ignore_forms: bool = False, ties: str = "half",
@@ -89,6 +90,11 @@ def judgments(*paths: PathLike, settings: Union[None, str, JudgmentSettings] = N
     a signature given back (``--signature``)."""
     if not paths:
         raise BadOptionError("no judgment file given")
+    from ..._calling import positional_settings
+
+    settings = positional_settings("judgments", (), settings, signature, JudgmentSettings)
+    if isinstance(metric, str):
+        metric = [m.strip() for m in metric.split(",") if m.strip()]
     built = options_from_flags(no_punct, punct, None, verb_tags, content_tags, settings_class=JudgmentSettings,
                                ned=ned, metrics=tuple(metric), ties=ties, kappa=kappa, seed=seed,
                                check_forms=not ignore_forms)
