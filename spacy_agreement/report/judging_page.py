@@ -229,6 +229,7 @@ function show() {
   progress();
   if (done) { $("export-done").focus(); return; }
   const item = data.items[order[position]];
+  $("judging").dataset.item = item.id;
   $("sentence").textContent = item.text;
   for (const slot of ["1", "2"]) {
     const box = document.querySelector('[data-analysis="' + slot + '"] .picture');
@@ -357,7 +358,9 @@ $("comment").addEventListener("input", () => {
 window.addEventListener("storage", (event) => {  // another tab of this judge answered: merged at once
   if (judge && event.key === storage.key(stateKey()) && event.newValue) {
     try { merge(state, JSON.parse(event.newValue)); } catch (e) { return; }
-    progress();
+    const item = data.items[order[position]];
+    if (item && answered(item)) { position = firstOpen(position); show(); }  // answered in the other tab
+    else progress();
   }
 });
 
