@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, List, Sequence, Union
 
-from ...adapters.judgments_files import export_kind, file_pages, key_records, read_judging_key, read_page_export
+from ...adapters.judging_exports import export_kind, file_pages, key_records, read_judging_key, read_page_export
 from ...errors import BadOptionError, JudgmentError
 from ..command_results import CommandRun, html_table, json_safe, percent_text, resolve_settings
 from .analysis import DEFAULT_METRICS, JudgmentAnalysis, analyse_judgments, iter_judgments, make_item
