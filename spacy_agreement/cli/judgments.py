@@ -50,7 +50,8 @@ def judgments_command(
     signature: Optional[str] = signature_option(),
 ) -> None:
     """Which metric agrees with the people who judge parses (Plank et al. 2015, Tables 1, 3-5)."""
-    with handled_errors(*paths, *(key or []), may_be_empty=tuple(paths)):  # an export with no answer is valid
+    # an empty export among others does not fail the batch (a lone empty file is still said to be empty)
+    with handled_errors(*paths, *(key or []), may_be_empty=tuple(paths) if len(paths) > 1 else ()):
         out = Output(as_json, tsv, output, quiet)
         run = judgments(*paths, settings=signature, no_punct=no_punct, punct=punct, verb_tags=verb_tags,
                         content_tags=content_tags, ned=ned, kappa=kappa, parses=parses, colours=colours,
