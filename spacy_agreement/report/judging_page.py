@@ -193,9 +193,9 @@ class JudgingPage:
 
     def write_key(self, path: PathLike) -> None:
         """The key (JSON) to ``path``: keep it from the judges."""
+        text = json.dumps(self.key, ensure_ascii=False, separators=(",", ":"))  # dumps: the C encoder
         with open(path, "w", encoding="utf-8") as handle:
-            json.dump(self.key, handle, ensure_ascii=False, separators=(",", ":"))
-            handle.write("\n")
+            handle.write(text + "\n")
 
     def to_dict(self) -> Dict[str, Any]:
         return {**self.selection.to_dict(), "page": self.page_id, "bytes": len(self.html.encode("utf-8")),

@@ -87,7 +87,7 @@ def analysis_pictures(words: Sequence[str], a: Tree, b: Tree, gold: Optional[Tre
     page once."""
     third = gold if gold is not None else a
     if isinstance(a, DependencyTree):
-        trees = [a, b, third]
+        trees = [a, b, third]  # three bands: with two, the report draws the second below the words
         layout = layout_dependency(words, [("", t.heads.tolist(), t.deprels) for t in trees])
         if against_gold and isinstance(gold, DependencyTree):
             flags = [_dependency_marks(a, gold), _dependency_marks(b, gold), [False] * len(a)]
