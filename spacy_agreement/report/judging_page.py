@@ -48,12 +48,12 @@ only as text (``textContent``), never as markup.
 from __future__ import annotations
 
 import base64
-import gzip
 import hashlib
 import json
 import os
+import zlib
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, Iterator, List, Optional, Union
 
 import numpy as np
 
@@ -168,23 +168,26 @@ class JudgingPage:
         """The settings' signature, a string as on every result (give it back as ``settings``)."""
         return self.settings.signature()
 
-    @property
-    def key(self) -> Dict[str, Any]:
-        """The key (module docstring): what ``judgments --key`` needs to map the choices back."""
+    def _key_head(self) -> Dict[str, Any]:
         s = self.selection
-        items = []
-        for item, first in zip(s.items, self.sides):
-            entry: Dict[str, Any] = {"id": item.id, "first": first, "a": tree_json(item.a), "b": tree_json(item.b)}
-            if item.gold is not None:
-                entry["gold"] = tree_json(item.gold)
-            items.append(entry)
         return {"spacy_agreement_judging_key": KEY_VERSION, "page": self.page_id,
                 "systems": {"A": os.path.abspath(s.systems[0]), "B": os.path.abspath(s.systems[1])},
                 "gold": None if s.gold is None else os.path.abspath(s.gold), "show_gold": self.show_gold,
                 "ties": s.settings.ties, "marks": self.marks, "signature": self.signature,
                 "order": {"shuffle": self.shuffle, "seed": self.page_id,
-                          "rule": "per judge: judge_order(page, judge) (spacy_agreement.report.judging_page)"},
-                "items": items}
+                          "rule": "per judge: judge_order(page, judge) (spacy_agreement.report.judging_page)"}}
+
+    def _key_items(self) -> Iterator[Dict[str, Any]]:
+        for item, first in zip(self.selection.items, self.sides):
+            entry: Dict[str, Any] = {"id": item.id, "first": first, "a": tree_json(item.a), "b": tree_json(item.b)}
+            if item.gold is not None:
+                entry["gold"] = tree_json(item.gold)
+            yield entry
+
+    @property
+    def key(self) -> Dict[str, Any]:
+        """The key (module docstring): what ``judgments --key`` needs to map the choices back."""
+        return {**self._key_head(), "items": list(self._key_items())}
 
     def write(self, path: PathLike) -> None:
         """The page to ``path`` (UTF-8); the key is :meth:`write_key`'s (``judge(html=...)`` writes both)."""
@@ -192,10 +195,14 @@ class JudgingPage:
             handle.write(self.html)
 
     def write_key(self, path: PathLike) -> None:
-        """The key (JSON) to ``path``: keep it from the judges."""
-        text = json.dumps(self.key, ensure_ascii=False, separators=(",", ":"))  # dumps: the C encoder
+        """The key (JSON, one item at a time: its trees are not all held at once) to ``path``: keep it
+        from the judges."""
+        head = json.dumps(self._key_head(), ensure_ascii=False, separators=(",", ":"))
         with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+            handle.write(head[:-1] + ',"items":[')
+            for k, entry in enumerate(self._key_items()):
+                handle.write(("," if k else "") + json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
+            handle.write("]}\n")
 
     def to_dict(self) -> Dict[str, Any]:
         return {**self.selection.to_dict(), "page": self.page_id, "bytes": len(self.html.encode("utf-8")),
@@ -245,20 +252,25 @@ def build_judging_page(selection: JudgingSelection, layout: str = "stacked", mar
         raise JudgmentError(f"no item to judge: the analyses of all {selection.sentences} sentences are the same "
                             "once punctuation is removed (--all to judge them anyway)")
     sides = item_sides(len(selection.items), selection.settings.seed)
-    pictures, items = [], []
-    for item, first in zip(selection.items, sides):
+    ties = selection.settings.ties
+    # the payload {"ties", "items": [{"id", "text", "pictures": {"1", "2", "gold"}}]} compressed as it is made
+    packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # gzip's format, no time stamp
+    chunks = [packer.compress(('{"ties":%s,"items":[' % json.dumps(ties)).encode("utf-8"))]
+    pictures = []
+    for k, (item, first) in enumerate(zip(selection.items, sides)):
         drawn = analysis_pictures(item.words, item.a, item.b, item.gold if show_gold else None, marks,
                                   against_gold=show_gold)
         pictures.append(drawn)
         shown = {"1": drawn[first], "2": drawn["B" if first == "A" else "A"]}
         if "gold" in drawn:
             shown["gold"] = drawn["gold"]
-        items.append({"id": item.id, "text": _sentence(item), "pictures": shown})
-    ties = selection.settings.ties
-    payload = {"ties": ties, "items": items}
-    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+        one = json.dumps({"id": item.id, "text": _sentence(item), "pictures": shown}, ensure_ascii=False,
+                         separators=(",", ":"))
+        chunks.append(packer.compress((("," if k else "") + one).encode("utf-8")))
+    chunks.append(packer.compress(b"]}") + packer.flush())
     page_id = _page_id(selection, sides, show_gold, marks, shuffle)
-    packed = base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
+    packed = base64.b64encode(b"".join(chunks)).decode("ascii")
+    del chunks
     n = len(selection.items)
     keys = "<kbd>1</kbd> or <kbd>\u2190</kbd> the first, <kbd>2</kbd> or <kbd>\u2192</kbd> the second" + (
         ", <kbd>0</kbd> or <kbd>=</kbd> equally good" if ties else "")
