@@ -129,7 +129,7 @@ def one_size(folder: Path, items: int) -> dict:
     """``judge`` on the generated files in this process: its time, peak memory, sizes."""
     import resource
 
-    from spacy_agreement.report.judging_page import judge, key_path
+    from spacy_agreement.report.judging_page import judge
 
     gold, a, b = folder / "gold.conllu", folder / "a.conllu", folder / "b.conllu"
     html = folder / f"page-{items}.html"
@@ -138,7 +138,8 @@ def one_size(folder: Path, items: int) -> dict:
     elapsed = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return {"items": len(page.selection.items), "seconds": elapsed, "peak_bytes": peak,
-            "page_bytes": html.stat().st_size, "key_bytes": Path(key_path(html)).stat().st_size}
+            "page_bytes": html.stat().st_size,
+            "key_bytes": html.with_suffix(".key.json").stat().st_size if html.with_suffix(".key.json").exists() else 0}
 
 
 def scale(sizes: list) -> int:
@@ -153,8 +154,8 @@ def scale(sizes: list) -> int:
         write_generated(folder, int(max(sizes) * 1.05) + 10)
         for n in sizes:
             start = time.perf_counter()
-            done = subprocess.run([sys.executable, __file__, "--one", str(folder), str(n)], capture_output=True,
-                                  text=True, check=True)
+            done = subprocess.run([sys.executable, os.path.abspath(__file__), "--one", str(folder), str(n)],
+                                  capture_output=True, text=True, check=True)
             wall = time.perf_counter() - start
             r = json.loads(done.stdout.strip().splitlines()[-1])
             print(f"{r['items']:8d}   {r['seconds']:7.2f} ({wall:6.2f})   {r['peak_bytes'] / 1e6:7.0f}   "

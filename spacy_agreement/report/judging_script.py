@@ -266,7 +266,12 @@ $("start-button").addEventListener("click", () => start($("judge").value));
 $("continue-button").addEventListener("click", () => start($("continue-button").dataset.judge));
 $("judge").addEventListener("keydown", (event) => { if (event.key === "Enter") start($("judge").value); });
 document.querySelectorAll("[data-choice]").forEach((b) => b.addEventListener("click", () => choose(b.dataset.choice)));
-document.querySelectorAll("figure[data-analysis]").forEach((f) => f.addEventListener("click", () => choose(f.dataset.analysis)));
+document.querySelectorAll("figure[data-analysis]").forEach((f) => f.addEventListener("click", (event) => {
+  // a click on the box's own scroll bar (the box itself, not the picture in it) scrolls, it does not choose
+  if (event.target.classList && event.target.classList.contains("picture")) return;
+  if (window.getSelection && String(window.getSelection()).length) return;  // selecting a word to copy it
+  choose(f.dataset.analysis);
+}));
 document.querySelectorAll(".undo").forEach((b) => b.addEventListener("click", undo));
 document.querySelectorAll(".export").forEach((b) => b.addEventListener("click", download));
 document.querySelectorAll(".help-button").forEach((b) => b.addEventListener("click", () => toggleHelp()));
