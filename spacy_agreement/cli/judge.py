@@ -59,6 +59,7 @@ def judge_command(
     show_gold: bool = typer.Option(False, "--show-gold", help="Show the gold analysis below the two (hidden by default, as in the paper)."),
     no_ties: bool = typer.Option(False, "--no-ties", help="Judges must choose one analysis: no 'no preference' answer."),
     title: str = typer.Option(DEFAULT_TITLE, "--title", help="Title of the page."),
+    key: Optional[Path] = typer.Option(None, "--key", metavar="FILE", help="Write the page's key here (default: PAGE.key.json beside the page): which system each item shows as analysis 1; keep it from the judges, give it to judgments --key."),
     in_order: bool = typer.Option(False, "--in-order", help="Every judge sees the items in the files' order (default: an order drawn per judge, from the page id and the judge's name)."),
     fmt: Optional[InputFormat] = format_option(),
     as_json: bool = json_option("Print what the page holds as one JSON object."),
@@ -78,8 +79,8 @@ def judge_command(
         out = Output(as_json, tsv, output, quiet)
         page = judge(system_a, system_b, signature, html=html_path, gold=gold, all=all_items, items=items, seed=seed,
                      punct=punct, layout=layout.value, no_marks=no_marks, show_gold=show_gold, no_ties=no_ties,
-                     title=title, format=fmt, in_order=in_order)
+                     title=title, format=fmt, in_order=in_order, key=key)
         size = len(page.html.encode("utf-8"))
-        key = key_path(html_path)
+        key = str(key) if key is not None else key_path(html_path)
         out.write(lambda: signature_footer(summary(page.selection, html_path, size, key), page.signature),
                   page.to_dict)  # the function's to_dict (signature included), as every command's --json

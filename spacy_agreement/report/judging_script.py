@@ -268,7 +268,8 @@ $("judge").addEventListener("keydown", (event) => { if (event.key === "Enter") s
 document.querySelectorAll("[data-choice]").forEach((b) => b.addEventListener("click", () => choose(b.dataset.choice)));
 document.querySelectorAll("figure[data-analysis]").forEach((f) => f.addEventListener("click", (event) => {
   // a click on the box's own scroll bar (the box itself, not the picture in it) scrolls, it does not choose
-  if (event.target.classList && event.target.classList.contains("picture")) return;
+  const box = event.target;
+  if (box.classList && box.classList.contains("picture") && event.offsetY >= box.clientHeight) return;
   if (window.getSelection && String(window.getSelection()).length) return;  // selecting a word to copy it
   choose(f.dataset.analysis);
 }));

@@ -132,9 +132,11 @@ def test_blind_page_clicks_export_and_judgments_key(tmp_path):
             if k == 3:
                 page.get_by_role("button", name=re.compile("Skip")).click()
             elif k % 2:
-                page.locator(f'figure[data-analysis="{slot}"]').click()
+                page.locator(f'figure[data-analysis="{slot}"]').click()  # on the picture's box, its middle
             else:
                 page.locator(f'button[data-choice="{slot}"]').click()
+            page.wait_for_function(f"document.getElementById('progress').textContent.includes('{k + 1} judged') || "
+                                   f"document.getElementById('progress').textContent.includes('skipped')")
         assert order == [DIFFERING[i] for i in judge_order(key["page"], "alice", n)]  # the script's order is Python's
         assert progress(page) == f"All {n} items \u00b7 {n - 1} judged \u00b7 1 skipped"
         alice = export(page, tmp_path / "judgments-alice.jsonl")
