@@ -54,7 +54,9 @@ class JudgmentsRun(CommandRun):
     def __repr__(self) -> str:
         a = self.analysis
         agreement = ", ".join(f"{m} {percent_text(a.metric_judge_agreement[m])}" for m in a.metrics)
-        return (f"JudgmentsRun({a.items} items, {len(a.judges)} judges, {a.kappa_kind} kappa "
+        won = a.wins.get("overall")
+        preferred = f"won by A {won['A']}, by B {won['B']}, {won['tie']} ties; " if won else ""
+        return (f"JudgmentsRun({a.items} items, {len(a.judges)} judges, {preferred}{a.kappa_kind} kappa "
                 f"{percent_text(a.kappa)}; agreement with the judges: {agreement or 'no metric'}; {self.signature})")
 
     def _repr_html_(self) -> str:
@@ -62,6 +64,12 @@ class JudgmentsRun(CommandRun):
         rows = [("items", str(a.items)), ("judges", ", ".join(a.judges)),
                 ("agreement between judges", percent_text(a.judge_agreement)),
                 (f"{a.kappa_kind} kappa", percent_text(a.kappa))]
+        overall = a.wins.get("overall")
+        if overall:
+            p = a.sign_test.get("overall", float("nan"))
+            rows.append((f"items won by A ({a.systems[0]}) / B ({a.systems[1]}) / ties",
+                         f"{overall['A']} / {overall['B']} / {overall['tie']} (sign test p = "
+                         f"{'-' if p != p else format(p, '.4g')})"))
         rows += [(f"agreement with the judges: {m}", percent_text(a.metric_judge_agreement[m])) for m in a.metrics]
         return html_table("judgments (Plank et al. 2015)", rows, self.signature,
                           [a.metrics_left_out] if a.metrics_left_out else [])
