@@ -70,12 +70,11 @@ def export_kind(path: PathLike) -> str:
 
 
 def file_pages(path: PathLike) -> List[str]:
-    """The page ids a JSON Lines file of judgments names (its ``page`` fields: one for an export;
-    a 0.3 export names its page on every line), in the order met; a folder or a file without
-    them: none."""
+    """The page id a JSON Lines file of judgments names: the ``page`` of its first line that has
+    one (an export is of one page: 0.4's first line names it, 0.3's exports name it on every
+    line), so that only the start of the file is read; a folder or a file without one: none."""
     if os.path.isdir(path):
         return []
-    found: Dict[str, None] = {}
     with open(path, encoding="utf-8", errors="replace") as handle:
         for line in handle:
             if '"page"' not in line:
@@ -85,8 +84,8 @@ def file_pages(path: PathLike) -> List[str]:
             except ValueError:
                 continue
             if isinstance(record, dict) and isinstance(record.get("page"), str):
-                found.setdefault(record["page"], None)
-    return list(found)
+                return [record["page"]]
+    return []
 
 
 def read_page_export(path: PathLike) -> Iterator[PageAnswer]:
