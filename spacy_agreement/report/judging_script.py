@@ -118,6 +118,7 @@ function start(name) {
   order = judgeOrder(judge, data.items.length);
   history = [];
   position = firstOpen(0);
+  if (document.activeElement && document.activeElement.blur) document.activeElement.blur();  // the name field: keys judge now
   $("start").hidden = true;
   $("judge-name").textContent = judge;
   document.querySelectorAll(".started").forEach((el) => { el.hidden = false; });

@@ -216,7 +216,12 @@ def test_click_then_space_undo_skip_time_help_and_names(tmp_path):
         context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 900})
         page = open_page(context, html.resolve().as_uri(), problems)
         assert page.get_by_label("Judge").input_value() == "" and not page.locator("#continue-button").is_visible()
-        start(page, "  Dana ")
+        page.get_by_label("Judge").fill("  Dana ")
+        page.get_by_label("Judge").press("Enter")  # Enter in the name field starts, and the keys then judge
+        page.wait_for_selector('[data-analysis="1"] svg')
+        page.keyboard.press("1")
+        assert progress(page) == "Item 2 of 6 \u00b7 1 judged"
+        page.keyboard.press("u")
         page.locator('button[data-choice="2"]').click()
         assert progress(page) == "Item 2 of 6 \u00b7 1 judged"
         assert page.evaluate("document.activeElement.tagName") not in ("BUTTON", "FIGURE")
