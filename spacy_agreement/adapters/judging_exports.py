@@ -141,15 +141,15 @@ def read_judging_key(path: PathLike) -> Dict[str, Any]:
 
 
 def key_records(keys: Sequence[Tuple[str, Dict[str, Any]]], answers: Iterable[Tuple[str, PageAnswer]],
-                prefix: bool = False) -> Tuple[List[JudgmentRecord], Dict[str, Dict[str, int]]]:
+                prefix: bool = False) -> Tuple[List[JudgmentRecord], Dict[str, Dict[str, int]], int]:
     """The judged items of pages whose ``keys`` (``(path, key)`` each) are given, from the
     ``answers`` of their exports (``(file, answer)`` each): each choice mapped back to the
     systems through the key (``"1"`` is the item's ``first``), judges compared as
     :func:`~spacy_agreement.report.judging_page.normal_judge` (named as first written), a
     judge's answer in a later file replacing one in an earlier file (a warning says how many).
     ``prefix``: item ids as ``PAGE:ID`` (several pages). Returns the records (items with at least
-    one answer other than skip, in the key's order) and per judge ``{"skip": n, "ms": total,
-    "answers": n}``. An answer to an item the key lacks is an error."""
+    one answer other than skip, in the key's order), per judge ``{"skip": n, "ms": total,
+    "answers": n}``, and the number of items answered only by skips. An answer to an item the key lacks is an error."""
     by_page = {key["page"]: (path, key) for path, key in keys}
     names: Dict[str, str] = {}
     latest: Dict[Tuple[str, str, str], Tuple[str, PageAnswer]] = {}
@@ -181,6 +181,7 @@ def key_records(keys: Sequence[Tuple[str, Dict[str, Any]]], answers: Iterable[Tu
         one["ms"] += max(0, answer.ms)
         one["skip"] += answer.choice == "skip"
     records: List[JudgmentRecord] = []
+    skipped_items = 0
     for page, (path, key) in by_page.items():
         for k, entry in enumerate(key["items"], start=1):
             given = per_item.get((page, str(entry["id"])))
@@ -190,6 +191,7 @@ def key_records(keys: Sequence[Tuple[str, Dict[str, Any]]], answers: Iterable[Tu
             side = {"1": first, "2": "B" if first == "A" else "A", "tie": "tie"}
             judged = {names[a.judge.strip().lower()]: side[a.choice] for a in given if a.choice != "skip"}
             if not judged:
+                skipped_items += 1
                 continue
             comments = {names[a.judge.strip().lower()]: a.comment for a in given if a.comment.strip()}
             where = Location(os.fspath(path), k)
@@ -197,7 +199,7 @@ def key_records(keys: Sequence[Tuple[str, Dict[str, Any]]], answers: Iterable[Tu
             gold = None if entry.get("gold") is None else json_tree(entry["gold"], item_id, "gold", where)
             a, b = (json_tree(entry.get(x), item_id, x, where) for x in ("a", "b"))
             records.append(JudgmentRecord(item_id, gold, a, b, judged, where, comments))
-    return records, stats
+    return records, stats, skipped_items
 
 
 __all__ = ["EXPORT_MARK", "KEY_MARK", "PAGE_CHOICES", "PageAnswer", "export_kind", "file_pages", "key_records",

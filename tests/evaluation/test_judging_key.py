@@ -49,6 +49,7 @@ def test_the_key_maps_choices_back_and_names_are_one_judge_whatever_the_case(tmp
     assert (out["won_by_A_Alice"], out["won_by_B_Alice"]) == (expected.count("A"), expected.count("B"))
     assert (out["ties_Alice"], out["skips_Alice"], out["judge_ms_Alice"]) == (1, 1, 25)
     assert out["won_by_A_overall"] == expected.count("A") and out["ties_overall"] == 1
+    assert out["skips_overall"] == 1  # s3: skipped by every judge who saw it
 
 
 def test_page_id_changes_with_every_option_of_the_study(tmp_path):

@@ -284,6 +284,7 @@ def analyse_judgments(
     check_forms: bool = True,
     *,
     skips: Optional[Mapping[str, int]] = None,
+    skipped_items: int = 0,
     systems: Sequence[str] = ("A", "B"),
     judge_ms: Optional[Mapping[str, int]] = None,
 ) -> JudgmentAnalysis:
@@ -304,7 +305,8 @@ def analyse_judgments(
     skips (``skips``: per judge, the answers "cannot tell" of a page's export, which are not in the
     items), and overall the items won by the judges' majority (more judges for A than for B: A;
     as many: a tie); each with a two-sided sign test (``scipy.stats.binomtest``, p = 1/2, over the
-    items won by A or B: ties and skips left out). ``systems`` names A and B in the text;
+    items won by A or B: ties and skips left out; ``skipped_items``: the items every judge who saw
+    them skipped, which are not in the items either). ``systems`` names A and B in the text;
     ``judge_ms`` is each judge's time spent (ms)."""
     from scipy.stats import binomtest, norm, spearmanr  # lazy: import time
 
@@ -400,7 +402,7 @@ def analyse_judgments(
     majority = (table_of == 1).sum(axis=1) - (table_of == 2).sum(axis=1)
     wins["overall"] = {"A": int((majority > 0).sum()), "B": int((majority < 0).sum()),
                        "tie": int(((majority == 0) & (table_of > 0).any(axis=1)).sum()),
-                       "skip": int(sum(skipped.values()))}
+                       "skip": int(skipped_items)}
     sign = {who: (float(binomtest(c["A"], c["A"] + c["B"], 0.5, alternative="two-sided").pvalue)
                   if c["A"] + c["B"] else math.nan) for who, c in wins.items()}
     judge_agreement = float(np.mean(pair_agreement)) if pair_agreement else undefined(

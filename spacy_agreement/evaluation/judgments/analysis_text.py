@@ -53,7 +53,8 @@ def preference_lines(result: "JudgmentAnalysis") -> List[str]:
         c = result.wins[w]
         lines.append(f"  {w:<{width}} {c['A']:>6} {c['B']:>6} {c['tie']:>6} {c['skip']:>6} "
                      f"{_p(result.sign_test.get(w, math.nan)):>9}")
-    lines.append("  (overall: each item won by the judges' majority, a tie where as many judges chose A as B)")
+    lines.append("  (overall: each item won by the judges' majority, a tie where as many judges chose A as B, "
+                 "skipped where every judge skipped it)")
     return lines
 
 

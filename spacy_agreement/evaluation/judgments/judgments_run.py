@@ -156,7 +156,7 @@ def _keyed(exports: Sequence[PathLike], keys: Sequence[PathLike], allow_mixed: b
     loaded = [(os.fspath(k), read_judging_key(k)) for k in keys]
     pages = {key["page"] for _, key in loaded}
     answers = ((os.fspath(p), answer) for p in exports for answer in read_page_export(p))
-    records, stats = key_records(loaded, answers, prefix=len(pages) > 1)
+    records, stats, skipped_items = key_records(loaded, answers, prefix=len(pages) > 1)
     if not records:
         counted = sum(s["answers"] for s in stats.values())
         raise JudgmentError(f"no item judged in {len(exports)} export(s) of page {', '.join(sorted(pages))}"
@@ -166,6 +166,7 @@ def _keyed(exports: Sequence[PathLike], keys: Sequence[PathLike], allow_mixed: b
     result = analyse_judgments((make_item(*r) for r in records), metrics=options.metrics, options=options,
                                ties=options.ties, seed=options.seed, kappa=options.kappa,
                                check_forms=options.check_forms, skips={j: s["skip"] for j, s in stats.items()},
+                               skipped_items=skipped_items,
                                systems=systems, judge_ms={j: s["ms"] for j, s in stats.items()})
     return JudgmentsRun(result, options)
 
