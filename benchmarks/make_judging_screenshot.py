@@ -100,6 +100,7 @@ def main(argv=None) -> int:
                         page.locator("#comment").fill("both attach 'with anchovies' somewhere plausible")
                         page.keyboard.press("Escape")
                     if judge == "alice" and item == "pp-1":
+                        page.mouse.move(0, 0)  # no analysis under the pointer (it would show as hovered)
                         page.screenshot(path=str(args.png))
                     page.keyboard.press(key)
                 with page.expect_download() as caught:
