@@ -3,6 +3,7 @@ paper's selection rule keeps, against the paper's counts, and how large a page o
 how fast it opens in Chromium.
 
     python benchmarks/bench_judging_page.py [PLANK_FOLDER] [--lang en] [--loads 5] [--json OUT]
+    python benchmarks/bench_judging_page.py --scale 200,2000,10000   # generation time and memory (issue 51)
 
 PLANK_FOLDER holds the release's language folders (``da/``, ``de/``, ``en/``, ``es/``, ``hr/``, each
 ``gold.conll``, ``parser1.conll`` (Malt), ``parser2.conll`` (MST)); default ``../shared/data/plank2015``
@@ -16,6 +17,10 @@ beside the checkout. Not copied into the repository.
    --seed 0``: the page's size, the time to build it, and the time from navigation until the page is
    ready to start (its data decompressed and parsed) and until the first item is drawn after
    "Start", in headless Chromium (the system's, driven by Playwright), median of ``--loads`` loads.
+3. **Scale** (``--scale N,N,...``, issue 51): generated systems and gold of sentences of 8 to 39 words
+   (mean 23, as UD English-GUM's), the two systems each changing 8 % of the heads and relations; for
+   each N, ``judge A B --gold GOLD --html PAGE --items N`` in a fresh process: wall time and peak
+   memory (``ru_maxrss``) of the whole command, the page's and the key's sizes.
 """
 from __future__ import annotations
 
@@ -90,13 +95,88 @@ def open_times(html: Path, loads: int) -> dict:
             "ready_max_s": max(ready), "chromium": chromium}
 
 
+def write_generated(folder: Path, n: int, seed: int = 0) -> tuple:
+    """Gold, A and B of ``n`` generated sentences (section 3 of the module docstring)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    relations = ["nsubj", "obj", "det", "amod", "obl", "case", "advmod", "conj"]
+    blocks: list = [[], [], []]
+    for k in range(n):
+        m = int(rng.integers(8, 40))
+        words = [f"w{int(x)}" for x in rng.integers(0, 5000, m - 1)] + ["."]
+        heads = [0] + [int(rng.integers(1, i + 1)) for i in range(1, m)]
+        labels = ["root"] + [relations[int(rng.integers(len(relations)))] for _ in range(m - 1)]
+        for which in range(3):
+            h, r = list(heads), list(labels)
+            for i in range(1, m - 1):
+                if which and rng.random() < 0.08:
+                    h[i] = int(rng.integers(1, i + 1))
+                if which and rng.random() < 0.08:
+                    r[i] = "dep"
+            lines = [f"# sent_id = g{k}", f"# text = {' '.join(words)}"]
+            lines += [f"{i}\t{w}\t_\t{'PUNCT' if w == '.' else 'NOUN'}\t_\t_\t{x}\t{'punct' if w == '.' else y}\t_\t_"
+                      for i, (w, x, y) in enumerate(zip(words, h, r), start=1)]
+            blocks[which].append("\n".join(lines) + "\n")
+    paths = []
+    for which, name in enumerate(("gold.conllu", "a.conllu", "b.conllu")):
+        (folder / name).write_text("\n".join(blocks[which]) + "\n", encoding="utf-8")
+        paths.append(folder / name)
+    return tuple(paths)
+
+
+def one_size(folder: Path, items: int) -> dict:
+    """``judge`` on the generated files in this process: its time, peak memory, sizes."""
+    import resource
+
+    from spacy_agreement.report.judging_page import judge
+
+    gold, a, b = folder / "gold.conllu", folder / "a.conllu", folder / "b.conllu"
+    html = folder / f"page-{items}.html"
+    start = time.perf_counter()
+    page = judge(a, b, gold=gold, html=html, items=items)
+    elapsed = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return {"items": len(page.selection.items), "seconds": elapsed, "peak_bytes": peak,
+            "page_bytes": html.stat().st_size,
+            "key_bytes": html.with_suffix(".key.json").stat().st_size if html.with_suffix(".key.json").exists() else 0}
+
+
+def scale(sizes: list) -> int:
+    import os
+    import platform
+    import subprocess
+
+    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
+    print("   items   seconds (process)   peak MB   page MB   key MB")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        write_generated(folder, int(max(sizes) * 1.05) + 10)
+        for n in sizes:
+            start = time.perf_counter()
+            done = subprocess.run([sys.executable, os.path.abspath(__file__), "--one", str(folder), str(n)],
+                                  capture_output=True, text=True, check=True)
+            wall = time.perf_counter() - start
+            r = json.loads(done.stdout.strip().splitlines()[-1])
+            print(f"{r['items']:8d}   {r['seconds']:7.2f} ({wall:6.2f})   {r['peak_bytes'] / 1e6:7.0f}   "
+                  f"{r['page_bytes'] / 1e6:7.1f}   {r['key_bytes'] / 1e6:6.1f}")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", nargs="?", type=Path, default=DEFAULT)
     parser.add_argument("--lang", nargs="*", default=list(LANGUAGES))
     parser.add_argument("--loads", type=int, default=5)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--scale", help="comma-separated numbers of items: generation time and memory")
+    parser.add_argument("--one", nargs=2, metavar=("FOLDER", "ITEMS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.one:
+        print(json.dumps(one_size(Path(args.one[0]), int(args.one[1]))))
+        return 0
+    if args.scale:
+        return scale([int(n) for n in args.scale.split(",")])
     if not args.folder.is_dir():
         print(f"{args.folder}: not found (the Plank et al. 2015 release)", file=sys.stderr)
         return 1

@@ -1,7 +1,7 @@
 """The judging page's screenshot for the docs (``docs/images/judging-page.png``) and the whole loop
 of the guide's "Collect judgments" section, on five sentences written for it: ``judge`` makes the
-page, two judges (driven by Playwright in the system's headless Chromium) judge every item and
-export, and ``judgments`` reads their exports; its output is printed (the guide shows it).
+page and its key, two judges (driven by Playwright in the system's headless Chromium) judge every
+item and export, and ``judgments --key`` reads their exports; its output is printed (the guide shows it).
 
     python benchmarks/make_judging_screenshot.py [--png docs/images/judging-page.png] [--keep FOLDER]
 """
@@ -68,8 +68,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    from spacy_agreement.evaluation.judgments.judging_items import select_judging_items
-    from spacy_agreement.report.judging_page import first_shown
+    import json
 
     chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     with tempfile.TemporaryDirectory() as tmp:
@@ -77,35 +76,40 @@ def main(argv=None) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         write(folder)
         run(["judge", "malt.conllu", "mst.conllu", "--gold", "gold.conllu", "--html", "judge.html"], folder)
+        # the key (kept from the judges) says which system each item shows as analysis 1
+        first = {item["id"]: item["first"] for item in
+                 json.loads((folder / "judge.key.json").read_text(encoding="utf-8"))["items"]}
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-            # the systems each judge prefers, item by item (the keys depend on the sides drawn for the judge)
-            for judge, prefers in (("alice", "BABA"), ("bob", "BA=B")):  # garden, pp-1, pp-2, time
-                context = browser.new_context(accept_downloads=True, viewport={"width": 900, "height": 760},
+            # the system each judge prefers, item by item ("=": equally good, "s": skip)
+            for judge, prefers in (("alice", {"garden": "B", "pp-1": "A", "pp-2": "B", "time": "A"}),
+                                   ("bob", {"garden": "B", "pp-1": "A", "pp-2": "=", "time": "B"})):
+                context = browser.new_context(accept_downloads=True, viewport={"width": 900, "height": 860},
                                               device_scale_factor=1)
                 page = context.new_page()
                 page.goto((folder / "judge.html").resolve().as_uri())
                 page.wait_for_selector("body[data-ready=yes]")
                 page.get_by_label("Judge").fill(judge)
                 page.get_by_role("button", name="Start").click()
-                page.wait_for_selector('[data-analysis="2"] svg')
-                ids = [item.id for item in select_judging_items(*(folder / f for f in ("malt.conllu", "mst.conllu")))
-                       .items]  # the page's order (sent_ids in natural order)
-                keys = ["0" if p == "=" else "1" if first_shown(judge, i) == p else "2" for p, i in zip(prefers, ids)]
-                for k, key in enumerate(keys):
-                    if judge == "alice" and ids[k] == "pp-2":
+                for _ in prefers:
+                    page.wait_for_selector('[data-analysis="2"] svg')
+                    item = page.locator("#judging").get_attribute("data-item")
+                    wanted = prefers[item]
+                    key = "0" if wanted == "=" else "1" if first[item] == wanted else "2"
+                    if judge == "alice" and item == "pp-2":
                         page.locator("#comment").fill("both attach 'with anchovies' somewhere plausible")
                         page.keyboard.press("Escape")
-                    if judge == "alice" and ids[k] == "pp-1":
+                    if judge == "alice" and item == "pp-1":
+                        page.mouse.move(0, 0)  # no analysis under the pointer (it would show as hovered)
                         page.screenshot(path=str(args.png))
                     page.keyboard.press(key)
                 with page.expect_download() as caught:
-                    page.get_by_role("button", name="Export").click()
+                    page.locator("#export-done").click()
                 caught.value.save_as(folder / caught.value.suggested_filename)
                 context.close()
             browser.close()
-        run(["judgments", "judgments-alice.jsonl", "judgments-bob.jsonl", "--metric", "las", "--metric", "uas",
-             "--metric", "la"], folder)
+        run(["judgments", "judgments-alice.jsonl", "judgments-bob.jsonl", "--key", "judge.key.json",
+             "--metric", "las", "--metric", "uas", "--metric", "la"], folder)
     print(f"screenshot: {args.png}")
     return 0
 

@@ -11,7 +11,7 @@ import typer
 
 from ..evaluation.judgments.judging_items import JudgingSelection
 from ..limits import size_text
-from ..report.judging_page import DEFAULT_TITLE, judge
+from ..report.judging_page import DEFAULT_TITLE, judge, key_path
 from ..report.text import listed
 from ._handling import handled_errors
 from ._options import InputFormat, format_option, json_option, output_option, quiet_option, tsv_option
@@ -25,7 +25,7 @@ class Layout(str, Enum):
     side_by_side = "side-by-side"
 
 
-def summary(selection: JudgingSelection, path: Path, size: int) -> str:
+def summary(selection: JudgingSelection, path: Path, size: int, key: str = "") -> str:
     """What the page holds and what was left out, as text."""
     s = selection
     rule = "every sentence" if s.settings.all_items else "the sentences whose analyses differ without punctuation"
@@ -37,8 +37,10 @@ def summary(selection: JudgingSelection, path: Path, size: int) -> str:
     for reason, ids in s.left_out_ids.items():
         lines.append(f"  left out, {reason}: {len(ids)}")
         lines.extend(listed(list(ids), 5, indent="    ", hint=""))
+    if key:
+        lines.append(f"wrote {key}: the key (which system each item shows first); keep it from the judges")
     lines.append("judges open the page (no network needed), type a name, judge, press Export; then: "
-                 "spacy-agreement judgments judgments-*.jsonl")
+                 f"spacy-agreement judgments judgments-*.jsonl --key {key or key_path(path)}")
     return "\n".join(lines)
 
 
@@ -57,6 +59,8 @@ def judge_command(
     show_gold: bool = typer.Option(False, "--show-gold", help="Show the gold analysis below the two (hidden by default, as in the paper)."),
     no_ties: bool = typer.Option(False, "--no-ties", help="Judges must choose one analysis: no 'no preference' answer."),
     title: str = typer.Option(DEFAULT_TITLE, "--title", help="Title of the page."),
+    key: Optional[Path] = typer.Option(None, "--key", metavar="FILE", help="Write the page's key here (default: PAGE.key.json beside the page): which system each item shows as analysis 1; keep it from the judges, give it to judgments --key."),
+    in_order: bool = typer.Option(False, "--in-order", help="Every judge sees the items in the files' order (default: an order drawn per judge, from the page id and the judge's name)."),
     fmt: Optional[InputFormat] = format_option(),
     as_json: bool = json_option("Print what the page holds as one JSON object."),
     tsv: bool = tsv_option(),
@@ -66,15 +70,17 @@ def judge_command(
 ) -> None:
     """A page for blind pairwise judging of two parsers' analyses (Plank et al. 2015, section 3).
 
-    One self-contained HTML file, no network: each judge types a name, sees each sentence with its two analyses in
-    an order drawn for that judge, chooses the better one by key or button, and exports judgments-NAME.jsonl, which
-    spacy-agreement judgments reads (several judges' files at once)."""
+    One self-contained HTML file, no network, and its key PAGE.key.json beside it (which system each item shows as
+    analysis 1: keep it from the judges). Each judge types a name, sees the items in an order drawn for that judge,
+    chooses the better analysis by key, button or click, and exports judgments-NAME.jsonl; then
+    spacy-agreement judgments judgments-*.jsonl --key PAGE.key.json says which system the judges prefer."""
     paths = [system_a, system_b] + ([gold] if gold is not None else [])
     with handled_errors(*paths):
         out = Output(as_json, tsv, output, quiet)
         page = judge(system_a, system_b, gold, signature=signature, html=html_path, all=all_items, items=items, seed=seed,
                      punct=punct, layout=layout.value, no_marks=no_marks, show_gold=show_gold, no_ties=no_ties,
-                     title=title, format=fmt)
+                     title=title, format=fmt, in_order=in_order, key=key)
         size = len(page.html.encode("utf-8"))
-        out.write(lambda: signature_footer(summary(page.selection, html_path, size), page.signature),
+        key = str(key) if key is not None else key_path(html_path)
+        out.write(lambda: signature_footer(summary(page.selection, html_path, size, key), page.signature),
                   page.to_dict)  # the function's to_dict (signature included), as every command's --json

@@ -43,15 +43,19 @@ def judgments_command(
     metric: List[str] = typer.Option(
         list(DEFAULT_METRICS), "--metric",
         help="Metrics to compare (repeat the option); also las_content, las_function, las_root_weighted."),
+    key: Optional[List[Path]] = typer.Option(None, "--key", metavar="PAGE.key.json", help="The key of the judging page whose exports these are (written beside the page by judge --html): maps each choice (analysis 1 or 2) back to system A or B. Repeat it for several pages (with --allow-mixed)."),
+    allow_mixed: bool = typer.Option(False, "--allow-mixed", help="Pool the exports of different judging pages (refused by default, naming them)."),
     tsv: bool = tsv_option(),
     quiet: bool = quiet_option(),
     output: Optional[Path] = output_option(),
     signature: Optional[str] = signature_option(),
 ) -> None:
     """Which metric agrees with the people who judge parses (Plank et al. 2015, Tables 1, 3-5)."""
-    with handled_errors(*paths):
+    # an empty export among others does not fail the batch (a lone empty file is still said to be empty)
+    with handled_errors(*paths, *(key or []), may_be_empty=tuple(paths) if len(paths) > 1 else ()):
         out = Output(as_json, tsv, output, quiet)
         run = judgments(*paths, settings=signature, no_punct=no_punct, punct=punct, verb_tags=verb_tags,
                         content_tags=content_tags, ned=ned, kappa=kappa, parses=parses, colours=colours,
-                        ignore_forms=ignore_forms, ties=ties, seed=seed, metric=metric)
+                        ignore_forms=ignore_forms, ties=ties, seed=seed, metric=metric, key=key or None,
+                        allow_mixed=allow_mixed)
         out.write(lambda: judgments_text(run), run.to_dict)  # str(run)

@@ -1,255 +1,153 @@
 """A page for blind pairwise judging of two parsers' analyses, as Plank et al. (2015, §3)
 collected their judgments: one self-contained HTML file (no network; it works from
-``file://``), whose export ``spacy-agreement judgments`` reads as it is.
+``file://``), and beside it a **key** that only the organiser keeps (issue 51).
+
+Blind by construction. Which system is shown as analysis 1 is drawn once per item when the page is
+made (balanced: half the items show A first, seeded by the selection's ``seed``) and written only
+into the key, ``PAGE.key.json`` (:func:`key_path`): the systems' files, each item's ``first``
+(``"A"`` or ``"B"``) with its three trees, the gold file, the page id, the per-judge order's seed.
+The page holds only the two analyses of each item in display order (pictures ``"1"`` and ``"2"``;
+the gold only with ``show_gold``), no system file name and no tree; an export holds only choices
+in terms of the display order. ``spacy-agreement judgments EXPORTS --key PAGE.key.json`` maps them
+back to the systems (:mod:`spacy_agreement.adapters.judgments_files`).
 
 What the page does:
 
-* a judge types a name in the field labelled "Judge" and presses "Start"; the page then shows
-  one item at a time: the sentence, and its two analyses (:mod:`.judging_pictures`: each drawn
-  as the report draws it, the differences between them marked unless ``marks=False``), one
-  above the other (``layout="stacked"``) or side by side (``"side-by-side"``; stacked on a
-  narrow screen), the gold below them with ``show_gold=True`` (hidden by default, as in the
-  paper). The analysis shown first (top or left) carries ``data-analysis="1"``, the second
-  ``data-analysis="2"``;
-* **blind**: which system is shown first is drawn per item and per judge, from a hash of the
-  judge's name and the item's id (:func:`first_shown`, the same function in the page's
-  script), so a judge who reloads sees the same sides; the page never shows which system is
-  which, and records the side of each judgment;
-* keys ``1`` or ``←`` choose the first analysis, ``2`` or ``→`` the second, ``0`` or ``=``
-  "no preference" (unless ``ties=False``), ``Backspace`` goes back to the previous item
-  (``Escape`` leaves the comment field); the buttons do the same; a progress line counts
-  the items; each item has a comment field;
-* everything is kept in the browser (``localStorage``, per page and judge): closing and
-  reopening the page and pressing "Start" with the same name goes on where the judge left
-  off;
-* **Export** downloads ``judgments-<judge>.jsonl``, one line per judged item: its ``id`` and
-  ``text``, the ``gold`` (with one), ``a`` and ``b`` analyses as
-  :func:`~spacy_agreement.adapters.judgments_files.tree_json` writes them, ``judgments``
-  ``{judge: "A" | "B" | "tie"}`` in terms of the systems (not of the sides), ``comments``
-  ``{judge: text}`` where the judge wrote one, ``shown_first`` ``{judge: "A" | "B"}``,
-  ``systems`` (the two files' names) and ``page`` (the page's id). ``spacy-agreement
-  judgments`` reads it, and several judges' exports at once.
+* a judge types a name (compared case-insensitively after trimming: "Alice " and "alice" are one
+  judge) and presses "Start"; a returning judge on the same browser may press "Continue as …"
+  (the name field itself starts empty, so a shared computer does not offer the last judge's
+  name as the next one's). The items come in an order drawn for that judge (:func:`judge_order`,
+  the same function in the page's script, seeded by the page id and the judge's name; ``shuffle=False``
+  keeps the file's order);
+* each item shows the sentence (its ``# text``, rebuilt from the tokens and ``SpaceAfter=No``),
+  the two analyses at their natural size (labels and words at least 11 px: the zoom control goes
+  from 110 % to 250 %, 125 % at first), each in a box that scrolls horizontally for a long
+  sentence, the boxes scrolled together; a legend says what the marks mean (where the two
+  analyses differ, or with ``show_gold`` where each differs from the gold);
+* keys ``1`` (or ``←``) and ``2`` (or ``→``) choose an analysis, ``0`` (or ``=``) "equally good"
+  (unless ``ties=False``), ``s`` skips ("cannot tell"), ``u`` or ``Backspace`` undoes the last
+  answer, ``?`` shows the help; a click on an analysis chooses it; the buttons do the same and
+  never keep the focus (Space after a click scrolls, it does not answer the next item unseen);
+* everything is kept in the browser (``localStorage``, per page and judge) with the time of each
+  answer: two tabs of the same judge merge their answers (the later answer to an item wins), and
+  the time spent on each item (ms, summed over visits) is recorded;
+* **Export** downloads ``judgments-<judge>.jsonl``: a first line ``{"spacy_agreement_judgments":
+  "0.4", "page", "judge", "exported"}`` (an export with nothing judged is this line alone, a valid
+  file), then one line per answered item: ``{"page", "item", "judge", "choice", "comment", "ms"}``,
+  ``choice`` one of ``"1"``, ``"2"``, ``"tie"``, ``"skip"``.
 
-The items (:func:`~spacy_agreement.evaluation.judgments.judging_items.select_judging_items`) travel in
-the page as one gzip-compressed, base64-encoded JSON block that the script opens with the
-browser's ``DecompressionStream`` (every current browser has it): the page of 500 items of 25
-words stays near 1 MB (uncompressed, two pictures an item would take over 5 MB), opens at
-once (one item in the DOM at a time), and its source does not show which system is which at a
-glance (it is blind as shown, not against someone who decodes its data). Every string from the
-input reaches the page through the one escaper (:func:`spacy_agreement.report.escape.text`):
-the pictures are the report's, built through it; the sentence, the title and the names are
-escaped into the page, and the script writes strings only as text (``textContent``), never as
-markup.
+The page id is a hash of everything that makes the study: the items and their trees, the sides,
+the selection's settings (``--no-ties`` included), ``show_gold``, ``marks`` and ``shuffle``: a page
+made with other options never inherits answers stored in the browser for another.
+
+The items travel in the page as one gzip-compressed, base64-encoded JSON block that the script
+opens with the browser's ``DecompressionStream``. Every string from the input reaches the page
+through the one escaper (:func:`spacy_agreement.report.escape.text`) and the script writes strings
+only as text (``textContent``), never as markup.
 """
 from __future__ import annotations
 
 import base64
-import gzip
 import hashlib
 import json
 import os
-from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Union
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterator, List, Optional, Union
+
+import numpy as np
 
 from .._version import __version__
+from ..adapters.conllu.trees import sentence_text
 from ..adapters.judgments_files import tree_json
 from ..errors import BadOptionError, JudgmentError
-from ..evaluation.judgments.judging_items import JudgingSelection, JudgingSettings, select_judging_items
+from ..evaluation.judgments.judging_items import JudgingItem, JudgingSelection, JudgingSettings, select_judging_items
 from ..signature import read_signature
+from ..trees import DependencyTree
 from .escape import text as esc
 from .judging_pictures import analysis_pictures
+from .judging_script import SCRIPT, STYLE
 from .svg_parts import STYLE as SVG_STYLE
 
 PathLike = Union[str, "os.PathLike[str]"]
 LAYOUTS = ("stacked", "side-by-side")
 DEFAULT_TITLE = "Which analysis is better?"
+#: The version of the key and of the exports (``spacy_agreement_judgments``) since issue 51.
+KEY_VERSION = "0.4"
 
-STYLE = """
-body{font-family:Arial,Helvetica,sans-serif;margin:1em auto;padding:0 1em;color:#222;max-width:1400px}
-h1{font-size:1.4em;margin:.2em 0} .note{color:#555;font-size:.92em} kbd{border:1px solid #bbb;border-radius:3px;
-padding:0 .3em;font-size:.85em;background:#f6f6f6}
-#progress{color:#444;margin:.2em 0 .6em 0} .sentence{font-size:1.1em;margin:.4em 0 .8em 0;line-height:1.4}
-.analyses{display:grid;grid-template-columns:1fr;gap:.8em}
-.analyses.side-by-side{grid-template-columns:1fr 1fr}
-@media (max-width:760px){.analyses.side-by-side{grid-template-columns:1fr}}
-figure.analysis{margin:0;border:2px solid #ddd;border-radius:6px;padding:.3em .6em;overflow-x:auto}
-figure.analysis figcaption{font-weight:bold;color:#333;margin-bottom:.2em}
-figure.analysis.chosen{border-color:#1f5fbf;background:#f3f7ff}
-.choices{display:flex;flex-wrap:wrap;gap:.6em;margin:1em 0 .6em 0}
-.choices button,.nav button,#start-button{font-size:1em;padding:.45em .9em;border-radius:5px;border:1px solid #999;
-background:#fafafa;cursor:pointer}
-.choices button[aria-pressed=true]{background:#1f5fbf;color:#fff;border-color:#1f5fbf}
-.choices button[aria-pressed=true] kbd{color:#222} figure.gold{margin-top:.8em}
-#comment{width:100%;max-width:60em;font:inherit;box-sizing:border-box}
-#judge{font-size:1em;padding:.35em}
-.error{color:#b00020}
-"""
+_M = 0xFFFFFFFF
 
-# The page's script: small on purpose; every string from the data is written with textContent.
-SCRIPT = r"""
-"use strict";
-const $ = (id) => document.getElementById(id);
-const PAGE = document.body.dataset.page;
-const TIES = document.body.dataset.ties === "yes";
-let data = null, judge = null, state = null;
 
-// Which system is shown first to this judge on this item: a hash of both (the same on reload).
-function firstShown(judgeName, itemId) {
-  const s = judgeName + "\n" + itemId;
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 16777619); }
-  h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35); h ^= h >>> 16;
-  return (h >>> 0) & 1 ? "B" : "A";
-}
+def _hash32(s: str) -> int:
+    """The script's ``hash32``: FNV-1a over the UTF-16 code units of ``s``, MurmurHash3's finaliser."""
+    raw = s.encode("utf-16-le")
+    h = 2166136261
+    for k in range(0, len(raw), 2):
+        h = ((h ^ (raw[k] | raw[k + 1] << 8)) * 16777619) & _M
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & _M
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & _M
+    h ^= h >> 16
+    return h
 
-const storage = {
-  key: (name) => "spacy-agreement-judging/" + PAGE + "/" + name,
-  get(name) { try { return JSON.parse(localStorage.getItem(this.key(name))); } catch (e) { return null; } },
-  set(name, value) { try { localStorage.setItem(this.key(name), JSON.stringify(value)); return true; } catch (e) { return false; } },
-};
 
-async function loadData() {
-  const bytes = Uint8Array.from(atob($("judging-data").textContent.trim()), (c) => c.charCodeAt(0));
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return JSON.parse(await new Response(stream).text());
-}
+def normal_judge(name: str) -> str:
+    """A judge's name as judges are compared: trimmed, lower case (the script's ``norm``)."""
+    return name.strip().lower()
 
-function save() {
-  if (!storage.set("judge:" + judge, state)) $("start-note").textContent = "This browser keeps nothing: export before you close the page.";
-  storage.set("last-judge", judge);
-}
 
-function start() {
-  const name = $("judge").value.trim();
-  if (!name || !data) { $("judge").focus(); return; }
-  judge = name;
-  state = storage.get("judge:" + judge) || {position: 0, answers: {}, comments: {}};
-  $("start").hidden = true;
-  $("judge-name").textContent = judge;
-  document.querySelectorAll(".started").forEach((el) => { el.hidden = false; });
-  save();
-  show();
-}
-
-function judgedCount() { return data.items.filter((item) => state.answers[item.id]).length; }
-
-function show() {
-  const n = data.items.length, k = state.position, done = k >= n;
-  $("judging").hidden = done;
-  $("done").hidden = !done;
-  $("progress").textContent = (done ? "All " + n + " items" : "Item " + (k + 1) + " of " + n) + " \u00b7 " + judgedCount() + " judged";
-  if (done) { $("export-done").focus(); return; }
-  const item = data.items[k], first = firstShown(judge, item.id);
-  const shown = {"1": first, "2": first === "A" ? "B" : "A"};
-  $("sentence").textContent = item.text;
-  for (const slot of ["1", "2"]) {
-    document.querySelector('[data-analysis="' + slot + '"] .picture').innerHTML = item.pictures[shown[slot]];
-  }
-  $("gold").hidden = !item.pictures.gold;
-  $("gold").querySelector(".picture").innerHTML = item.pictures.gold || "";
-  const answer = state.answers[item.id];
-  const pressed = answer ? (answer.choice === "tie" ? "tie" : answer.choice === first ? "1" : "2") : null;
-  document.querySelectorAll("[data-choice]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.choice === pressed)));
-  document.querySelectorAll("[data-analysis]").forEach((f) => f.classList.toggle("chosen", f.dataset.analysis === pressed));
-  $("comment").value = state.comments[item.id] || "";
-}
-
-function choose(slot) {  // "1", "2" or "tie"
-  if (state.position >= data.items.length || (slot === "tie" && !TIES)) return;
-  const item = data.items[state.position], first = firstShown(judge, item.id);
-  const choice = slot === "tie" ? "tie" : slot === "1" ? first : (first === "A" ? "B" : "A");
-  state.answers[item.id] = {choice: choice, first: first};
-  state.position += 1;
-  save();
-  show();
-}
-
-function back() {
-  if (state.position > 0) { state.position -= 1; save(); show(); }
-}
-
-function exportLines() {
-  return data.items.filter((item) => state.answers[item.id]).map((item) => {
-    const answer = state.answers[item.id], comment = (state.comments[item.id] || "").trim();
-    const line = Object.assign({text: item.text}, item.record);
-    line.judgments = {[judge]: answer.choice};
-    if (comment) line.comments = {[judge]: comment};
-    line.shown_first = {[judge]: answer.first};
-    line.systems = data.systems;
-    line.page = PAGE;
-    return JSON.stringify(line) + "\n";
-  }).join("");
-}
-
-function download() {
-  const blob = new Blob([exportLines()], {type: "application/x-ndjson"});
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(blob);
-  link.download = "judgments-" + judge.replace(/[^\p{L}\p{N}._-]+/gu, "_") + ".jsonl";
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
-}
-
-document.addEventListener("keydown", (event) => {
-  if (!judge || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.target.matches("input, textarea")) {
-    if (event.key === "Escape") event.target.blur();
-    return;
-  }
-  const action = {"1": "1", "ArrowLeft": "1", "2": "2", "ArrowRight": "2", "0": "tie", "=": "tie"}[event.key];
-  if (action) choose(action);
-  else if (event.key === "Backspace") back();
-  else return;
-  event.preventDefault();
-});
-
-$("start-button").addEventListener("click", start);
-$("judge").addEventListener("keydown", (event) => { if (event.key === "Enter") start(); });
-document.querySelectorAll("[data-choice]").forEach((b) => b.addEventListener("click", () => choose(b.dataset.choice)));
-document.querySelectorAll(".back").forEach((b) => b.addEventListener("click", back));
-document.querySelectorAll(".export").forEach((b) => b.addEventListener("click", download));
-$("comment").addEventListener("input", () => {
-  const item = data.items[state.position];
-  if (item) { state.comments[item.id] = $("comment").value; save(); }
-});
-
-(typeof DecompressionStream === "function" ? loadData() : Promise.reject(new Error("no DecompressionStream")))
-  .then((loaded) => {
-    data = loaded;
-    $("judge").value = storage.get("last-judge") || "";
-    $("start-button").disabled = false;
-    document.body.dataset.ready = "yes";
-  })
-  .catch((error) => {
-    $("start-note").textContent = "This browser cannot open the page (" + error.message + "): use a current Firefox, Chrome, Edge or Safari.";
-    $("start-note").classList.add("error");
-  });
-"""
+def judge_order(page_id: str, judge: str, n: int) -> List[int]:
+    """The order (indices into the page's items) in which the page shows its ``n`` items to
+    ``judge``: a Fisher-Yates shuffle driven by mulberry32 seeded with the hash of the page id and
+    the judge's name (compared as :func:`normal_judge`); the page's script computes the same."""
+    out = list(range(n))
+    a = _hash32(f"{page_id}\n{normal_judge(judge)}")
+    for i in range(n - 1, 0, -1):
+        a = (a + 0x6D2B79F5) & _M
+        t = ((a ^ (a >> 15)) * (1 | a)) & _M
+        t = ((t + (((t ^ (t >> 7)) * (61 | t)) & _M)) & _M) ^ t
+        j = ((t ^ (t >> 14)) & _M) % (i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
 
 
 def first_shown(judge: str, item_id: str) -> str:
-    """Which system (``"A"`` or ``"B"``) the page shows first to ``judge`` on item
-    ``item_id``: FNV-1a over the UTF-16 code units of ``judge + "\\n" + item_id``, mixed as
-    MurmurHash3's finaliser, its last bit (1: B). The page's script computes the same."""
-    s = f"{judge}\n{item_id}".encode("utf-16-le")
-    h = 2166136261
-    for k in range(0, len(s), 2):
-        h = ((h ^ (s[k] | s[k + 1] << 8)) * 16777619) & 0xFFFFFFFF
-    h ^= h >> 16
-    h = (h * 0x85EBCA6B) & 0xFFFFFFFF
-    h ^= h >> 13
-    h = (h * 0xC2B2AE35) & 0xFFFFFFFF
-    h ^= h >> 16
-    return "B" if h & 1 else "A"
+    """0.3's rule of which system a page showed first to ``judge`` on item ``item_id`` (a hash of
+    both; pages since 0.4 draw the sides once per item, into the key). Kept for reading 0.3's
+    pages' ``shown_first``."""
+    return "B" if _hash32(f"{judge}\n{item_id}") & 1 else "A"
+
+
+def key_path(html: PathLike) -> str:
+    """Where the key of the page ``html`` goes: ``PAGE.key.json`` beside ``PAGE.html``."""
+    path = os.fspath(html)
+    root, ext = os.path.splitext(path)
+    return (root if ext.lower() in (".html", ".htm") else path) + ".key.json"
+
+
+def item_sides(n: int, seed: int) -> List[str]:
+    """Which system each of ``n`` items shows as analysis 1: half ``"A"`` (one more when ``n`` is
+    odd), half ``"B"``, in an order drawn with ``seed``."""
+    drawn = np.random.default_rng([seed, 51]).permutation(n)
+    return ["A" if k < (n + 1) // 2 else "B" for k in drawn.tolist()]
+
+
+def _sentence(item: JudgingItem) -> str:
+    """What the page shows as the sentence: the ``# text`` of a CoNLL-U sentence (rebuilt from its
+    tokens and ``SpaceAfter=No``), else the words joined by spaces."""
+    tree = item.gold if item.gold is not None else item.a
+    if isinstance(tree, DependencyTree) and tuple(tree.forms) == tuple(item.words):
+        return sentence_text(tree)
+    return " ".join(item.words)
 
 
 @dataclass
 class JudgingPage:
     """A judging page (module docstring): ``html`` the page, ``selection`` its items and what
     was left out, ``pictures`` each item's drawings (``{"A", "B"}``, and ``"gold"`` when shown),
-    ``page_id`` the page's id (in the exports and the browser's storage keys)."""
+    ``page_id`` the page's id (in the exports and the browser's storage keys), ``sides`` which
+    system each item shows as analysis 1, ``key`` what :meth:`write_key` writes."""
 
     html: str
     selection: JudgingSelection
@@ -258,6 +156,8 @@ class JudgingPage:
     layout: str
     marks: bool
     show_gold: bool
+    sides: List[str] = field(default_factory=list)
+    shuffle: bool = True
 
     @property
     def settings(self) -> JudgingSettings:
@@ -268,10 +168,41 @@ class JudgingPage:
         """The settings' signature, a string as on every result (give it back as ``settings``)."""
         return self.settings.signature()
 
+    def _key_head(self) -> Dict[str, Any]:
+        s = self.selection
+        return {"spacy_agreement_judging_key": KEY_VERSION, "page": self.page_id,
+                "systems": {"A": os.path.abspath(s.systems[0]), "B": os.path.abspath(s.systems[1])},
+                "gold": None if s.gold is None else os.path.abspath(s.gold), "show_gold": self.show_gold,
+                "ties": s.settings.ties, "marks": self.marks, "signature": self.signature,
+                "order": {"shuffle": self.shuffle, "seed": self.page_id,
+                          "rule": "per judge: judge_order(page, judge) (spacy_agreement.report.judging_page)"}}
+
+    def _key_items(self) -> Iterator[Dict[str, Any]]:
+        for item, first in zip(self.selection.items, self.sides):
+            entry: Dict[str, Any] = {"id": item.id, "first": first, "a": tree_json(item.a), "b": tree_json(item.b)}
+            if item.gold is not None:
+                entry["gold"] = tree_json(item.gold)
+            yield entry
+
+    @property
+    def key(self) -> Dict[str, Any]:
+        """The key (module docstring): what ``judgments --key`` needs to map the choices back."""
+        return {**self._key_head(), "items": list(self._key_items())}
+
     def write(self, path: PathLike) -> None:
-        """The page to ``path`` (UTF-8)."""
+        """The page to ``path`` (UTF-8); the key is :meth:`write_key`'s (``judge(html=...)`` writes both)."""
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(self.html)
+
+    def write_key(self, path: PathLike) -> None:
+        """The key (JSON, one item at a time: its trees are not all held at once) to ``path``: keep it
+        from the judges."""
+        head = json.dumps(self._key_head(), ensure_ascii=False, separators=(",", ":"))
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(head[:-1] + ',"items":[')
+            for k, entry in enumerate(self._key_items()):
+                handle.write(("," if k else "") + json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
+            handle.write("]}\n")
 
     def to_dict(self) -> Dict[str, Any]:
         return {**self.selection.to_dict(), "page": self.page_id, "bytes": len(self.html.encode("utf-8")),
@@ -293,20 +224,25 @@ class JudgingPage:
         return html_table(f"Judging page {self.page_id}", rows, self.signature, ["page.write(path) saves it"])
 
 
-def _payload(selection: JudgingSelection, pictures: List[Dict[str, str]], ties: bool) -> Dict[str, Any]:
-    items = []
-    for item, drawn in zip(selection.items, pictures):
-        record: Dict[str, Any] = {"id": item.id}
-        if item.gold is not None:
-            record["gold"] = tree_json(item.gold)
-        record["a"], record["b"] = tree_json(item.a), tree_json(item.b)
-        items.append({"id": item.id, "text": " ".join(item.words), "pictures": drawn, "record": record})
-    systems = {"A": os.path.basename(selection.systems[0]), "B": os.path.basename(selection.systems[1])}
-    return {"systems": systems, "ties": ties, "items": items}
+def _page_id(selection: JudgingSelection, sides: List[str], show_gold: bool, marks: bool, shuffle: bool) -> str:
+    """A hash of everything that makes the study (module docstring)."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps([selection.settings.signature(), show_gold, marks, shuffle, sides]).encode("utf-8"))
+    for item in selection.items:
+        digest.update(json.dumps([item.id, tree_json(item.a), tree_json(item.b),
+                                  None if item.gold is None else tree_json(item.gold)],
+                                 ensure_ascii=False).encode("utf-8"))
+    return digest.hexdigest()[:12]
+
+
+LEGEND_PAIR = ('<span class="red">Red</span>: where the two analyses differ (another head or relation, a bracket '
+               'the other lacks), the label in bold; <span class="grey">grey</span>: the same in both.')
+LEGEND_GOLD = ('<span class="red">Red</span>: where this analysis differs from the gold (another head or relation, '
+               'a bracket the gold lacks), the label in bold; <span class="grey">grey</span>: as in the gold.')
 
 
 def build_judging_page(selection: JudgingSelection, layout: str = "stacked", marks: bool = True,
-                       show_gold: bool = False, title: str = DEFAULT_TITLE) -> JudgingPage:
+                       show_gold: bool = False, title: str = DEFAULT_TITLE, *, shuffle: bool = True) -> JudgingPage:
     """The page of the items of ``selection`` (module docstring)."""
     if layout not in LAYOUTS:
         raise BadOptionError(f"layout must be {' or '.join(LAYOUTS)}, not {layout!r}", option="layout")
@@ -315,20 +251,31 @@ def build_judging_page(selection: JudgingSelection, layout: str = "stacked", mar
     if not selection.items:
         raise JudgmentError(f"no item to judge: the analyses of all {selection.sentences} sentences are the same "
                             "once punctuation is removed (--all to judge them anyway)")
-    pictures = []
-    for item in selection.items:
-        drawn = analysis_pictures(item.words, item.a, item.b, item.gold if show_gold else None, marks)
-        pictures.append(drawn)
-    payload = _payload(selection, pictures, selection.settings.ties)
-    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    page_id = hashlib.sha256(json.dumps([i["record"] for i in payload["items"]], sort_keys=True).encode("utf-8")
-                             ).hexdigest()[:12]
-    packed = base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)).decode("ascii")
+    sides = item_sides(len(selection.items), selection.settings.seed)
     ties = selection.settings.ties
+    # the payload {"ties", "items": [{"id", "text", "pictures": {"1", "2", "gold"}}]} compressed as it is made
+    packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # gzip's format, no time stamp
+    chunks = [packer.compress(('{"ties":%s,"items":[' % json.dumps(ties)).encode("utf-8"))]
+    pictures = []
+    for k, (item, first) in enumerate(zip(selection.items, sides)):
+        drawn = analysis_pictures(item.words, item.a, item.b, item.gold if show_gold else None, marks,
+                                  against_gold=show_gold)
+        pictures.append(drawn)
+        shown = {"1": drawn[first], "2": drawn["B" if first == "A" else "A"]}
+        if "gold" in drawn:
+            shown["gold"] = drawn["gold"]
+        one = json.dumps({"id": item.id, "text": _sentence(item), "pictures": shown}, ensure_ascii=False,
+                         separators=(",", ":"))
+        chunks.append(packer.compress((("," if k else "") + one).encode("utf-8")))
+    chunks.append(packer.compress(b"]}") + packer.flush())
+    page_id = _page_id(selection, sides, show_gold, marks, shuffle)
+    packed = base64.b64encode(b"".join(chunks)).decode("ascii")
+    del chunks
     n = len(selection.items)
     keys = "<kbd>1</kbd> or <kbd>\u2190</kbd> the first, <kbd>2</kbd> or <kbd>\u2192</kbd> the second" + (
-        ", <kbd>0</kbd> or <kbd>=</kbd> no preference" if ties else "")
-    tie_button = ('<button type="button" data-choice="tie">No preference <kbd>0</kbd></button>' if ties else "")
+        ", <kbd>0</kbd> or <kbd>=</kbd> equally good" if ties else "")
+    tie_button = ('<button type="button" data-choice="tie">Equally good <kbd>0</kbd></button>' if ties else "")
+    legend = (LEGEND_GOLD if show_gold else LEGEND_PAIR) if marks else "No marks: compare the two analyses yourself."
     html = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -336,19 +283,25 @@ def build_judging_page(selection: JudgingSelection, layout: str = "stacked", mar
 <meta name="generator" content="spacy-agreement {esc(__version__)}">
 <title>{esc(title)}</title>
 <style>{STYLE}{SVG_STYLE}</style></head>
-<body data-page="{esc(page_id)}" data-layout="{esc(layout)}" data-ties="{'yes' if ties else 'no'}" data-signature="{esc(selection.settings.signature())}">
+<body data-page="{esc(page_id)}" data-layout="{esc(layout)}" data-ties="{'yes' if ties else 'no'}" data-shuffle="{'yes' if shuffle else 'no'}" data-signature="{esc(selection.settings.signature())}">
 <header><h1>{esc(title)}</h1><p id="progress" aria-live="polite">{n} items</p></header>
 <section id="start">
 <p>Each of the {n} items is a sentence with two analyses. Choose the better one: {keys};
-<kbd>Backspace</kbd> goes back. You do not know which parser made which analysis, and the order changes from item to item.
+<kbd>s</kbd> skips an item you cannot judge, <kbd>u</kbd> or <kbd>Backspace</kbd> undoes the last answer, <kbd>?</kbd> shows the keys.
+A click on an analysis chooses it too. You do not know which parser made which analysis.
 Your answers stay in this browser: close the page whenever you like and come back with the same name.
 When you are done, press Export and send the file it downloads.</p>
-<p><label for="judge">Judge</label> <input id="judge" type="text" autocomplete="off">
-<button type="button" id="start-button" disabled>Start</button></p>
+<p><label for="judge">Judge</label> <input id="judge" type="text" autocomplete="off" value="">
+<button type="button" id="start-button" disabled>Start</button>
+<button type="button" id="continue-button" hidden></button></p>
 <p id="start-note" class="note"></p>
 </section>
 <main id="judging" hidden>
 <p id="sentence" class="sentence"></p>
+<div class="toolbar"><span class="note">Zoom</span> <button type="button" id="zoom-out" aria-label="Zoom out">\u2212</button>
+<span id="zoom-level">125%</span> <button type="button" id="zoom-in" aria-label="Zoom in">+</button>
+<span class="note">long sentences scroll sideways inside their box, both boxes together</span></div>
+<p class="legend" id="legend">{legend}</p>
 <div id="analyses" class="analyses {esc(layout)}">
 <figure class="analysis" data-analysis="1"><figcaption>1</figcaption><div class="picture"></div></figure>
 <figure class="analysis" data-analysis="2"><figcaption>2</figcaption><div class="picture"></div></figure>
@@ -358,31 +311,43 @@ When you are done, press Export and send the file it downloads.</p>
 <button type="button" data-choice="1">1 is better <kbd>1</kbd></button>
 {tie_button}
 <button type="button" data-choice="2">2 is better <kbd>2</kbd></button>
+<button type="button" data-choice="skip">Skip, cannot tell <kbd>s</kbd></button>
 </div>
 <p><label for="comment">Comment</label> <span class="note">(optional; <kbd>Esc</kbd> leaves the field)</span><br>
 <textarea id="comment" rows="2"></textarea></p>
 </main>
-<section id="done" hidden><p>You have judged every item. Press Export and send the file it downloads.</p></section>
+<section id="done" hidden><p>You have answered every item. Press Export and send the file it downloads.</p></section>
 <p class="nav started" hidden>Judge: <b id="judge-name"></b>
-<button type="button" class="back">Back <kbd>Backspace</kbd></button>
+<button type="button" class="undo">Undo <kbd>u</kbd></button>
 <button type="button" class="export" id="export-done">Export</button></p>
+<p class="nav"><button type="button" class="help-button">Help <kbd>?</kbd></button></p>
+<div id="help" role="dialog" aria-label="Keys" hidden>
+<p><b>Keys</b></p>
+<ul><li><kbd>1</kbd> or <kbd>\u2190</kbd>: analysis 1 is better; <kbd>2</kbd> or <kbd>\u2192</kbd>: analysis 2 is better</li>
+{'<li><kbd>0</kbd> or <kbd>=</kbd>: equally good</li>' if ties else ''}
+<li><kbd>s</kbd>: skip (cannot tell)</li><li><kbd>u</kbd> or <kbd>Backspace</kbd>: undo the last answer</li>
+<li><kbd>?</kbd>: this help; <kbd>Esc</kbd> closes it or leaves the comment field</li>
+<li>a click on an analysis chooses it</li></ul>
+<button type="button" id="help-close">Close</button>
+</div>
 <script type="text/plain" id="judging-data">{packed}</script>
 <script>{SCRIPT}</script>
 </body></html>
 """
-    return JudgingPage(html, selection, pictures, page_id, layout, marks, show_gold)
+    return JudgingPage(html, selection, pictures, page_id, layout, marks, show_gold, sides, shuffle)
 
 
 def judging_page(system_a: PathLike, system_b: PathLike, gold: Optional[PathLike] = None,
                  settings: Union[None, str, JudgingSettings] = None, *, fmt: Optional[str] = None, layout: str = "stacked",
-                 marks: bool = True, show_gold: bool = False, title: str = DEFAULT_TITLE,
+                 marks: bool = True, show_gold: bool = False, title: str = DEFAULT_TITLE, shuffle: bool = True,
                  **options: Any) -> JudgingPage:
     """The judging page of ``system_a`` against ``system_b`` (module docstring): the items as
     :func:`~spacy_agreement.evaluation.judgments.judging_items.select_judging_items` picks them
     (``settings``, a signature given back, or the settings' fields as keyword ``options``:
     ``punct_rules``, ``all_items``, ``items``, ``seed``, ``ties``), drawn one above the other (``layout="stacked"``) or
     ``"side-by-side"``, their differences marked unless ``marks=False``, the gold shown with
-    ``show_gold=True``. ``.write(path)`` saves it; ``.to_dict()`` is ``judge --json``."""
+    ``show_gold=True``, in an order drawn per judge unless ``shuffle=False``. ``.write(path)`` saves it,
+    ``.write_key(key_path(path))`` its key; ``.to_dict()`` is ``judge --json``."""
     if layout not in LAYOUTS:  # before any file is read
         raise BadOptionError(f"layout must be {' or '.join(LAYOUTS)}, not {layout!r}", option="layout")
     if show_gold and gold is None:
@@ -390,7 +355,7 @@ def judging_page(system_a: PathLike, system_b: PathLike, gold: Optional[PathLike
     if isinstance(settings, str):  # a signature given back (or a saved JSON output holding one)
         settings = JudgingSettings.from_signature(read_signature(settings))
     selection = select_judging_items(system_a, system_b, gold, settings, fmt, **options)
-    return build_judging_page(selection, layout, marks, show_gold, title)
+    return build_judging_page(selection, layout, marks, show_gold, title, shuffle=shuffle)
 
 
 def judge(system_a: Any, system_b: Any, *args: Any, gold: Any = None,
@@ -398,13 +363,15 @@ def judge(system_a: Any, system_b: Any, *args: Any, gold: Any = None,
           html: Optional[PathLike] = None, all: bool = False,
           items: Optional[int] = None, seed: int = 0, punct: str = "form", layout: str = "stacked",
           no_marks: bool = False, show_gold: bool = False, no_ties: bool = False, title: str = DEFAULT_TITLE,
-          format: Optional[str] = None) -> JudgingPage:
+          format: Optional[str] = None, key: Optional[PathLike] = None, in_order: bool = False) -> JudgingPage:
     """``spacy-agreement judge A B --html PAGE``: the page for blind pairwise judging of two
-    parsers' analyses (Plank et al. 2015, §3; module docstring), written to ``html`` when given.
-    The options are the command's (``-`` as ``_``, its defaults): ``gold`` (into the exports,
+    parsers' analyses (Plank et al. 2015, §3; module docstring), written to ``html`` when given,
+    with its key beside it (``PAGE.key.json``, :func:`key_path`; or ``key``).
+    The options are the command's (``-`` as ``_``, its defaults): ``gold`` (into the key,
     and what decides punctuation), ``all`` (every sentence, not only those that differ without
-    punctuation), ``items`` and ``seed`` (draw that many), ``punct`` (the selection's rules),
-    ``layout``, ``no_marks``, ``show_gold``, ``no_ties``, ``title``, ``format``; ``settings``: a
+    punctuation), ``items`` and ``seed`` (draw that many; the seed draws the sides too), ``punct``
+    (the selection's rules), ``layout``, ``no_marks``, ``show_gold``, ``no_ties``, ``title``, ``format``,
+    ``in_order`` (every judge sees the items in the files' order); ``settings``: a
     :class:`~spacy_agreement.evaluation.judgments.judging_items.JudgingSettings` or a signature given back
     (``--signature``; or ``signature=``). ``system_a``, ``system_b`` and ``gold`` take paths, spaCy
     docs, DocBins, DependencyGraphs or the package's trees (:mod:`spacy_agreement.adapters.objects`).
@@ -432,10 +399,14 @@ def judge(system_a: Any, system_b: Any, *args: Any, gold: Any = None,
         gold = None if gold is None else files.path(gold, "gold", "dependency")
         page = judging_page(system_a, system_b, gold, settings=chosen, fmt=format,
                             layout=getattr(layout, "value", layout), marks=not no_marks, show_gold=show_gold,
-                            title=title)
+                            title=title, shuffle=not in_order)
     if html is not None:
         page.write(html)
+        page.write_key(key if key is not None else key_path(html))
+    elif key is not None:
+        page.write_key(key)
     return page
 
 
-__all__ = ["DEFAULT_TITLE", "LAYOUTS", "JudgingPage", "build_judging_page", "first_shown", "judge", "judging_page"]
+__all__ = ["DEFAULT_TITLE", "KEY_VERSION", "LAYOUTS", "JudgingPage", "build_judging_page", "first_shown", "item_sides",
+           "judge", "judge_order", "judging_page", "key_path", "normal_judge"]

@@ -79,23 +79,31 @@ def _phrase_marks(band, other) -> List[bool]:
 
 
 def analysis_pictures(words: Sequence[str], a: Tree, b: Tree, gold: Optional[Tree] = None,
-                      marks: bool = True) -> Dict[str, str]:
+                      marks: bool = True, against_gold: bool = False) -> Dict[str, str]:
     """``{"A": svg, "B": svg}`` (and ``"gold"`` with a gold tree): each analysis of one
     sentence in a picture of its own, on shared columns (module docstring). ``marks=False``
-    draws no difference. The ``<style>`` is left out: put :data:`~.svg_parts.STYLE` in the
+    draws no difference; ``against_gold=True`` (with a gold tree) marks in each analysis where it
+    differs from the gold instead of where the two differ (a judging page that shows the gold). The ``<style>`` is left out: put :data:`~.svg_parts.STYLE` in the
     page once."""
     third = gold if gold is not None else a
     if isinstance(a, DependencyTree):
-        trees = [a, b, third]
+        trees = [a, b, third]  # three bands: with two, the report draws the second below the words
         layout = layout_dependency(words, [("", t.heads.tolist(), t.deprels) for t in trees])
-        differ = _dependency_marks(a, b)
-        flags = [differ, differ, [False] * len(differ)]
+        if against_gold and isinstance(gold, DependencyTree):
+            flags = [_dependency_marks(a, gold), _dependency_marks(b, gold), [False] * len(a)]
+        else:
+            differ = _dependency_marks(a, b)
+            flags = [differ, differ, [False] * len(differ)]
         render = render_dependency
     else:
         layout = layout_phrase(words, [("", t.parent.tolist(), t.labels) for t in (a, b, third)])
         first, second, last = layout.bands
-        flags = [_phrase_marks(first, second), _phrase_marks(second, first),
-                 [False] * (len(last.brackets) + len(last.tags))]
+        if against_gold and gold is not None:
+            flags = [_phrase_marks(first, last), _phrase_marks(second, last),
+                     [False] * (len(last.brackets) + len(last.tags))]
+        else:
+            flags = [_phrase_marks(first, second), _phrase_marks(second, first),
+                     [False] * (len(last.brackets) + len(last.tags))]
         render = render_phrase
     if not marks:
         flags = [[False] * len(f) for f in flags]

@@ -70,12 +70,23 @@ def reference_analysis(items, metrics=DEFAULT_METRICS, options=None, ties="half"
             if hits:
                 per_judge.append(float(np.mean(hits)))
         agreement[m] = float(np.mean(per_judge)) if per_judge else math.nan
-    pair_agreement, cohen = [], []
+    pair_agreement, cohen, pairs = [], [], []
     for j1, j2 in combinations(judges, 2):
         shared = [(it.judgments[j1], it.judgments[j2]) for it in items if j1 in it.judgments and j2 in it.judgments]
         if shared:
             pair_agreement.append(float(np.mean([a == b for a, b in shared])))
             cohen.append(cohen_kappa([a for a, _ in shared], [b for _, b in shared]))
+            pairs.append((j1, j2, len(shared), pair_agreement[-1], cohen[-1]))
+        else:
+            pairs.append((j1, j2, 0, math.nan, math.nan))
+    # issue 51: the items won by A and by B per judge and by the judges' majority, the sign test written out
+    wins = {j: {"A": sum(it.judgments.get(j) == "A" for it in items), "B": sum(it.judgments.get(j) == "B" for it in items),
+                "tie": sum(it.judgments.get(j) == "tie" for it in items), "skip": 0} for j in judges}
+    margins = [sum(v == "A" for v in it.judgments.values()) - sum(v == "B" for v in it.judgments.values())
+               for it in items]
+    wins["overall"] = {"A": sum(m > 0 for m in margins), "B": sum(m < 0 for m in margins),
+                       "tie": sum(m == 0 and bool(it.judgments) for m, it in zip(margins, items)), "skip": 0}
+    sign = {who: sign_test(c["A"], c["A"] + c["B"]) for who, c in wins.items()}
     judge_agreement = float(np.mean(pair_agreement)) if pair_agreement else math.nan
     if kappa == "cohen":
         valid = [k for k in cohen if not math.isnan(k)]
@@ -108,7 +119,16 @@ def reference_analysis(items, metrics=DEFAULT_METRICS, options=None, ties="half"
     judge_comments = {j: sum(j in it.comments for it in items) for j in judges}
     return JudgmentAnalysis(tuple(metrics), judges, preferences, {m: preferences[m].count("tie") for m in metrics},
                             agreement, judge_agreement, kappa_value, kappa, correlations, human_corr, fitted, n, diffs,
-                            judge_items, judge_ties, judge_comments)
+                            judge_items, judge_ties, judge_comments, "", wins, sign, pairs)
+
+
+def sign_test(k, n):
+    """The two-sided sign test from its definition: under p = 1/2, the probability of an outcome
+    no more likely than k of n."""
+    if n == 0:
+        return math.nan
+    probs = [math.comb(n, i) / 2 ** n for i in range(n + 1)]
+    return min(1.0, sum(p for p in probs if p <= probs[k] * (1 + 1e-7)))
 
 
 # --- generated items: sparse judges in varying order, ties, items nobody judged ------------------
@@ -166,7 +186,7 @@ def assert_identical(streamed, reference):
     computes from its definition (log instead of atanh, erfc instead of the normal's tail), to
     rounding."""
     ours, theirs = streamed.to_dict(), reference.to_dict()
-    tested = [k for k in theirs if k.startswith(("z_vs_las_", "p_vs_las_"))]
+    tested = [k for k in theirs if k.startswith(("z_vs_las_", "p_vs_las_", "sign_test_p_"))]
     assert tested and same({k: v for k, v in ours.items() if k not in tested},
                            {k: v for k, v in theirs.items() if k not in tested})
     for key in tested:
@@ -228,7 +248,7 @@ def test_cli_prints_the_reference_figures(judged_file):
     expected = {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in reference.to_dict().items()}
     assert list(printed) == list(expected)
     for key, value in expected.items():  # nan is written null; the test against LAS to rounding
-        if key.startswith(("z_vs_las_", "p_vs_las_")) and value is not None:
+        if key.startswith(("z_vs_las_", "p_vs_las_", "sign_test_p_")) and value is not None:
             assert printed[key] == pytest.approx(value, rel=1e-9, abs=1e-15), key
         else:
             assert json.dumps(printed[key]) == json.dumps(value), key

@@ -1,11 +1,12 @@
-"""The judging page in a real browser (issue 41): headless Chromium driven by Playwright
-(:func:`tests.browser.playwright_chromium`; skipped, saying why, without Chromium or Playwright).
+"""The judging page in a real browser (issue 41, its exports and order as issue 51 changed them):
+headless Chromium driven by Playwright (:func:`tests.browser.playwright_chromium`; skipped, saying
+why, without Chromium or Playwright).
 
-Two judges judge every item by keyboard, one reloads midway and goes on where she left off,
-both export (the downloads are captured), and ``spacy-agreement judgments`` reads the exports:
-the items, the judges, the A/B mapping (a judge who always picks the analysis drawn from system
-A's tree gets "A" on every item, whatever side it was shown on), ties and comments. A word
-``<script>alert(1)</script>`` shows as text and runs nothing."""
+Two judges judge every item by keyboard, one reloads midway and goes on where she left off
+("continue as"), both export (the downloads are captured), and ``spacy-agreement judgments --key``
+reads the exports: the items, the judges, the mapping back to the systems through the key (a judge
+who always picks the analysis drawn from system A's tree gets "A" on every item, whatever side it
+was shown on), ties and comments. A word ``<script>alert(1)</script>`` shows as text and runs nothing."""
 import json
 import re
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from spacy_agreement.cli import app
-from spacy_agreement.report.judging_page import first_shown, judging_page
+from spacy_agreement.report.judging_page import judge_order, judging_page, key_path
 
 from ..browser import playwright_chromium
 from .judging_data import DIFFERING, HOSTILE, write_systems
@@ -71,6 +72,8 @@ def test_two_judges_judge_reload_export_and_judgments_reads_it(tmp_path):
     assert [item.id for item in made.selection.items] == DIFFERING and made.selection.identical == 1
     html = tmp_path / "judge.html"
     made.write(html)
+    made.write_key(key_path(html))
+    index = {item: k for k, item in enumerate(DIFFERING)}
     url = html.resolve().as_uri()
     n = len(DIFFERING)
     problems = []
@@ -80,16 +83,19 @@ def test_two_judges_judge_reload_export_and_judgments_reads_it(tmp_path):
         # alice always picks the analysis of system A, by 1/← or 2/→, whatever side it is on
         start(page, "alice")
         assert page.locator("#progress").text_content() == f"Item 1 of {n} \u00b7 0 judged"
-        sides = []
+        sides, seen = [], []
         for k in range(n):
-            if k == 2:  # reload midway: the page opens at the start screen, alice's name ready
+            if k == 2:  # reload midway: the start screen, the name field empty, "continue as alice"
                 page.reload()
                 page.wait_for_selector("body[data-ready=yes]")
-                assert page.get_by_label("Judge").input_value() == "alice"
-                page.get_by_role("button", name="Start").click()
+                assert page.get_by_label("Judge").input_value() == ""
+                page.get_by_role("button", name="Continue as alice").click()
                 assert page.locator("#progress").text_content() == f"Item 3 of {n} \u00b7 2 judged"
-            assert page.locator("#sentence").text_content() == " ".join(made.selection.items[k].words)
-            slot = slot_of_a(page, made.pictures[k])
+            item = page.locator("#judging").get_attribute("data-item")
+            seen.append(item)
+            shown = made.selection.items[index[item]]
+            assert page.locator("#sentence").text_content() == " ".join(shown.words)
+            slot = slot_of_a(page, made.pictures[index[item]])
             sides.append("A" if slot == "1" else "B")
             if k == 1:  # a comment, then Escape leaves the field and the keys work again
                 page.locator("#comment").click()
@@ -98,13 +104,14 @@ def test_two_judges_judge_reload_export_and_judgments_reads_it(tmp_path):
             page.keyboard.press({("1", 0): "1", ("1", 1): "ArrowLeft", ("2", 0): "2", ("2", 1): "ArrowRight"}[
                 (slot, k % 2)])
         assert sorted(set(sides)) == ["A", "B"]  # the sides are drawn, not fixed
-        assert sides == [first_shown("alice", item) for item in DIFFERING]  # the script's hash is first_shown's
+        assert seen == [DIFFERING[i] for i in judge_order(made.page_id, "alice", n)]  # the judge's own order
+        assert sides == [made.sides[index[item]] for item in seen]  # the key's sides
         assert page.locator("#progress").text_content() == f"All {n} items \u00b7 {n} judged"
         alice = export(page, tmp_path)
         assert alice.name == "judgments-alice.jsonl"
 
-        # bob on the same browser: his own answers, from the first item; no preference twice (0 and =),
-        # Backspace back to change one answer, otherwise always the second analysis shown (→ or 2)
+        # bob on the same browser: his own answers, from the first item; equally good twice (0 and =),
+        # u undoes an answer, otherwise always the second analysis shown (→ or 2)
         page.reload()
         page.wait_for_selector("body[data-ready=yes]")
         start(page, "bob")
@@ -113,45 +120,42 @@ def test_two_judges_judge_reload_export_and_judgments_reads_it(tmp_path):
         page.keyboard.press("=")
         page.keyboard.press("ArrowRight")
         page.keyboard.press("Backspace")
-        assert page.locator("#progress").text_content() == f"Item 3 of {n} \u00b7 3 judged"
-        assert page.locator('[data-choice="2"]').get_attribute("aria-pressed") == "true"
+        assert page.locator("#progress").text_content() == f"Item 3 of {n} \u00b7 2 judged"
+        assert page.locator('[data-choice="2"]').get_attribute("aria-pressed") == "false"
         for _ in range(n - 2):
+            if page.locator("#judging").get_attribute("data-item") == "s3":
+                # the sentence shows the hostile word as text; no dialog, no error
+                assert page.locator("#sentence").text_content() == f"{HOSTILE} is here ."  # as its # text line
+                words = page.evaluate("""Array.from(document.querySelectorAll('[data-analysis="1"] text.word'),
+                                         (el) => el.firstChild.nodeValue)""")  # the word, without its hover text
+                assert words[0] == HOSTILE and page.locator("[data-analysis] script").count() == 0
             page.keyboard.press("2")
         bob = export(page, tmp_path)
         assert bob.name == "judgments-bob.jsonl"
-
-        # the sentence shows the hostile word as text; no dialog, no error
-        page.keyboard.press("Backspace")
-        page.keyboard.press("Backspace")
-        page.keyboard.press("Backspace")
-        assert page.locator("#sentence").text_content() == f"{HOSTILE} is here ."
-        words = page.evaluate("""Array.from(document.querySelectorAll('[data-analysis="1"] text.word'),
-                                 (el) => el.firstChild.nodeValue)""")  # the word, without its hover text
-        assert words[0] == HOSTILE and page.locator("[data-analysis] script").count() == 0
+        bob_seen = [DIFFERING[i] for i in judge_order(made.page_id, "bob", n)]
         context.close()
     assert problems == []
 
-    lines = [json.loads(line) for line in alice.read_text(encoding="utf-8").splitlines()]
-    assert [line["id"] for line in lines] == DIFFERING
-    assert all(line["judgments"] == {"alice": "A"} for line in lines)
-    assert [line["shown_first"]["alice"] for line in lines] == sides
-    assert lines[1]["comments"] == {"alice": "the <b>second</b> one attaches 'her' wrongly"}
-    assert all("comments" not in line for k, line in enumerate(lines) if k != 1)
-    assert lines[2]["a"]["forms"][0] == HOSTILE and lines[0]["systems"] == {"A": "malt.conllu", "B": "mst.conllu"}
-    bob_lines = [json.loads(line) for line in bob.read_text(encoding="utf-8").splitlines()]
-    second = {"A": "B", "B": "A"}
-    assert [line["judgments"]["bob"] for line in bob_lines] == \
-        ["tie", "tie"] + [second[first_shown("bob", item)] for item in DIFFERING[2:]]
+    header, *lines = [json.loads(line) for line in alice.read_text(encoding="utf-8").splitlines()]
+    assert header["page"] == made.page_id and header["judge"] == "alice"
+    assert sorted(line["item"] for line in lines) == DIFFERING  # in the page's order
+    by_item = {line["item"]: line for line in lines}
+    assert all(line["choice"] == ("1" if made.sides[index[line["item"]]] == "A" else "2") for line in lines)
+    assert by_item[seen[1]]["comment"] == "the <b>second</b> one attaches 'her' wrongly"
+    assert all(line["comment"] == "" for item, line in by_item.items() if item != seen[1])
+    bob_lines = {line["item"]: line["choice"] for line in map(json.loads, bob.read_text(encoding="utf-8").splitlines()[1:])}
+    assert [bob_lines[item] for item in bob_seen] == ["tie", "tie"] + ["2"] * (n - 2)
 
-    result = runner.invoke(app, ["judgments", str(alice), str(bob), "--json"])
+    result = runner.invoke(app, ["judgments", str(alice), str(bob), "--key", key_path(html), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["items"] == n and data["judges"] == 2
     assert (data["judge_items_alice"], data["judge_ties_alice"], data["judge_comments_alice"]) == (n, 0, 1)
     assert (data["judge_items_bob"], data["judge_ties_bob"], data["judge_comments_bob"]) == (n, 2, 0)
-    text = runner.invoke(app, ["judgments", str(alice), str(bob)]).stdout
-    assert "judged: alice 5 items, 0 ties, 1 comment; bob 5 items, 2 ties" in text
-    assert "Mean agreement with the judges" in text  # the gold went into the exports: the metric tables
+    assert data["won_by_A_alice"] == n
+    text = runner.invoke(app, ["judgments", str(alice), str(bob), "--key", key_path(html)]).stdout
+    assert re.search(r"judged: alice 5 items, 0 ties, 1 comment, [\d.]+ s per answer; bob 5 items, 2 ties", text)
+    assert "Mean agreement with the judges" in text  # the gold is in the key: the metric tables
 
 
 def test_no_ties_side_by_side_and_the_gold_shown(tmp_path):
@@ -169,7 +173,7 @@ def test_no_ties_side_by_side_and_the_gold_shown(tmp_path):
         one, two = page.locator('[data-analysis="1"]').bounding_box(), page.locator('[data-analysis="2"]').bounding_box()
         assert one["x"] + one["width"] <= two["x"] and abs(one["y"] - two["y"]) < 1  # side by side
         assert page.locator("#gold").is_visible() and page.locator("#gold svg").count() == 1
-        page.keyboard.press("0")  # no preference is not offered: nothing happens
+        page.keyboard.press("0")  # equally good is not offered: nothing happens
         page.keyboard.press("=")
         assert page.locator("#progress").text_content().startswith("Item 1 of 5")
         context.close()

@@ -1,6 +1,7 @@
 """The judging page without a browser (issue 41): which items it holds (Plank et al. 2015's rule:
-the sentences whose two analyses differ once punctuation is removed), the pictures, the export
-format read back by ``judgments`` (dependency and phrase trees, with and without gold), the
+the sentences whose two analyses differ once punctuation is removed), the pictures, the key and
+the exports read back by ``judgments --key`` (issue 51: the page holds no tree and no system; 0.3's
+exports with trees still read; dependency and phrase trees, with and without gold), the
 size of a page of 500 items, the command and its signature, hostile strings."""
 import base64
 import gzip
@@ -68,11 +69,15 @@ def test_sentences_one_system_lacks_or_with_other_tokens_are_left_out_and_counte
 def test_each_analysis_is_drawn_alone_on_shared_columns_with_its_differences_marked(tmp_path):
     gold, malt, mst = write_systems(tmp_path)
     page = judging_page(malt, mst, gold, show_gold=True)
-    first = page.pictures[0]  # s1: B labels "dog" obj where A says nsubj
+    first = page.pictures[0]  # s1: B labels "dog" obj where A (and the gold) say nsubj
     assert set(first) == {"A", "B", "gold"}
-    for name in ("A", "B"):
-        assert first[name].count('class="label differs"') == 1 and first[name].count('class="arc differs"') == 1
+    # with the gold shown, each analysis is marked where it differs from the gold (issue 51)
+    assert "differs" not in first["A"]
+    assert first["B"].count('class="label differs"') == 1 and first["B"].count('class="arc differs"') == 1
     assert "differs" not in first["gold"]
+    pair = judging_page(malt, mst, gold).pictures[0]  # without the gold: where the two differ
+    for name in ("A", "B"):
+        assert pair[name].count('class="label differs"') == 1 and pair[name].count('class="arc differs"') == 1
     xs = [re.findall(r'<text class="word" x="([\d.]+)"', svg) for svg in first.values()]
     assert xs[0] == xs[1] == xs[2]  # the words line up in every picture
     assert 'data-annotator=""' in first["A"]  # no name tells the side
@@ -84,24 +89,40 @@ def test_the_page_carries_the_items_and_the_export_reads_back(tmp_path):
     gold, malt, mst = write_systems(tmp_path)
     page = judging_page(malt, mst, gold)
     data = page_data(page.html)
-    assert data["systems"] == {"A": "malt.conllu", "B": "mst.conllu"} and data["ties"] is True
+    assert set(data) == {"ties", "items"} and data["ties"] is True  # no systems, no trees
     assert [item["id"] for item in data["items"]] == DIFFERING
-    assert [item["pictures"] for item in data["items"]] == page.pictures
-    record = data["items"][0]["record"]
+    for item, drawn, first in zip(data["items"], page.pictures, page.sides):
+        assert item["pictures"] == {"1": drawn[first], "2": drawn["B" if first == "A" else "A"]}
+    key = page.key
+    assert [entry["first"] for entry in key["items"]] == page.sides and sorted(page.sides).count("A") == 3
     where = Location("x.jsonl", 1, line=1)
-    for key in ("gold", "a", "b"):
-        tree = json_tree(record[key], "s1", key, where)
-        assert tree.deprels == tuple(SENTENCES["s1"][2 + ("gold", "a", "b").index(key)][1])
+    for name in ("gold", "a", "b"):
+        tree = json_tree(key["items"][0][name], "s1", name, where)
+        assert tree.deprels == tuple(SENTENCES["s1"][2 + ("gold", "a", "b").index(name)][1])
     assert 'data-page="%s"' % page.page_id in page.html and page.to_dict()["items"] == 5
-    # an export as the page writes it, judged by two judges, one with ties, read by judgments
-    lines = []
-    for item in data["items"]:
-        lines.append({**item["record"], "text": item["text"], "judgments": {"ann": "A", "bo": "tie"},
-                      "shown_first": {"ann": first_shown("ann", item["id"])}, "page": page.page_id})
-    path = tmp_path / "judgments-both.jsonl"
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    result = analyse_judgments(iter_judgments(path), mace_restarts=1)
+    # 0.4 exports (choices in display order) of two judges, read with the key
+    key_file = tmp_path / "page.key.json"
+    page.write_key(key_file)
+    paths = []
+    for judge, choice in (("ann", "1"), ("bo", "tie")):
+        path = tmp_path / f"judgments-{judge}.jsonl"
+        lines = [{"spacy_agreement_judgments": "0.4", "page": page.page_id, "judge": judge}] + [
+            {"page": page.page_id, "item": item, "judge": judge, "choice": choice, "comment": "", "ms": 10}
+            for item in DIFFERING]
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+        paths.append(path)
+    result = sa.judgments(*paths, key=key_file).analysis
     assert result.items == 5 and result.judge_ties == {"ann": 0, "bo": 5} and result.metrics
+    assert result.wins["ann"] == {"A": page.sides.count("A"), "B": page.sides.count("B"), "tie": 0, "skip": 0}
+    # 0.3's exports (trees and judgments in terms of the systems) still read
+    old = tmp_path / "judgments-old.jsonl"
+    old.write_text("".join(json.dumps({"id": entry["id"], "gold": entry["gold"], "a": entry["a"], "b": entry["b"],
+                                       "judgments": {"ann": "A", "bo": "tie"}, "shown_first": {"ann": "A"},
+                                       "systems": {"A": "malt.conllu", "B": "mst.conllu"}, "page": "0.3page"})
+                           + "\n" for entry in key["items"]), encoding="utf-8")
+    result = analyse_judgments(iter_judgments(old), mace_restarts=1)
+    assert result.items == 5 and result.judge_ties == {"ann": 0, "bo": 5} and result.metrics
+    assert result.wins["ann"]["A"] == 5 and result.sign_test["ann"] == pytest.approx(2 / 32)
 
 
 def test_first_shown_is_fixed_per_judge_and_item_and_balanced():
@@ -165,12 +186,12 @@ def test_phrase_structure_trees_are_drawn_and_read_back_without_metrics(tmp_path
                                                               ("Time", "flies", ".")]
     assert page.selection.family == "constituency" and page.selection.identical == 1
     assert all("sa-phrase" in svg for drawn in page.pictures for svg in drawn.values())
-    data = page_data(page.html)
-    record = data["items"][0]["record"]
+    records = page.key["items"]
+    record = records[0]
     assert record["a"] == {"brackets": "(S (NP (PRP I)) (VP (VBD saw) (NP (PRP$ her) (NN duck))) (. .))"}
     tree = json_tree(record["b"], "x", "b", Location("x"))
     assert tree.brackets() == page.selection.items[0].b.brackets() and tree.words == page.selection.items[0].b.words
-    lines = [{**item["record"], "judgments": {"ann": "B", "bo": "B"}} for item in data["items"]]
+    lines = [{"id": r["id"], "a": r["a"], "b": r["b"], "judgments": {"ann": "B", "bo": "B"}} for r in records]
     path = tmp_path / "judgments.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     with pytest.warns(sa.UndefinedMetricWarning, match="Cohen's kappa"):  # the judges agree on every item

@@ -222,6 +222,16 @@ class JudgmentAnalysis:
     judge_comments: Dict[str, int] = field(default_factory=dict)
     #: why the metric tables are left out (items without gold, phrase-structure trees); "" when they are not
     metrics_left_out: str = ""
+    #: per judge, then "overall" (each item won by the judges' majority): items won by A, by B, ties, skips
+    wins: Dict[str, Dict[str, int]] = field(default_factory=dict)
+    #: per judge and "overall": the two-sided sign test's p-value (binomial, p = 1/2, ties and skips left out)
+    sign_test: Dict[str, float] = field(default_factory=dict)
+    #: per pair of judges: (judge, judge, items both judged, raw agreement, Cohen's kappa)
+    judge_pairs: List[Tuple[str, str, int, float, float]] = field(default_factory=list)
+    #: what A and B are (the systems' files, from a judging page's key), else ("A", "B")
+    systems: Tuple[str, str] = ("A", "B")
+    #: per judge: the time spent on the answers (ms, from a page's exports since 0.4)
+    judge_ms: Dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {
@@ -243,6 +253,18 @@ class JudgmentAnalysis:
             out[f"judge_items_{judge}"] = self.judge_items.get(judge, 0)
             out[f"judge_ties_{judge}"] = self.judge_ties.get(judge, 0)
             out[f"judge_comments_{judge}"] = self.judge_comments.get(judge, 0)
+        if self.systems != ("A", "B"):
+            out["system_a"], out["system_b"] = self.systems
+        for who, counts in self.wins.items():
+            for what in ("A", "B", "tie", "skip"):
+                out[f"{'won_by_' + what if what in 'AB' else what + 's'}_{who}"] = counts.get(what, 0)
+            out[f"sign_test_p_{who}"] = self.sign_test.get(who, math.nan)
+        for who, ms in self.judge_ms.items():
+            out[f"judge_ms_{who}"] = ms
+        for j1, j2, shared, raw, k in self.judge_pairs:
+            out[f"shared_items_{j1}_{j2}"] = shared
+            out[f"agreement_{j1}_{j2}"] = raw
+            out[f"kappa_{j1}_{j2}"] = k
         if self.metrics_left_out:
             out["metrics_left_out"] = self.metrics_left_out
         if self.mace is not None:
@@ -260,6 +282,11 @@ def analyse_judgments(
     seed: int = 0,
     kappa: str = "cohen",
     check_forms: bool = True,
+    *,
+    skips: Optional[Mapping[str, int]] = None,
+    skipped_items: int = 0,
+    systems: Sequence[str] = ("A", "B"),
+    judge_ms: Optional[Mapping[str, int]] = None,
 ) -> JudgmentAnalysis:
     """Run every analysis of the module docstring. ``check_forms=False`` lets a parse's forms
     differ from the gold's (only the token count must match; the released Croatian MST parse
@@ -272,8 +299,16 @@ def analyse_judgments(
     code per judgment, :class:`_Judged`); the table of judgments (items × judges, one byte a
     cell) and MACE's arrays are built from them at the end. Kappas, agreements and ρ are
     computed over all items at once, as before, so the figures are the same whether the
-    items come as a list or one at a time."""
-    from scipy.stats import norm, spearmanr  # lazy: import time
+    items come as a list or one at a time.
+
+    Which system the judges prefer: per judge the items won by A and by B, the ties and the
+    skips (``skips``: per judge, the answers "cannot tell" of a page's export, which are not in the
+    items), and overall the items won by the judges' majority (more judges for A than for B: A;
+    as many: a tie); each with a two-sided sign test (``scipy.stats.binomtest``, p = 1/2, over the
+    items won by A or B: ties and skips left out; ``skipped_items``: the items every judge who saw
+    them skipped, which are not in the items either). ``systems`` names A and B in the text;
+    ``judge_ms`` is each judge's time spent (ms)."""
+    from scipy.stats import binomtest, norm, spearmanr  # lazy: import time
 
     options = options or EvaluationSettings()
     choices = judgment_metric_choices()
@@ -342,6 +377,7 @@ def analyse_judgments(
         agreement[m] = float(np.mean(per_judge)) if per_judge else undefined(
             f"agreement of {m} with the judges", "no judged item the metric decides")
     pair_agreement, cohen = [], []
+    pairs: List[Tuple[str, str, int, float, float]] = []
     letters = np.array(_Judged.LETTERS, dtype=object)
     for j1, j2 in combinations(range(len(judges)), 2):
         both = (table_of[:, j1] > 0) & (table_of[:, j2] > 0)
@@ -351,6 +387,24 @@ def analyse_judgments(
             with warnings.catch_warnings():  # a pair with undefined κ is left out of the mean
                 warnings.simplefilter("ignore", UndefinedMetricWarning)
                 cohen.append(cohen_kappa(letters[first].tolist(), letters[second].tolist()))
+            pairs.append((judges[j1], judges[j2], int(both.sum()), pair_agreement[-1], cohen[-1]))
+        else:
+            pairs.append((judges[j1], judges[j2], 0, math.nan, math.nan))
+    # which system the judges prefer: per judge, and the items by the judges' majority; the sign test
+    skipped = dict(skips or {})
+    wins: Dict[str, Dict[str, int]] = {}
+    for k, judge in enumerate(judges):
+        column = table_of[:, k]
+        wins[judge] = {"A": int((column == 1).sum()), "B": int((column == 2).sum()), "tie": int((column == 3).sum()),
+                       "skip": int(skipped.get(judge, 0))}
+    for judge in skipped:
+        wins.setdefault(judge, {"A": 0, "B": 0, "tie": 0, "skip": int(skipped[judge])})
+    majority = (table_of == 1).sum(axis=1) - (table_of == 2).sum(axis=1)
+    wins["overall"] = {"A": int((majority > 0).sum()), "B": int((majority < 0).sum()),
+                       "tie": int(((majority == 0) & (table_of > 0).any(axis=1)).sum()),
+                       "skip": int(skipped_items)}
+    sign = {who: (float(binomtest(c["A"], c["A"] + c["B"], 0.5, alternative="two-sided").pvalue)
+                  if c["A"] + c["B"] else math.nan) for who, c in wins.items()}
     judge_agreement = float(np.mean(pair_agreement)) if pair_agreement else undefined(
         "agreement between judges", "no item judged by two judges")
     kind = kappa
@@ -395,7 +449,8 @@ def analyse_judgments(
         judge_agreement, kappa_value, kind, correlations, human_corr, fitted, n, diffs,
         {j: int((table_of[:, k] > 0).sum()) for k, j in enumerate(judges)},
         {j: int((table_of[:, k] == 3).sum()) for k, j in enumerate(judges)},
-        {j: comments.get(j, 0) for j in judges}, left_out,
+        {j: comments.get(j, 0) for j in judges}, left_out, wins, sign, pairs, tuple(systems),
+        {j: int(v) for j, v in (judge_ms or {}).items()},
     )
 
 

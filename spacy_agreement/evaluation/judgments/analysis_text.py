@@ -3,7 +3,7 @@ and what each judge judged (:func:`judged_line`)."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, List
 
 from ...report.format import percent
 from ..dependency.metrics import display_name
@@ -17,10 +17,45 @@ def judged_line(result: "JudgmentAnalysis") -> str:
     and how many comments the judge wrote."""
     def one(judge: str) -> str:
         ties, notes = result.judge_ties.get(judge, 0), result.judge_comments.get(judge, 0)
+        skips = result.wins.get(judge, {}).get("skip", 0)
+        answers = result.judge_items.get(judge, 0) + skips
+        ms = result.judge_ms.get(judge)
         return (f"{judge} {result.judge_items.get(judge, 0)} items, {ties} {'tie' if ties == 1 else 'ties'}"
-                + (f", {notes} {'comment' if notes == 1 else 'comments'}" if notes else ""))
+                + (f", {skips} {'skip' if skips == 1 else 'skips'}" if skips else "")
+                + (f", {notes} {'comment' if notes == 1 else 'comments'}" if notes else "")
+                + (f", {ms / 1000 / answers:.1f} s per answer" if ms is not None and answers else ""))
 
     return "judged: " + "; ".join(one(j) for j in result.judges)
+
+
+def pairs_lines(result: "JudgmentAnalysis") -> List[str]:
+    """Each pair of judges: the items both judged, their raw agreement and Cohen's kappa."""
+    return [f"  {j1} and {j2}: {shared} {'item' if shared == 1 else 'items'} judged by both"
+            + (f", agreement {percent(raw, sign=True)}, Cohen's kappa {percent(k, sign=True)}" if shared else "")
+            for j1, j2, shared, raw, k in result.judge_pairs]
+
+
+def _p(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.4g}"
+
+
+def preference_lines(result: "JudgmentAnalysis") -> List[str]:
+    """Which system the judges prefer: per judge and overall the items won by A and by B, ties,
+    skips, and the two-sided sign test's p-value (ties and skips left out)."""
+    if not result.wins:
+        return []
+    a, b = result.systems
+    who = [w for w in result.wins if w != "overall"] + ["overall"]
+    width = max(8, *(len(w) for w in who))
+    lines = [f"Which analysis the judges prefer (A: {a}, B: {b}; two-sided sign test, ties and skips left out)",
+             f"  {'':<{width}} {'A':>6} {'B':>6} {'ties':>6} {'skips':>6} {'p':>9}"]
+    for w in who:
+        c = result.wins[w]
+        lines.append(f"  {w:<{width}} {c['A']:>6} {c['B']:>6} {c['tie']:>6} {c['skip']:>6} "
+                     f"{_p(result.sign_test.get(w, math.nan)):>9}")
+    lines.append("  (overall: each item won by the judges' majority, a tie where as many judges chose A as B, "
+                 "skipped where every judge skipped it)")
+    return lines
 
 
 def _kappa_name(result: "JudgmentAnalysis") -> str:
@@ -41,7 +76,8 @@ def format_analysis(result: "JudgmentAnalysis") -> str:
     lines = [f"{result.items} items, {len(result.judges)} judges ({', '.join(result.judges)})",
              judged_line(result),
              f"between judges: raw agreement {percent(result.judge_agreement, sign=True)}, "
-             f"{_kappa_name(result)} {percent(result.kappa, sign=True)}", ""]
+             f"{_kappa_name(result)} {percent(result.kappa, sign=True)}"]
+    lines += pairs_lines(result) + [""] + preference_lines(result) + [""]
     if not result.metrics:
         lines.append(f"no metric tables: {result.metrics_left_out or 'no metric chosen'}")
         if result.mace is not None:

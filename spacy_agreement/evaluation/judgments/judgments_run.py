@@ -8,11 +8,12 @@ whose :meth:`~JudgmentsRun.to_dict` is what ``judgments --json`` prints. The ana
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Sequence, Union
+from typing import Any, Dict, List, Sequence, Union
 
-from ...errors import BadOptionError
+from ...adapters.judging_exports import export_kind, file_pages, key_records, read_judging_key, read_page_export
+from ...errors import BadOptionError, JudgmentError
 from ..command_results import CommandRun, html_table, json_safe, percent_text, resolve_settings
-from .analysis import DEFAULT_METRICS, JudgmentAnalysis, analyse_judgments, iter_judgments
+from .analysis import DEFAULT_METRICS, JudgmentAnalysis, analyse_judgments, iter_judgments, make_item
 from .analysis_text import format_analysis
 from ..dependency.settings import options_from_flags
 from ..settings import JudgmentSettings
@@ -53,7 +54,9 @@ class JudgmentsRun(CommandRun):
     def __repr__(self) -> str:
         a = self.analysis
         agreement = ", ".join(f"{m} {percent_text(a.metric_judge_agreement[m])}" for m in a.metrics)
-        return (f"JudgmentsRun({a.items} items, {len(a.judges)} judges, {a.kappa_kind} kappa "
+        won = a.wins.get("overall")
+        preferred = f"won by A {won['A']}, by B {won['B']}, {won['tie']} ties; " if won else ""
+        return (f"JudgmentsRun({a.items} items, {len(a.judges)} judges, {preferred}{a.kappa_kind} kappa "
                 f"{percent_text(a.kappa)}; agreement with the judges: {agreement or 'no metric'}; {self.signature})")
 
     def _headline_html(self) -> str:
@@ -61,6 +64,12 @@ class JudgmentsRun(CommandRun):
         rows = [("items", str(a.items)), ("judges", ", ".join(a.judges)),
                 ("agreement between judges", percent_text(a.judge_agreement)),
                 (f"{a.kappa_kind} kappa", percent_text(a.kappa))]
+        overall = a.wins.get("overall")
+        if overall:
+            p = a.sign_test.get("overall", float("nan"))
+            rows.append((f"items won by A ({a.systems[0]}) / B ({a.systems[1]}) / ties",
+                         f"{overall['A']} / {overall['B']} / {overall['tie']} (sign test p = "
+                         f"{'-' if p != p else format(p, '.4g')})"))
         rows += [(f"agreement with the judges: {m}", percent_text(a.metric_judge_agreement[m])) for m in a.metrics]
         return html_table("judgments (Plank et al. 2015)", rows, self.signature,
                           [a.metrics_left_out] if a.metrics_left_out else [])
@@ -71,7 +80,8 @@ def judgments(*paths: PathLike, settings: Union[None, str, JudgmentSettings] = N
               punct: str = "upos,label", verb_tags: Union[None, str] = None, content_tags: Union[None, str] = None,
               ned: str = "schwartz", kappa: str = "cohen", parses: Union[str, Sequence[str]] = "parser1,parser2",
               colours: Union[str, Sequence[str]] = "blue,red", ignore_forms: bool = False, ties: str = "half",
-              seed: int = 0, metric: Sequence[str] = tuple(DEFAULT_METRICS)) -> JudgmentsRun:
+              seed: int = 0, metric: Sequence[str] = tuple(DEFAULT_METRICS),
+              key: Union[None, PathLike, Sequence[PathLike]] = None, allow_mixed: bool = False) -> JudgmentsRun:
     """``spacy-agreement judgments PATH...``: which parser metric agrees with the people who judge
     parses (Plank et al. 2015): the judges' agreement and κ (Table 1), each metric's agreement
     with the judges (Table 5), Spearman's ρ between the metrics (Table 3) and with the judgments
@@ -87,7 +97,13 @@ def judgments(*paths: PathLike, settings: Union[None, str, JudgmentSettings] = N
     ``punct``, ``verb_tags``, ``content_tags``, ``ned``, ``ignore_forms``; ``metric`` (the metrics
     compared), ``ties`` (half, skip, a or b), ``kappa`` (cohen or fleiss), ``seed`` (MACE's
     restarts). ``settings``: a :class:`~spacy_agreement.evaluation.settings.JudgmentSettings` or
-    a signature given back (``--signature``)."""
+    a signature given back (``--signature``).
+
+    The exports of a blind judging page (since 0.4: choices ``"1"``, ``"2"``, ``"tie"``, ``"skip"`` in
+    display order) need the page's ``key`` (``PAGE.key.json``, written beside the page by ``judge
+    --html``; several pages: one key each), which maps each choice back to system A or B; without
+    it the run stops and says how to give it. Exports of different pages (their ``page`` ids, 0.3's
+    included) are refused together, naming them, unless ``allow_mixed``."""
     if not paths:
         raise BadOptionError("no judgment file given")
     from ..._calling import positional_settings
@@ -99,12 +115,65 @@ def judgments(*paths: PathLike, settings: Union[None, str, JudgmentSettings] = N
                                ned=ned, metrics=tuple(metric), ties=ties, kappa=kappa, seed=seed,
                                check_forms=not ignore_forms)
     options = resolve_settings(settings, built)
+    keys = [] if key is None else [key] if isinstance(key, (str, os.PathLike)) else list(key)
+    kinds = {os.fspath(p): export_kind(p) for p in paths}
+    _check_pages(paths, keys, allow_mixed)
+    page_exports = [p for p in paths if kinds[os.fspath(p)] in ("page", "empty")]
+    if keys or any(kinds[os.fspath(p)] == "page" for p in paths):
+        others = [os.fspath(p) for p in paths if kinds[os.fspath(p)] == "items"]
+        if others:
+            raise BadOptionError(f"{', '.join(others)}: not the export of a judging page (0.4), given with "
+                                 f"{'the key' if keys else 'such exports'}: analyse them apart")
+        if not keys:
+            listed = " ".join(os.fspath(p) for p in paths)
+            raise JudgmentError(f"{os.fspath(page_exports[0])}: the exports of a blind judging page hold the choices "
+                                "as shown (analysis 1 or 2), not the systems: give the page's key, written beside "
+                                f"it by judge --html: spacy-agreement judgments {listed} --key PAGE.key.json")
+        return _keyed(page_exports, keys, allow_mixed, options)
     # the items are read, checked and scored one at a time: no tree outlives its item
     folder = {} if not any(os.path.isdir(p) for p in paths) else {
         "parses": _pair(parses, "--parses"), "colours": _pair(colours, "--colours")}
     items = iter_judgments(paths[0] if len(paths) == 1 else list(paths), **folder)
     result = analyse_judgments(items, metrics=options.metrics, options=options, ties=options.ties,
                                seed=options.seed, kappa=options.kappa, check_forms=options.check_forms)
+    return JudgmentsRun(result, options)
+
+
+def _check_pages(paths: Sequence[PathLike], keys: Sequence[PathLike], allow_mixed: bool) -> None:
+    """Exports (and keys) of more than one page are refused together, naming them, unless
+    ``allow_mixed``."""
+    if allow_mixed:
+        return
+    pages: Dict[str, List[str]] = {}
+    for p in paths:
+        for page in file_pages(p):
+            pages.setdefault(page, []).append(os.fspath(p))
+    for k in keys:
+        pages.setdefault(read_judging_key(k)["page"], []).append(f"key {os.fspath(k)}")
+    if len(pages) > 1:
+        listed = "; ".join(f"page {page}: {', '.join(files)}" for page, files in pages.items())
+        raise JudgmentError(f"these files are of {len(pages)} different judging pages ({listed}): analyse each "
+                            "page's exports apart, or give --allow-mixed to pool them")
+
+
+def _keyed(exports: Sequence[PathLike], keys: Sequence[PathLike], allow_mixed: bool,
+           options: JudgmentSettings) -> JudgmentsRun:
+    """The analysis of a blind page's exports through its key (or several pages' with --allow-mixed)."""
+    loaded = [(os.fspath(k), read_judging_key(k)) for k in keys]
+    pages = {key["page"] for _, key in loaded}
+    answers = ((os.fspath(p), answer) for p in exports for answer in read_page_export(p))
+    records, stats, skipped_items = key_records(loaded, answers, prefix=len(pages) > 1)
+    if not records:
+        counted = sum(s["answers"] for s in stats.values())
+        raise JudgmentError(f"no item judged in {len(exports)} export(s) of page {', '.join(sorted(pages))}"
+                            + (f" ({counted} answers, all skips)" if counted else " (no answer)"))
+    systems = tuple(os.path.basename(loaded[0][1].get("systems", {}).get(s) or s) for s in ("A", "B")) \
+        if len(pages) == 1 else ("A", "B")
+    result = analyse_judgments((make_item(*r) for r in records), metrics=options.metrics, options=options,
+                               ties=options.ties, seed=options.seed, kappa=options.kappa,
+                               check_forms=options.check_forms, skips={j: s["skip"] for j, s in stats.items()},
+                               skipped_items=skipped_items,
+                               systems=systems, judge_ms={j: s["ms"] for j, s in stats.items()})
     return JudgmentsRun(result, options)
 
 
