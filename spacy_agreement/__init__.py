@@ -63,7 +63,6 @@ _EXPORTS = {
     "score_nltk_trees": ".integrations.nltk_scoring",
     "DiscourseRun": ".evaluation.discourse.discourse_run",
     "discourse": ".evaluation.discourse.discourse_run",
-    "EvalbParams": ".evaluation.constituency.evalb_params",
     "EvalbSettings": ".evaluation.constituency.evalb_params",
     "EvalbRun": ".evaluation.constituency.evalb_run",
     "evalb": ".evaluation.constituency.evalb_run",
@@ -76,7 +75,6 @@ _EXPORTS = {
     "JudgingSettings": ".evaluation.judgments.judging_items",
     "JudgmentsRun": ".evaluation.judgments.judgments_run",
     "judgments": ".evaluation.judgments.judgments_run",
-    "EvaluationOptions": ".evaluation.dependency.settings",
     "EvaluationSettings": ".evaluation.dependency.settings",
     "ComparisonSettings": ".evaluation.comparison.settings",
     "JudgingPage": ".report.judging_page",
@@ -93,6 +91,20 @@ _EXPORTS = {
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+#: 0.3's second names of one concept: still answered for a release, with a DeprecationWarning
+_RENAMED = {"EvalbParams": "EvalbSettings", "EvaluationOptions": "EvaluationSettings"}
+_exported = __getattr__
+
+
+def __getattr__(name: str) -> object:  # noqa: F811 (the lazy exports, and the renamed names beside them)
+    if name in _RENAMED:
+        import warnings
+
+        warnings.warn(f"spacy_agreement.{name} is deprecated and will be removed in the next release: use "
+                      f"spacy_agreement.{_RENAMED[name]} (the same class)", DeprecationWarning, stacklevel=2)
+        return _exported(_RENAMED[name])
+    return _exported(name)
 
 if TYPE_CHECKING:  # the same names for type checkers and the API reference (griffe), which read imports
     from .agreement.accuracy import (AccuracyResult, bracket_jaccard, pairwise_accuracy, pairwise_attachment,
@@ -111,14 +123,14 @@ if TYPE_CHECKING:  # the same names for type checkers and the API reference (gri
     from .evaluation.conll18.refusals import ScriptRefusalError
     from .integrations.nltk_scoring import score_nltk_trees
     from .evaluation.discourse.discourse_run import DiscourseRun, discourse
-    from .evaluation.constituency.evalb_params import EvalbParams, EvalbSettings
+    from .evaluation.constituency.evalb_params import EvalbSettings
     from .evaluation.constituency.evalb_run import EvalbRun, evalb
     from .evaluation.constituency.leaf_ancestor_run import LeafAncestorRun, leaf_ancestor
     from .evaluation.comparison.compare_run import CompareRun, compare
     from .evaluation.dependency.evaluate_run import EvaluateRun, evaluate
     from .evaluation.judgments.judging_items import JudgingSettings
     from .evaluation.judgments.judgments_run import JudgmentsRun, judgments
-    from .evaluation.dependency.settings import EvaluationOptions, EvaluationSettings
+    from .evaluation.dependency.settings import EvaluationSettings
     from .evaluation.comparison.settings import ComparisonSettings
     from .report.judging_page import JudgingPage, judge, judging_page
     from .evaluation.settings import DiscourseSettings, JudgmentSettings, LeafAncestorSettings

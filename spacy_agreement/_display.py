@@ -4,8 +4,9 @@ prints with its default printing options. The texts live in the report layer
 when a result is first printed, so no result module imports the report layer."""
 from __future__ import annotations
 
+import difflib
 import importlib
-from typing import Any
+from typing import Any, Iterable, List
 
 
 def command_text(result: Any) -> str:
@@ -17,6 +18,23 @@ def command_text(result: Any) -> str:
 #: exported to HTML draws a bare ``<pre>`` in its body font), its columns kept, scrolled sideways.
 MONOSPACE = ("font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,'Liberation Mono',monospace;"
              "white-space:pre;overflow-x:auto;font-size:12px;line-height:1.35")
+
+
+def public_names(*objects: Any) -> List[str]:
+    """The public attribute names of ``objects`` (for a result's ``__dir__``: its own and those it answers for)."""
+    names = set()
+    for obj in objects:
+        if obj is not None:
+            names.update(n for n in dir(obj) if not n.startswith("_"))
+    return sorted(names)
+
+
+def no_attribute(owner: Any, name: str, known: Iterable[str]) -> AttributeError:
+    """The error for a misspelt attribute of a result: its class, the name, the closest names
+    it has (``did you mean``), and where to look (``dir(result)``)."""
+    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return AttributeError(f"{type(owner).__name__} has no attribute {name!r}{hint} (dir(result) lists them)")
 
 
 class ShowsAsCommandText:
@@ -41,4 +59,4 @@ class ShowsAsCommandText:
                 f"<pre style=\"{MONOSPACE}\">{text}</pre></details>")
 
 
-__all__ = ["MONOSPACE", "ShowsAsCommandText", "command_text"]
+__all__ = ["MONOSPACE", "ShowsAsCommandText", "command_text", "no_attribute", "public_names"]

@@ -5,10 +5,10 @@ and :mod:`spacy_agreement.adapters.evalb_files` (the block reader). Lines are La
 EVALB reads them.
 """
 import os
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Dict, Iterable, Iterator, Optional, Sequence, Tuple, Union, overload
 
-from .evaluation.evalb import Evaluator, SentenceResult
-from .evaluation.evalb_params import EvalbParams
+from .evaluation.constituency.evalb import Evaluator, SentenceResult
+from .evaluation.constituency.evalb_params import EvalbParams
 
 _Path = Union[str, "os.PathLike[str]"]
 # length, status (0 scored, 2 skip), matched, gold brackets, test brackets, crossing, words, correct tags
@@ -43,4 +43,4 @@ def run_files(
     rows: Optional[SentenceRows] = None, write: Optional[Callable[[bytes], object]] = None,
 ) -> Tuple[int, Optional[bool]]: ...
 def needs_joining(path: _Path) -> bool: ...
-def _restored_rows(factory: Callable[..., SentenceResult], data: bytes, extra: dict) -> SentenceRows: ...
+def _restored_rows(factory: Callable[..., SentenceResult], data: bytes, extra: Dict[int, SentenceResult]) -> SentenceRows: ...

@@ -172,6 +172,12 @@ class LayersResult(ShowsAsCommandText):
         """The same as :meth:`to_dict` (its name before 0.4)."""
         return self.to_dict(details)
 
+    @property
+    def score(self) -> float:
+        """The headline figure: α of the first layer compared (the table's first row; ``nan`` when
+        undefined or when no layer was compared)."""
+        return next(iter(self.layers.values())).alpha if self.layers else float("nan")
+
     def __repr__(self) -> str:
         """One line: α of the first layers, the annotators and items, the signature."""
         shown = [f"{name} {_percent(layer.alpha)}" for name, layer in list(self.layers.items())[:6]]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .._display import ShowsAsCommandText
+from .._display import ShowsAsCommandText, no_attribute
 from ..errors import undefined
 from .accuracy import AccuracyResult
 from .settings import AlphaSettings
@@ -88,13 +88,78 @@ class AlphaResult(ShowsAsCommandText):
     def __getitem__(self, kind: str) -> float:
         return self.alphas[kind]
 
-    def __getattr__(self, name: str) -> float:
-        if name.startswith("alpha_") and name[6:] in self.__dict__.get("alphas", {}):
-            return self.alphas[name[6:]]
+    if not TYPE_CHECKING:  # type checkers see the typed properties alone: a misspelt name is an error there
+        def __getattr__(self, name: str) -> float:
+            if name.startswith("__"):
+                raise AttributeError(name)
+            if name.startswith("alpha_") and name[6:] in self.__dict__.get("alphas", {}):
+                return self.alphas[name[6:]]
+            accuracy = self.__dict__.get("accuracy")
+            if accuracy is not None and name in accuracy.scores:  # result.las, result.jaccard
+                return accuracy.scores[name]
+            raise no_attribute(self, name, dir(self))
+
+    def __dir__(self) -> List[str]:
         accuracy = self.__dict__.get("accuracy")
-        if accuracy is not None and name in accuracy.scores:  # result.las, result.jaccard
-            return accuracy.scores[name]
-        raise AttributeError(name)
+        return sorted(set(object.__dir__(self)) | {f"alpha_{k}" for k in self.__dict__.get("alphas", {})}
+                      | set(accuracy.scores if accuracy is not None else ()))
+
+    def _alpha_of(self, kind: str) -> float:
+        if kind not in self.alphas:
+            raise no_attribute(self, f"alpha_{kind}", dir(self))
+        return self.alphas[kind]
+
+    def _accuracy_of(self, name: str) -> float:
+        accuracy = self.accuracy
+        if accuracy is None or name not in accuracy.scores:
+            raise no_attribute(self, name, dir(self))
+        return float(accuracy.scores[name])
+
+    @property
+    def alpha_plain(self) -> float:
+        """α over δplain (Skjærholt 2014, eq. 4: the unnormalised tree edit distance)."""
+        return self._alpha_of("plain")
+
+    @property
+    def alpha_diff(self) -> float:
+        """α over δdiff (Skjærholt 2014, eq. 5: the distance less the difference in size)."""
+        return self._alpha_of("diff")
+
+    @property
+    def alpha_norm(self) -> float:
+        """α over δnorm (Skjærholt 2014, eq. 6: the distance over the sum of the sizes)."""
+        return self._alpha_of("norm")
+
+    @property
+    def las(self) -> float:
+        """The pairwise labelled attachment score (dependency trees; eq. 3), a fraction."""
+        return self._accuracy_of("las")
+
+    @property
+    def uas(self) -> float:
+        """The pairwise unlabelled attachment score (dependency trees), a fraction."""
+        return self._accuracy_of("uas")
+
+    @property
+    def la(self) -> float:
+        """The pairwise label accuracy (dependency trees), a fraction."""
+        return self._accuracy_of("la")
+
+    @property
+    def jaccard(self) -> float:
+        """The bracket Jaccard of phrase-structure trees (Skjærholt 2014, §4.2), a fraction."""
+        return self._accuracy_of("jaccard")
+
+    @property
+    def score(self) -> float:
+        """The headline figure: α over δplain (the table's first row), else the result's only α,
+        else (``method="off"``) LAS or bracket Jaccard."""
+        if "plain" in self.alphas:
+            return self.alphas["plain"]
+        if self.alphas:
+            return next(iter(self.alphas.values()))
+        scores = self.accuracy.scores if self.accuracy is not None else {}
+        return float(scores.get("las", scores.get("jaccard", float("nan"))))
 
     def __repr__(self) -> str:
         """One line: α of each δ, the accuracies, the items and the signature."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import sys
-from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar, Union
 
-from .._display import ShowsAsCommandText
+from .._display import ShowsAsCommandText, no_attribute, public_names
 from ..errors import BadOptionError
 from ..signature import Settings, digest, read_signature
 
@@ -55,10 +55,18 @@ class CommandRun(ShowsAsCommandText):
 
     WRAPS = ""
 
-    def __getattr__(self, name: str) -> Any:  # only for names the instance lacks
-        if name.startswith("__") or name == self.WRAPS:  # not yet set (copy, pickle)
-            raise AttributeError(name)
-        return getattr(getattr(self, self.WRAPS), name)
+    if not TYPE_CHECKING:  # type checkers see the typed properties alone: a misspelt name is an error there
+        def __getattr__(self, name: str) -> Any:  # only for names the instance lacks
+            if name.startswith("__") or name == self.WRAPS:  # not yet set (copy, pickle)
+                raise AttributeError(name)
+            wrapped = getattr(self, self.WRAPS)
+            try:
+                return getattr(wrapped, name)
+            except AttributeError:
+                raise no_attribute(self, name, dir(self)) from None
+
+    def __dir__(self) -> List[str]:
+        return sorted(set(object.__dir__(self)) | set(public_names(self.__dict__.get(self.WRAPS))))
 
     @property
     def signature(self) -> str:

@@ -151,6 +151,32 @@ class CompareRun(CommandRun):
             out["breakdowns"] = breakdowns_to_json(self.breakdowns)
         return json_safe(out)
 
+    @property
+    def pairs(self) -> List[Any]:
+        """Every pair of systems compared (a ``PairComparison`` each: differences, intervals, p-values)."""
+        return list(self.comparison.pairs)
+
+    def pair(self, a: str, b: str) -> Any:
+        """The comparison of system ``b`` against system ``a`` (their names, as the table names them)."""
+        return self.comparison.pair(a, b)
+
+    @property
+    def values(self) -> Dict[str, Dict[str, float]]:
+        """Each system's corpus value of each metric (fractions)."""
+        return dict(self.comparison.values)
+
+    @property
+    def metrics(self) -> List[str]:
+        """The metrics compared, as ``--metric`` names them."""
+        return list(self.comparison.metrics)
+
+    @property
+    def score(self) -> float:
+        """The headline figure: the difference in the first metric between the first two systems
+        (the second less the first, a fraction), as the table's first line shows it."""
+        first = self.comparison.pairs[0] if self.comparison.pairs else None
+        return float(first.difference[self.comparison.metrics[0]]) if first is not None else float("nan")
+
     def __repr__(self) -> str:
         c = self.comparison
         metric = c.metrics[0] if c.metrics else None

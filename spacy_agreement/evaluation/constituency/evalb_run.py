@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Callable, Dict, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Union
 
 from ...errors import InvalidTreeError, Location
 from ..._calling import positional_settings
@@ -106,6 +106,21 @@ class EvalbRun(CommandRun):
     def text(self) -> str:
         """EVALB's output, line for line (without the last newline; empty rows where the run kept none)."""
         return format_report(self.report)
+
+    @property
+    def score(self) -> float:
+        """The headline figure: EVALB's bracketing F of "All", a fraction (``nan`` when undefined)."""
+        return self.report.all.fractions()["fmeasure"]
+
+    @property
+    def aborted(self) -> bool:
+        """Whether EVALB gave up (more than ``MAX_ERROR`` errors), as it exits with status 1."""
+        return bool(self.report.aborted)
+
+    @property
+    def messages(self) -> List[str]:
+        """EVALB's messages (``1001 : Number of lines unmatch``, errors): the command prints them on stderr."""
+        return list(self.report.messages)
 
     def __repr__(self) -> str:
         if self.report.aborted:

@@ -100,6 +100,21 @@ class LeafAncestorRun(CommandRun):
             warnings.simplefilter("ignore")
             return self.result.to_dict(sentences=False)
 
+    @property
+    def leaf_ancestor(self) -> float:
+        """The leaf-ancestor score, mean over sentences (Sampson & Babarczy 2003, §2), a fraction."""
+        return float(self.result.leaf_ancestor)
+
+    @property
+    def leaf_ancestor_words(self) -> float:
+        """The leaf-ancestor score, mean over words, a fraction."""
+        return float(self.result.leaf_ancestor_words)
+
+    @property
+    def score(self) -> float:
+        """The headline figure: the leaf-ancestor score, mean over sentences."""
+        return self.leaf_ancestor
+
     def __repr__(self) -> str:
         data = self._headline()
         geig = (f", GEIG F {percent_text(data['geig_unlabelled'])} unlabelled, "

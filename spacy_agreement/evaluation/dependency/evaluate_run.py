@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import os
 from contextlib import ExitStack
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from ..._display import MONOSPACE, ShowsAsCommandText
+from ..._display import MONOSPACE, ShowsAsCommandText, no_attribute, public_names
 from ..._calling import positional_settings
 from ...adapters.objects import InputFiles
 from ...errors import BadOptionError, MismatchedCorpusError, warns_once
@@ -89,16 +89,81 @@ class EvaluateRun(ShowsAsCommandText):
         self.gold_sentences, self.system_sentences = gold_sentences, system_sentences
         self.conll18_missing = conll18_missing
 
-    @warns_once
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in ("result", "aligned", "alignment", "settings"):  # copy, pickle
-            raise AttributeError(name)
-        scores = self.scores
-        if name in scores:
-            return scores[name]
-        if self.result is not None:
-            return getattr(self.result, name)
-        raise AttributeError(name)
+    if not TYPE_CHECKING:  # type checkers see the typed properties alone: a misspelt name is an error there
+        @warns_once
+        def __getattr__(self, name: str) -> Any:
+            if name.startswith("__") or name in ("result", "aligned", "alignment", "settings"):  # copy, pickle
+                raise AttributeError(name)
+            scores = self.scores
+            if name in scores:
+                return scores[name]
+            if self.result is not None:
+                try:
+                    return getattr(self.result, name)
+                except AttributeError:
+                    pass
+            raise no_attribute(self, name, dir(self))
+
+    def __dir__(self) -> List[str]:
+        return sorted(set(object.__dir__(self)) | set(self.scores) | set(public_names(self.__dict__.get("result"))))
+
+    def _metric(self, name: str) -> float:
+        return float(self.scores.get(name, float("nan")))
+
+    @property
+    def las(self) -> float:
+        """The labelled attachment score, a fraction (``nan`` where undefined or not computed for this alignment)."""
+        return self._metric("las")
+
+    @property
+    def uas(self) -> float:
+        """The unlabelled attachment score, a fraction (``nan`` where undefined or not computed for this alignment)."""
+        return self._metric("uas")
+
+    @property
+    def la(self) -> float:
+        """The label accuracy, a fraction (``nan`` where undefined or not computed for this alignment)."""
+        return self._metric("la")
+
+    @property
+    def ned(self) -> float:
+        """The normalised edit distance score (NED), a fraction (``nan`` where undefined or not computed for this alignment)."""
+        return self._metric("ned")
+
+    @property
+    def ted(self) -> float:
+        """The tree edit distance accuracy (TED), a fraction (``nan`` where undefined or not computed for this alignment)."""
+        return self._metric("ted")
+
+    @property
+    def lcp(self) -> float:
+        """The labelled complete predicate, a fraction (``nan`` where undefined or not computed for this alignment)."""
+        return self._metric("lcp")
+
+    @property
+    def ucp(self) -> float:
+        """The unlabelled complete predicate, a fraction (``nan`` where undefined or not computed for this alignment)."""
+        return self._metric("ucp")
+
+    @property
+    def clas(self) -> float:
+        """The content-word LAS (CLAS), a fraction (``nan`` where undefined or not computed for this alignment)."""
+        return self._metric("clas")
+
+    @property
+    def mlas(self) -> float:
+        """The morphology-aware LAS (MLAS), a fraction (``nan`` where undefined or not computed for this alignment)."""
+        return self._metric("mlas")
+
+    @property
+    def blex(self) -> float:
+        """The bilexical LAS (BLEX), a fraction (``nan`` where undefined or not computed for this alignment)."""
+        return self._metric("blex")
+
+    @property
+    def score(self) -> float:
+        """The headline figure: LAS, a fraction (the F1 of conll18_ud_eval.py's LAS on other tokens)."""
+        return self.las
 
     @property
     def signature(self) -> str:

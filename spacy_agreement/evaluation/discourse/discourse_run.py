@@ -103,6 +103,13 @@ class DiscourseRun(CommandRun):
     def _pairs(self) -> int:
         return len(self.agreement.pooled()) if self.corpus else len(self.agreement.pairs)
 
+    @property
+    def score(self) -> float:
+        """The headline figure: F1 on relations under strict agreement (Mírovský et al. 2010, §3.1),
+        a fraction (``nan`` when undefined)."""
+        value = self.to_dict()["strict"]["f1_relations"]
+        return float("nan") if value is None else float(value)
+
     def __repr__(self) -> str:
         means = self._means()
         figures = ", ".join(f"{m} {percent_text(means[m]['f1_relations'])}" for m in MEASURES)

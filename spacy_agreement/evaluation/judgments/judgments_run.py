@@ -51,6 +51,16 @@ class JudgmentsRun(CommandRun):
         """The paper's tables as the command prints them (without the signature line)."""
         return format_analysis(self.analysis)
 
+    @property
+    def kappa(self) -> float:
+        """The judges' chance-corrected agreement (Plank et al. 2015, Table 1), a fraction."""
+        return float(self.analysis.kappa)
+
+    @property
+    def score(self) -> float:
+        """The headline figure: the judges' κ (:attr:`kappa`)."""
+        return self.kappa
+
     def __repr__(self) -> str:
         a = self.analysis
         agreement = ", ".join(f"{m} {percent_text(a.metric_judge_agreement[m])}" for m in a.metrics)
