@@ -111,6 +111,52 @@ def alpha(*inputs: Any, settings: Union[None, str, AlphaSettings] = None, dirs: 
     >>> result = alpha([[a, a], [b, a], [c, c]])
     >>> round(result.alpha_plain, 4), round(result.las, 4), result.to_dict()["alpha_method"]
     (0.8276, 0.8571, 'exact')
+
+    Parameters
+    ----------
+    *inputs
+        One argument per annotator: a path as the command takes it (a CoNLL-U/CoNLL-X file, a ``.spacy`` DocBin, a folder or a
+        tool's export), spaCy docs (a ``Doc``, an iterable of them, a ``DocBin``), NLTK
+        ``DependencyGraph``\\ s or the package's ``DependencyTree``\\ s: objects are written to a
+        file and read as the path would be (:mod:`spacy_agreement.adapters.objects`), so the
+        numbers are the same.
+        spaCy ``Example``\\ s alone are two annotators, their reference and predicted docs. Or
+        data already read: a :class:`~spacy_agreement.Corpus`, items of trees.
+    settings
+        A settings object of the command (keyword-only), whose fields an option given otherwise than
+        by default must not contradict (an error naming the option).
+    signature
+        A signature given back (as ``--signature``: the signature, or a saved ``--json`` output).
+    **options
+        The command's long options (``-`` as ``_``) with its defaults (see above).
+
+    Returns
+    -------
+    AlphaResult
+        α per δ (``alpha_plain``, ``alpha_diff``, ``alpha_norm``), the accuracies (``las``, ``uas``,
+        ``la`` or ``jaccard``), every count of what was set aside; ``.score`` is α over δplain,
+        ``str()`` the command's text, ``to_dict()`` its ``--json``.
+
+    Raises
+    ------
+    TypeError
+        An input that is none of the kinds above, or of the other family : the message names the argument, what was given and the kinds accepted.
+    spacy_agreement.EmptyInputError
+        An empty file (``FILE: empty file``, as the command says) or an empty list.
+    spacy_agreement.InvalidTreeError
+        A malformed tree, naming the file, the sentence and the token.
+    spacy_agreement.BadOptionError
+        An option value the function cannot use, naming the option.
+
+    Examples
+    --------
+    >>> import spacy_agreement as sa
+    >>> from pathlib import Path
+    >>> demo = Path(sa.__file__).parent / "data" / "demo"
+    >>> result = sa.alpha(demo / "dependency" / "anna" / "story-anna.conllu",
+    ...                   demo / "dependency" / "ben" / "story-ben.conllu")
+    >>> round(result.alpha_plain, 4), round(result.alpha_norm, 4), round(result.las, 4)
+    (0.8553, 0.9142, 0.9474)
     """
     reading = {"dirs": dirs, "allow_duplicates": allow_duplicates, "user_key": user_key, "include": include,
                "annotator_key": annotator_key, "annotator_part": annotator_part, "name_pattern": name_pattern,

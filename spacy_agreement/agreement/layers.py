@@ -339,6 +339,52 @@ def layers(*inputs: Any, settings: Union[None, str, LayerSettings] = None, dirs:
     reading options of ``alpha`` (``dirs``, ``format``, ``include``, ...), and ``export``:
     a ``.tsv``, ``.csv`` or ``.jsonl`` file to write every (token, layer) disagreement to
     (:func:`disagreements`; their number in ``result.exported``).
+
+    Parameters
+    ----------
+    *inputs
+        One argument per annotator: a path as the command takes it (a CoNLL-U/CoNLL-X file, a ``.spacy`` DocBin, a folder or a
+        tool's export), spaCy docs (a ``Doc``, an iterable of them, a ``DocBin``), NLTK
+        ``DependencyGraph``\\ s or the package's ``DependencyTree``\\ s: objects are written to a
+        file and read as the path would be (:mod:`spacy_agreement.adapters.objects`), so the
+        numbers are the same.
+        Or data already read: a :class:`~spacy_agreement.Corpus`.
+    settings
+        A settings object of the command (keyword-only), whose fields an option given otherwise than
+        by default must not contradict (an error naming the option).
+    signature
+        A signature given back (as ``--signature``: the signature, or a saved ``--json`` output).
+    **options
+        The command's long options (``-`` as ``_``) with its defaults (see above).
+
+    Returns
+    -------
+    LayersResult
+        One :class:`LayerAgreement` per layer (``result.layers``, ``result["deprel"]``): α, observed
+        agreement, Cohen's and Fleiss' κ, per label and per annotator; ``.score`` is the first
+        layer's α, ``str()`` the command's text, ``to_dict()`` its ``--json``.
+
+    Raises
+    ------
+    TypeError
+        An input that is none of the kinds above, or of the other family (phrase-structure trees
+        here): the message names the argument, what was given and the kinds accepted.
+    spacy_agreement.EmptyInputError
+        An empty file (``FILE: empty file``, as the command says) or an empty list.
+    spacy_agreement.InvalidTreeError
+        A malformed tree, naming the file, the sentence and the token.
+    spacy_agreement.BadOptionError
+        An option value the function cannot use, naming the option.
+
+    Examples
+    --------
+    >>> import spacy_agreement as sa
+    >>> from pathlib import Path
+    >>> demo = Path(sa.__file__).parent / "data" / "demo"
+    >>> result = sa.layers(demo / "dependency" / "anna" / "story-anna.conllu",
+    ...                    demo / "dependency" / "ben" / "story-ben.conllu", layer=["upos", "deprel"])
+    >>> {name: round(layer.alpha, 4) for name, layer in result.layers.items()}
+    {'upos': 1.0, 'deprel': 0.9415}
     """
     reading = {"dirs": dirs, "allow_duplicates": allow_duplicates, "user_key": user_key, "include": include,
                "annotator_key": annotator_key, "annotator_part": annotator_part, "name_pattern": name_pattern,

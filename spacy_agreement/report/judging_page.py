@@ -376,7 +376,52 @@ def judge(system_a: Any, system_b: Any, *args: Any, gold: Any = None,
     (``--signature``; or ``signature=``). ``system_a``, ``system_b`` and ``gold`` take paths, spaCy
     docs, DocBins, DependencyGraphs or the package's trees (:mod:`spacy_agreement.adapters.objects`).
     :func:`judging_page` is the same page with the selection's settings as
-    keywords; :meth:`JudgingPage.to_dict` is ``judge --json``."""
+    keywords; :meth:`JudgingPage.to_dict` is ``judge --json``.
+
+    Parameters
+    ----------
+    system_a, system_b, gold
+        The two systems' analyses and (optionally) the gold, each a path as the command takes it (a CoNLL-U/CoNLL-X file, a ``.spacy`` DocBin, a folder or a
+        tool's export), spaCy docs (a ``Doc``, an iterable of them, a ``DocBin``), NLTK
+        ``DependencyGraph``\\ s or the package's ``DependencyTree``\\ s: objects are written to a
+        file and read as the path would be (:mod:`spacy_agreement.adapters.objects`), so the
+        numbers are the same.
+    settings
+        A settings object of the command (keyword-only), whose fields an option given otherwise than
+        by default must not contradict (an error naming the option).
+    signature
+        A signature given back (as ``--signature``: the signature, or a saved ``--json`` output).
+    **options
+        The command's long options (``-`` as ``_``) with its defaults (see above).
+
+    Returns
+    -------
+    JudgingPage
+        The page (``html``, ``write(path)``), its items and what was left out; ``to_dict()`` is
+        the command's ``--json``.
+
+    Raises
+    ------
+    TypeError
+        An input that is none of the kinds above, or of the other family (phrase-structure trees
+        here): the message names the argument, what was given and the kinds accepted.
+    spacy_agreement.EmptyInputError
+        An empty file (``FILE: empty file``, as the command says) or an empty list.
+    spacy_agreement.InvalidTreeError
+        A malformed tree, naming the file, the sentence and the token.
+    spacy_agreement.BadOptionError
+        An option value the function cannot use, naming the option.
+
+    Examples
+    --------
+    >>> import spacy_agreement as sa
+    >>> from pathlib import Path
+    >>> demo = Path(sa.__file__).parent / "data" / "demo"
+    >>> page = sa.judge(demo / "dependency" / "anna" / "story-anna.conllu",
+    ...                 demo / "dependency" / "ben" / "story-ben.conllu", all=True)
+    >>> page.to_dict()["items"]
+    3
+    """
     from .._calling import looks_like_signature, positional_settings
     from ..adapters.objects import InputFiles
     from ..evaluation.command_results import resolve_settings

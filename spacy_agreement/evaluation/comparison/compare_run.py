@@ -229,7 +229,57 @@ def compare(gold: Any, *systems: Any, settings: Union[None, str, ComparisonSetti
     (lower case, as ``evaluate``'s JSON names them). ``shuffles``, ``resamples``, ``seed``,
     ``confidence``, ``interval``: the tests' and intervals' settings; ``settings``: a
     :class:`~spacy_agreement.ComparisonSettings` or a signature given
-    back (``--signature``). ``note`` gets the command's lines of chatter."""
+    back (``--signature``). ``note`` gets the command's lines of chatter.
+
+    Parameters
+    ----------
+    gold
+        The gold analyses: a path as the command takes it (a CoNLL-U/CoNLL-X file, a ``.spacy`` DocBin, a folder or a
+        tool's export), spaCy docs (a ``Doc``, an iterable of them, a ``DocBin``), NLTK
+        ``DependencyGraph``\\ s or the package's ``DependencyTree``\\ s: objects are written to a
+        file and read as the path would be (:mod:`spacy_agreement.adapters.objects`), so the
+        numbers are the same.
+    *systems
+        Two systems or more, each its own argument, of the same kinds (0.3's one list still works,
+        with a ``DeprecationWarning``).
+    settings
+        A settings object of the command (keyword-only), whose fields an option given otherwise than
+        by default must not contradict (an error naming the option).
+    signature
+        A signature given back (as ``--signature``: the signature, or a saved ``--json`` output).
+    **options
+        The command's long options (``-`` as ``_``) with its defaults (see above); ``metric`` a
+        name or a list of names.
+
+    Returns
+    -------
+    CompareRun
+        ``pair(a, b)``, ``pairs``, ``values``, ``metrics``: differences, intervals and p-values;
+        ``.score`` is the first pair's difference in the first metric, ``str()`` the command's text,
+        ``to_dict()`` its ``--json``.
+
+    Raises
+    ------
+    TypeError
+        An input that is none of the kinds above, or of the other family : the message names the argument, what was given and the kinds accepted.
+    spacy_agreement.EmptyInputError
+        An empty file (``FILE: empty file``, as the command says) or an empty list.
+    spacy_agreement.InvalidTreeError
+        A malformed tree, naming the file, the sentence and the token.
+    spacy_agreement.BadOptionError
+        An option value the function cannot use, naming the option.
+
+    Examples
+    --------
+    >>> import spacy_agreement as sa
+    >>> from pathlib import Path
+    >>> demo = Path(sa.__file__).parent / "data" / "demo"
+    >>> gold = demo / "dependency" / "anna" / "story-anna.conllu"
+    >>> run = sa.compare(gold, demo / "dependency" / "ben" / "story-ben.conllu", gold, metric="las",
+    ...                  shuffles=1000, resamples=200)
+    >>> round(run.score, 4), run.metrics
+    (0.0526, ['las'])
+    """
     systems_given: List[Any] = list(systems)
     if len(systems_given) in (1, 2) and isinstance(systems_given[0], (list, tuple)) and systems_given[0] and all(
             isinstance(x, (str, os.PathLike)) for x in systems_given[0]):

@@ -169,7 +169,52 @@ def evalb(gold: Any, test: Any, *args: Any, settings: Union[None, str, EvalbSett
     bytes, in blocks, without :data:`~spacy_agreement.evaluation.constituency.evalb.HEADER`) while they are scored.
     A run EVALB gives up on (more than ``MAX_ERROR`` errors) is returned with ``aborted`` set
     and its messages, as EVALB exits with status 1; an input that is CoNLL, not brackets, raises
-    :class:`~spacy_agreement.errors.InvalidTreeError`."""
+    :class:`~spacy_agreement.errors.InvalidTreeError`.
+
+    Parameters
+    ----------
+    gold, test
+        The gold and the test trees, each a path (a file of bracketed trees, one a line as EVALB reads them), an NLTK ``Tree``
+        (**one** sentence) or an iterable of them, or the package's ``ConstituencyTree``\\ s,
+        written to a file and read as the path would be.
+    settings
+        A settings object of the command (keyword-only), whose fields an option given otherwise than
+        by default must not contradict (an error naming the option).
+    signature
+        A signature given back (as ``--signature``: the signature, or a saved ``--json`` output).
+    params
+        EVALB's parameter file (``-p``), keyword-only: a third positional value is an error saying so.
+    **options
+        The command's long options (``-`` as ``_``) with its defaults (see above).
+
+    Returns
+    -------
+    EvalbRun
+        EVALB's rows and summaries (``report``, ``aborted``, ``messages``); ``.score`` is the
+        bracketing F of "All" (a fraction), ``str()`` EVALB's output byte for byte, ``to_dict()``
+        the command's ``--json`` (fractions).
+
+    Raises
+    ------
+    TypeError
+        An input that is none of the kinds above, or of the other family (dependency analyses
+        here): the message names the argument, what was given and the kinds accepted.
+    spacy_agreement.EmptyInputError
+        An empty file (``FILE: empty file``, as the command says) or an empty list.
+    spacy_agreement.InvalidTreeError
+        A malformed tree, naming the file, the sentence and the token.
+    spacy_agreement.BadOptionError
+        An option value the function cannot use, naming the option.
+
+    Examples
+    --------
+    >>> import spacy_agreement as sa
+    >>> from pathlib import Path
+    >>> demo = Path(sa.__file__).parent / "data" / "demo"
+    >>> run = sa.evalb(demo / "phrase" / "annotator-a.tree", demo / "phrase" / "annotator-b.tree")
+    >>> round(run.score, 4), run.aborted
+    (0.9333, False)
+    """
     settings = positional_settings("evalb", args, settings, signature, EvalbSettings, hint="params='COLLINS.prm'")
     with InputFiles("evalb") as files:
         gold, test = files.path(gold, "gold", "phrase"), files.path(test, "test", "phrase")

@@ -388,7 +388,58 @@ def evaluate(gold: Any, system: Any = None, *args: Any,
     missing); ``progress`` shows a progress bar while a pipeline parses.
 
     Undefined figures are ``nan`` (``None`` in :meth:`EvaluateRun.to_dict`), and one
-    :class:`~spacy_agreement.errors.UndefinedMetricWarning` names them all."""
+    :class:`~spacy_agreement.errors.UndefinedMetricWarning` names them all.
+
+    Parameters
+    ----------
+    gold, system
+        The gold and the system's analyses, each a path as the command takes it (a CoNLL-U/CoNLL-X file, a ``.spacy`` DocBin, a folder or a
+        tool's export), spaCy docs (a ``Doc``, an iterable of them, a ``DocBin``), NLTK
+        ``DependencyGraph``\\ s or the package's ``DependencyTree``\\ s: objects are written to a
+        file and read as the path would be (:mod:`spacy_agreement.adapters.objects`), so the
+        numbers are the same.
+        spaCy ``Example``\\ s given as ``gold`` alone are gold and system at once.
+    settings
+        A settings object of the command (keyword-only), whose fields an option given otherwise than
+        by default must not contradict (an error naming the option).
+    signature
+        A signature given back (as ``--signature``: the signature, or a saved ``--json`` output).
+    model
+        Instead of ``system``: a spaCy pipeline's name or path, or a pipeline already loaded.
+    **options
+        The command's long options (``-`` as ``_``) with its defaults (see above).
+
+    Returns
+    -------
+    EvaluateRun
+        ``las``, ``uas``, ``la``, ``ned``, ``ted``, ``lcp``, ``ucp``, ``clas``, ``mlas``, ``blex``
+        (fractions), ``scores``, the conll18 table (``aligned``); ``.score`` is LAS, ``str()`` the
+        command's text, ``to_dict()`` its ``--json``.
+
+    Raises
+    ------
+    TypeError
+        An input that is none of the kinds above, or of the other family (phrase-structure trees
+        here): the message names the argument, what was given and the kinds accepted.
+    spacy_agreement.EmptyInputError
+        An empty file (``FILE: empty file``, as the command says) or an empty list.
+    spacy_agreement.InvalidTreeError
+        A malformed tree, naming the file, the sentence and the token.
+    spacy_agreement.BadOptionError
+        An option value the function cannot use, naming the option.
+    spacy_agreement.MismatchedCorpusError
+        Texts that no alignment can pair (conll18_ud_eval.py refuses them too).
+
+    Examples
+    --------
+    >>> import spacy_agreement as sa
+    >>> from pathlib import Path
+    >>> demo = Path(sa.__file__).parent / "data" / "demo"
+    >>> run = sa.evaluate(demo / "dependency" / "anna" / "story-anna.conllu",
+    ...                   demo / "dependency" / "ben" / "story-ben.conllu")
+    >>> round(run.las, 4), round(run.uas, 4)
+    (0.9474, 0.9474)
+    """
     settings = positional_settings("evaluate", args, settings, signature, EvaluationSettings)
     with InputFiles("evaluate") as files:
         if system is None and model is None:

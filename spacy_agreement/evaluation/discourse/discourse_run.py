@@ -149,7 +149,48 @@ def discourse(*annotators: Union[PathLike, DiscourseDocument, Any, Sequence[Any]
     ``"node"``; ``text_connectives`` ``"sentences"`` or ``"aside"``; ``lists`` scores PML list
     links; ``skip_empty`` leaves out annotator files without any discourse link. ``settings``: a
     :class:`~spacy_agreement.DiscourseSettings` or a signature given back
-    (``--signature``)."""
+    (``--signature``).
+
+    Parameters
+    ----------
+    *annotators
+        The annotators' files (or one file holding them all), each its own argument, or documents
+        already read (0.3's one list still works, with a ``DeprecationWarning``).
+    settings
+        A settings object of the command (keyword-only), whose fields an option given otherwise than
+        by default must not contradict (an error naming the option).
+    signature
+        A signature given back (as ``--signature``: the signature, or a saved ``--json`` output).
+    **options
+        The command's long options (``-`` as ``_``) with its defaults (see above).
+
+    Returns
+    -------
+    DiscourseRun
+        Strict, one-level-skip and connective-based agreement per annotator pair and their means;
+        ``.score`` is F1 on relations under strict agreement, ``str()`` the command's text,
+        ``to_dict()`` its ``--json``.
+
+    Raises
+    ------
+    spacy_agreement.DiscourseError
+        Malformed discourse annotation: an unknown node, a missing connective, different documents.
+    spacy_agreement.EmptyInputError
+        An empty file.
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> import spacy_agreement as sa
+    >>> document = {"sentences": [{"tokens": ["It", "rained", "."], "heads": [2, 0, 2]},
+    ...                           {"tokens": ["So", "we", "stayed", "."], "heads": [3, 3, 0, 3]}],
+    ...             "annotators": {name: [{"start": [1, 3], "target": [0, 2], "connective": [[1, 1]],
+    ...                                    "type": "reason"}] for name in ("A", "B")}}
+    >>> path = os.path.join(tempfile.mkdtemp(), "two.json")
+    >>> _ = open(path, "w").write(json.dumps(document))
+    >>> sa.discourse(path).score
+    1.0
+    """
     from ..._calling import deprecated, looks_like_signature, positional_settings
 
     given = list(annotators)

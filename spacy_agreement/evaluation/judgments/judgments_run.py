@@ -113,7 +113,47 @@ def judgments(*paths: PathLike, settings: Union[None, str, JudgmentSettings] = N
     display order) need the page's ``key`` (``PAGE.key.json``, written beside the page by ``judge
     --html``; several pages: one key each), which maps each choice back to system A or B; without
     it the run stops and says how to give it. Exports of different pages (their ``page`` ids, 0.3's
-    included) are refused together, naming them, unless ``allow_mixed``."""
+    included) are refused together, naming them, unless ``allow_mixed``.
+
+    Parameters
+    ----------
+    *paths
+        The judges' exports (JSON Lines), or Plank et al.'s folders.
+    settings
+        A settings object of the command (keyword-only), whose fields an option given otherwise than
+        by default must not contradict (an error naming the option).
+    signature
+        A signature given back (as ``--signature``: the signature, or a saved ``--json`` output).
+    **options
+        The command's long options (``-`` as ``_``) with its defaults (see above).
+
+    Returns
+    -------
+    JudgmentsRun
+        The judges' agreement and κ, each metric's agreement with them, the correlations;
+        ``.score`` is the judges' κ, ``str()`` the command's text, ``to_dict()`` its ``--json``.
+
+    Raises
+    ------
+    spacy_agreement.JudgmentError
+        A malformed judgment, naming the file and the line.
+    spacy_agreement.BadOptionError
+        An option value the function cannot use, naming the option.
+
+    Examples
+    --------
+    >>> import spacy_agreement as sa
+    >>> from pathlib import Path
+    >>> demo = Path(sa.__file__).parent / "data" / "demo"
+    >>> import shutil, tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> for name, source in (("gold", "anna"), ("parser1", "ben"), ("parser2", "anna")):
+    ...     _ = shutil.copy(demo / "dependency" / source / f"story-{source}.conllu", folder / f"{name}.conll")
+    >>> _ = (folder / "annotated.csv").write_text("blue,blue\\nred,red\\nred,blue\\n")
+    >>> run = sa.judgments(folder)
+    >>> run.to_dict()["items"], round(run.kappa, 4)
+    (3, 0.4)
+    """
     if not paths:
         raise BadOptionError("no judgment file given")
     from ..._calling import positional_settings
