@@ -5,7 +5,7 @@ function per command here or in the family's own text module (:mod:`.evaluate_te
 functions, so the two cannot drift apart."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from .format import percent
 from .text_parts import intervals_text, signature_footer

@@ -17,7 +17,7 @@ from spacy_agreement.evaluation.constituency.evalb import evaluate_files
 from spacy_agreement.evaluation.constituency.leaf_ancestor import leaf_ancestor
 from spacy_agreement.evaluation.dependency.settings import EvaluationSettings
 from spacy_agreement.evaluation.dependency.metrics import evaluate
-from spacy_agreement.evaluation.unit_counts import (aligned_unit_counts, evalb_unit_counts,
+from .unit_counts_reference import (aligned_unit_counts, evalb_unit_counts,
                                                     leaf_ancestor_unit_counts)
 from spacy_agreement.trees import DependencyTree
 
