@@ -176,3 +176,25 @@ def test_a_path_after_the_annotations_is_never_read_as_json(prm):
         warnings.simplefilter("error", DeprecationWarning)
         with pytest.raises((FileNotFoundError, sa.AgreementError)):
             sa.alpha(ANNA, BEN, "no-such-file.conllu")
+
+
+def test_one_name_per_option_across_functions():
+    with pytest.warns(DeprecationWarning, match=r"worst=\.\.\."):
+        old = sa.leaf_ancestor(PHRASE_A, PHRASE_B, keep_worst=2)
+    assert old.to_dict() == sa.leaf_ancestor(PHRASE_A, PHRASE_B, worst=2).to_dict()
+    new = sa.judging_page(ANNA, BEN, format="conll", no_marks=True, all=True, in_order=True)
+    with pytest.warns(DeprecationWarning, match=r"judging_page\(format=\.\.\.\)"):
+        assert sa.judging_page(ANNA, BEN, fmt="conll", no_marks=True, all=True, in_order=True).html == new.html
+    with pytest.warns(DeprecationWarning, match=r"no_marks=\.\.\."):
+        assert sa.judging_page(ANNA, BEN, marks=False, all=True, in_order=True).html == \
+            sa.judging_page(ANNA, BEN, no_marks=True, all=True, in_order=True).html
+
+
+def test_evalb_messages_show_in_the_notebook(tmp_path):
+    import html
+
+    gold, test = tmp_path / "g.tree", tmp_path / "t.tree"
+    gold.write_text("(S (NP (D the) (N dog)) (VP (V ran)))\n(S (NP (D a) (N cat)) (VP (V sat)))\n")
+    test.write_text("(S (NP (D the) (N dog)) (VP (V ran)))\n")
+    run = sa.evalb(gold, test)
+    assert run.messages and all(m in html.unescape(run._repr_html_()) for m in run.messages)

@@ -143,7 +143,7 @@ def leaf_ancestor_command(
             # bracket files are streamed (compiled reader and loops where they apply), keeping what the output needs
             run = leaf_ancestor(gold, candidate, settings=settings, format=fmt, strict=strict, ci=ci, resamples=resamples,
                                 seed=seed, confidence=confidence, interval=interval,
-                                keep_worst=0 if streamed else max(worst, 0),
+                                worst=0 if streamed else max(worst, 0),
                                 keep_skipped=None if as_json or ci else max(worst, 0), sink=spool)
             result = run.result
             ci_text, ci_json = "", {}

@@ -337,25 +337,55 @@ When you are done, press Export and send the file it downloads.</p>
     return JudgingPage(html, selection, pictures, page_id, layout, marks, show_gold, sides, shuffle)
 
 
-def judging_page(system_a: PathLike, system_b: PathLike, gold: Optional[PathLike] = None,
-                 settings: Union[None, str, JudgingSettings] = None, *, fmt: Optional[str] = None, layout: str = "stacked",
-                 marks: bool = True, show_gold: bool = False, title: str = DEFAULT_TITLE, shuffle: bool = True,
-                 **options: Any) -> JudgingPage:
-    """The judging page of ``system_a`` against ``system_b`` (module docstring): the items as
+#: 0.3's names of :func:`judging_page`'s options -> the command's (``judge``'s), which it now takes
+_OLD_PAGE_OPTIONS = {"fmt": "format", "marks": "no_marks", "punct_rules": "punct", "all_items": "all",
+                     "shuffle": "in_order"}
+
+
+def judging_page(system_a: Any, system_b: Any, gold: Any = None, *args: Any,
+                 settings: Union[None, str, JudgingSettings] = None, signature: Optional[str] = None,
+                 format: Optional[str] = None, layout: str = "stacked", no_marks: bool = False,
+                 show_gold: bool = False, title: str = DEFAULT_TITLE, in_order: bool = False,
+                 punct: Optional[str] = None, all: Optional[bool] = None, **options: Any) -> JudgingPage:
+    """The judging page of ``system_a`` against ``system_b`` (module docstring), without writing it:
+    :func:`judge` with its options under the same names (``format``, ``no_marks``, ``punct``,
+    ``all``, ``in_order``, ...). The items as
     :func:`~spacy_agreement.evaluation.judgments.judging_items.select_judging_items` picks them
     (``settings``, a signature given back, or the settings' fields as keyword ``options``:
-    ``punct_rules``, ``all_items``, ``items``, ``seed``, ``ties``), drawn one above the other (``layout="stacked"``) or
-    ``"side-by-side"``, their differences marked unless ``marks=False``, the gold shown with
-    ``show_gold=True``, in an order drawn per judge unless ``shuffle=False``. ``.write(path)`` saves it,
-    ``.write_key(key_path(path))`` its key; ``.to_dict()`` is ``judge --json``."""
+    ``items``, ``seed``, ``ties``), drawn one above the other (``layout="stacked"``) or
+    ``"side-by-side"``, their differences marked unless ``no_marks=True``, the gold shown with
+    ``show_gold=True``, in an order drawn per judge unless ``in_order=True``. ``.write(path)`` saves it,
+    ``.write_key(key_path(path))`` its key; ``.to_dict()`` is ``judge --json``. 0.3's names
+    (``fmt``, ``marks``, ``punct_rules``, ``all_items``, ``shuffle``) still work, with a
+    :class:`DeprecationWarning`."""
+    from .._calling import deprecated, positional_settings
+
+    settings = positional_settings("judging_page", args, settings, signature, JudgingSettings)
+    for old, new in _OLD_PAGE_OPTIONS.items():
+        if old not in options:
+            continue
+        value = options.pop(old)
+        deprecated(f"judging_page({old}=...)", f"judging_page({new}=...), as judge() names it")
+        if old == "fmt":
+            format = value
+        elif old == "marks":
+            no_marks = not value
+        elif old == "shuffle":
+            in_order = not value
+        else:
+            options[old] = value
+    if punct is not None:
+        options["punct_rules"] = punct
+    if all is not None:
+        options["all_items"] = all
     if layout not in LAYOUTS:  # before any file is read
         raise BadOptionError(f"layout must be {' or '.join(LAYOUTS)}, not {layout!r}", option="layout")
     if show_gold and gold is None:
         raise BadOptionError("--show-gold needs a gold file (--gold)", option="show_gold")
     if isinstance(settings, str):  # a signature given back (or a saved JSON output holding one)
         settings = JudgingSettings.from_signature(read_signature(settings))
-    selection = select_judging_items(system_a, system_b, gold, settings, fmt, **options)
-    return build_judging_page(selection, layout, marks, show_gold, title, shuffle=shuffle)
+    selection = select_judging_items(system_a, system_b, gold, settings, format, **options)
+    return build_judging_page(selection, layout, not no_marks, show_gold, title, shuffle=not in_order)
 
 
 def judge(system_a: Any, system_b: Any, *args: Any, gold: Any = None,
@@ -442,9 +472,9 @@ def judge(system_a: Any, system_b: Any, *args: Any, gold: Any = None,
     with InputFiles("judge") as files:
         system_a, system_b = files.path(system_a, "system_a", "dependency"), files.path(system_b, "system_b", "dependency")
         gold = None if gold is None else files.path(gold, "gold", "dependency")
-        page = judging_page(system_a, system_b, gold, settings=chosen, fmt=format,
-                            layout=getattr(layout, "value", layout), marks=not no_marks, show_gold=show_gold,
-                            title=title, shuffle=not in_order)
+        page = judging_page(system_a, system_b, gold, settings=chosen, format=format,
+                            layout=getattr(layout, "value", layout), no_marks=no_marks, show_gold=show_gold,
+                            title=title, in_order=in_order)
     if html is not None:
         page.write(html)
         page.write_key(key if key is not None else key_path(html))

@@ -55,7 +55,7 @@ def test_the_key_maps_choices_back_and_names_are_one_judge_whatever_the_case(tmp
 def test_page_id_changes_with_every_option_of_the_study(tmp_path):
     gold, malt, mst = write_systems(tmp_path)
     ids = {judging_page(malt, mst, gold, **options).page_id
-           for options in ({}, {"ties": False}, {"show_gold": True}, {"marks": False}, {"shuffle": False},
+           for options in ({}, {"ties": False}, {"show_gold": True}, {"no_marks": True}, {"in_order": True},
                            {"seed": 3})}
     assert len(ids) == 6
     assert judging_page(malt, mst, gold).page_id == judging_page(malt, mst, gold).page_id

@@ -81,7 +81,7 @@ def test_each_analysis_is_drawn_alone_on_shared_columns_with_its_differences_mar
     xs = [re.findall(r'<text class="word" x="([\d.]+)"', svg) for svg in first.values()]
     assert xs[0] == xs[1] == xs[2]  # the words line up in every picture
     assert 'data-annotator=""' in first["A"]  # no name tells the side
-    unmarked = judging_page(malt, mst, gold, marks=False)
+    unmarked = judging_page(malt, mst, gold, no_marks=True)
     assert all("differs" not in svg for drawn in unmarked.pictures for svg in drawn.values())
 
 
@@ -242,7 +242,7 @@ def test_the_command_writes_the_page_and_its_signature_reproduces_it(tmp_path):
     assert again.exit_code == 0, again.output
     data = json.loads(again.stdout)
     assert data["items"] == 3 and data["signature"] == signature and html.read_text(encoding="utf-8") == first
-    assert data == judging_page(malt, mst, gold, signature).to_dict()  # --json is the function's to_dict
+    assert data == judging_page(malt, mst, gold, signature=signature).to_dict()  # --json is the function's to_dict
 
 
 @pytest.mark.parametrize("args, message", [

@@ -144,7 +144,9 @@ class EvalbRun(CommandRun):
         rows = [("", f"All / len<={self.settings.cutoff_len}")]
         rows += [(label, f"{a[key]:.2f} / {b[key]:.2f}") for label, key in names]
         rows += [("Sentences (error, skip)", f"{t.sentences} ({t.error_sentences}, {t.skip_sentences})")]
-        return html_table("EVALB", rows, self.signature)
+        notes = self.report.messages[:10] + ([f"... and {len(self.report.messages) - 10} more in .messages"]
+                                             if len(self.report.messages) > 10 else [])
+        return html_table("EVALB", rows, self.signature, notes)  # EVALB's messages: the command's stderr
 
 
 def evalb(gold: Any, test: Any, *args: Any, settings: Union[None, str, EvalbSettings] = None,

@@ -207,8 +207,9 @@ def leaf_ancestor(gold: Any, candidate: Any, *args: Any, settings: Union[None, s
                   signature: Optional[str] = None, costs: str = "exact",
                   evalb_params: Union[None, PathLike, EvalbSettings] = None, format: Optional[str] = None,
                   strict: bool = False, ci: bool = False, resamples: int = 1000, seed: int = 1,
-                  confidence: float = 0.95, interval: str = "percentile", keep_worst: int = 10,
-                  keep_skipped: Optional[int] = None, sink: Any = None) -> LeafAncestorRun:
+                  confidence: float = 0.95, interval: str = "percentile", worst: int = 10,
+                  keep_skipped: Optional[int] = None, sink: Any = None,
+                  keep_worst: Optional[int] = None) -> LeafAncestorRun:
     """``spacy-agreement leaf-ancestor GOLD CANDIDATE``: leaf-ancestor scores and GEIG bracket F
     (Sampson & Babarczy 2003): each word scored by how close its candidate lineage is to its gold
     lineage, ``1 − Lv(c, g) / (len(c) + len(g))`` (§4), averaged per sentence and over the corpus
@@ -229,20 +230,25 @@ def leaf_ancestor(gold: Any, candidate: Any, *args: Any, settings: Union[None, s
     An NLTK tree is one sentence; NLTK trees (and spaCy objects, refused: they hold no phrase
     structure) are read as the same trees written to a bracketed file would be.
 
-    Bracket files are streamed (memory does not grow with the corpus): ``keep_worst`` lowest
-    sentences are kept to show, the first ``keep_skipped`` reasons for skipping one (all by
+    Bracket files are streamed (memory does not grow with the corpus): ``worst`` lowest
+    sentences are kept to show (``worst``, as ``--worst``), the first ``keep_skipped`` reasons for skipping one (all by
     default), and ``sink.add(sentence)`` gets every scored sentence as it is scored
     (:func:`~spacy_agreement.evaluation.constituency.leaf_ancestor.leaf_ancestor_files`). The sentences word
     by word are scored again when asked for. Custom cost functions or mappings and the
     ``preterminals`` choice: :func:`spacy_agreement.evaluation.constituency.leaf_ancestor.leaf_ancestor`."""
     settings = positional_settings("leaf_ancestor", args, settings, signature, LeafAncestorSettings,
                                    hint="evalb_params='COLLINS.prm'")
+    if keep_worst is not None:  # 0.3's name of --worst
+        from ..._calling import deprecated
+
+        deprecated("leaf_ancestor(keep_worst=...)", "leaf_ancestor(worst=...), as --worst names it")
+        worst = keep_worst
     chosen = leaf_ancestor_settings(settings, costs, evalb_params)
     inputs = InputFiles("leaf_ancestor")
     if not _trees_given(gold) or not _trees_given(candidate):
         gold, candidate = inputs.path(gold, "gold", "phrase"), inputs.path(candidate, "candidate", "phrase")
     run = _leaf_ancestor(gold, candidate, chosen, format, strict, ci, resamples, seed, confidence, interval,
-                         keep_worst, keep_skipped, sink)
+                         worst, keep_skipped, sink)
     return inputs.keep(run)  # the sentences word by word are read again from the files when asked for
 
 
