@@ -91,6 +91,20 @@ def _quiet_alpha(corpus: Corpus, settings: AlphaSettings) -> AlphaResult:
         return alpha(corpus, replace(settings, bootstrap=0, progress=False))
 
 
+def _is_whole_corpus(result: AlphaResult, corpus: Corpus, names: Sequence[str], both: int,
+                     settings: AlphaSettings) -> bool:
+    """Whether the α of the one pair of annotators over the items both annotated is ``result``
+    itself: two annotators, every item annotated by both (the same trees in the same order, so the
+    same sums to the last bit), α exact and computed under the page's settings."""
+    if len(names) != 2 or both != len(corpus.items) or result.items != both or result.items_unpairable:
+        return False
+    if result.settings.method != "exact":
+        return False
+    mine = replace(settings, bootstrap=0, progress=False, method="exact", deltas=result.settings.deltas)
+    theirs = replace(result.settings, bootstrap=0, progress=False)
+    return mine == theirs
+
+
 def _nltk_with_words(tree: ConstituencyTree):
     """A word-less tree as an NLTK tree with its words put back under the preterminals."""
     t = to_nltk(tree)
@@ -437,8 +451,13 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
     for a, b in combinations(range(len(names)), 2):
         both = [{names[a]: it[names[a]], names[b]: it[names[b]]} for it in corpus.items
                 if names[a] in it and names[b] in it]
-        pair_alpha = _quiet_alpha(Corpus((names[a], names[b]), both, [str(k) for k in range(len(both))], family),
-                                  settings) if len(both) >= 2 else None
+        if len(both) < 2:
+            pair_alpha = None
+        elif _is_whole_corpus(result, corpus, names, len(both), settings):
+            pair_alpha = result  # the pair's α is the corpus α: computed once
+        else:
+            pair_alpha = _quiet_alpha(Corpus((names[a], names[b]), both, [str(k) for k in range(len(both))], family),
+                                      settings)
         cells = "".join(f"<td>{_percent(pair_alpha.alphas[kind]) if pair_alpha else 'n/a'}</td>" for kind in kinds)
         out.append(f"<tr><td class='name'>{esc(names[a])} / {esc(names[b])}</td><td>{len(both)}</td>"
                    f"<td>{_percent(matrix[a, b])}</td>{cells}</tr>")
