@@ -1,0 +1,34 @@
+"""``compare`` reads as ``evaluate`` does (issue 50): each system's per-sentence counts from the
+compiled scanner's stream, the same figures to the last digit as from the trees read whole (the
+reference path, still taken for other formats, other tokens and what the scanner refuses)."""
+import json
+
+import pytest
+
+from spacy_agreement.evaluation.comparison import compare_run
+from spacy_agreement.evaluation.comparison.compare_run import compare
+
+from ..random_conllu import random_annotations
+
+
+def _run(paths, **options):
+    result = compare(paths[0], paths[1:], shuffles=300, resamples=200, **options)
+    return json.dumps(result.to_dict(), sort_keys=True, default=str), str(result)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("options", [{}, {"no_punct": True}, {"metric": ["las", "uas"]}])
+def test_streamed_counts_as_the_trees(tmp_path, monkeypatch, seed, options):
+    paths = random_annotations(tmp_path, seed, annotators=3, sentences=60, rate=0.3, unannotated=False)
+    streamed = []
+    original = compare_run.streamed_counts
+    monkeypatch.setattr(compare_run, "streamed_counts", lambda *a: streamed.append(original(*a)) or streamed[-1])
+    new = _run(paths, **options)
+    assert streamed and streamed[0] is not None  # the fast path was taken
+    monkeypatch.setattr(compare_run, "streamed_counts", lambda *a: None)
+    assert new == _run(paths, **options)
+
+
+def test_unannotated_tokens_read_whole(tmp_path):
+    paths = random_annotations(tmp_path, 7, annotators=3, sentences=40, rate=0.5)
+    assert compare(paths[0], paths[1:], shuffles=100, resamples=50).to_dict()
