@@ -44,14 +44,17 @@ from ..adapters.brackets import from_nltk, to_nltk
 from ..agreement.accuracy import AccuracyResult, pairwise_accuracy, token_mismatch
 from ..agreement.alpha import AlphaResult
 from ..agreement.layers import LayersResult
-from ..agreement.deltas import delta_from_ted, get_delta, tree_edit_distance
+from .. import _core
+from ..agreement.deltas import get_delta
 from ..agreement.alpha import alpha
 from ..agreement.settings import AlphaSettings
 from ..corpus import Corpus
 from ..errors import BadOptionError, UndefinedMetricWarning
+from ..limits import check_forest
 from ..evaluation.constituency.leaf_ancestor import score_lineages
 from ..evaluation.constituency.lineage import phrase_lineages
-from ..trees import ConstituencyTree, DependencyTree
+from ..trees import ConstituencyTree, DependencyTree, Forest
+from ..vocab import LabelVocab
 from .breakdown_html import report_breakdowns
 from .escape import text as esc
 from .format import percent as _percent
@@ -227,6 +230,34 @@ def _bracket_text(tree: ConstituencyTree) -> str:
     return " ".join(str(shown).split())
 
 
+def pair_distances(corpus: Corpus, kinds: Sequence[str]) -> Dict[str, List[float]]:
+    """Each δ of ``kinds`` between every two annotations of each item, item by item (the
+    annotators' order), unit costs: the TED of every pair at once (one forest, one kernel call),
+    each pair's values those of :func:`~spacy_agreement.agreement.deltas.tree_edit_distance` and
+    :func:`~spacy_agreement.agreement.deltas.delta_from_ted`."""
+    vocab = LabelVocab()
+    ordered, sizes, locations, left, right = [], [], [], [], []
+    for item in corpus.items:
+        trees = [item[n] for n in corpus.annotators if n in item]
+        first = len(ordered)
+        for tree in trees:
+            ordered.append(tree.to_ordered(vocab, "drop")[0])
+            sizes.append(tree.annotation_size)
+            locations.append(tree.location)
+        for i, j in combinations(range(first, len(ordered)), 2):
+            left.append(i)
+            right.append(j)
+    if not left:
+        return {kind: [] for kind in kinds}
+    check_forest([t.size for t in ordered], locations)
+    forest = Forest.from_trees(ordered)
+    a, b = np.array(left, dtype=np.int64), np.array(right, dtype=np.int64)
+    ted = _core.forest_ted_pairs(*forest.arrays(), a, b, vocab.cost_matrix(None, symmetric=False))
+    size = np.array(sizes, dtype=np.int64)
+    return {kind: get_delta(kind).values(np.asarray(ted, dtype=np.float64), size[a], size[b]).tolist()
+            for kind in kinds}
+
+
 def _plots(corpus: Corpus, names: List[str], matrix: np.ndarray) -> str:
     """Histograms of the δ within items, and for three or more annotators the pairwise
     matrix, as PNG (matplotlib; a note where it is not installed). Names are drawn as text
@@ -238,13 +269,7 @@ def _plots(corpus: Corpus, names: List[str], matrix: np.ndarray) -> str:
         import matplotlib.pyplot as plt
     except ImportError:
         return '<p class="muted">Plots need matplotlib: pip install \'spacy-agreement[plot]\'.</p>'
-    distances: Dict[str, List[float]] = {"plain": [], "diff": [], "norm": []}
-    for item in corpus.items:
-        trees = [item[n] for n in corpus.annotators if n in item]
-        for a, b in combinations(trees, 2):
-            ted = tree_edit_distance(a, b)  # once per pair, every δ from it
-            for kind in distances:
-                distances[kind].append(delta_from_ted(ted, a.annotation_size, b.annotation_size, kind))
+    distances = pair_distances(corpus, ("plain", "diff", "norm"))
     images = []
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
     for ax, (kind, values) in zip(axes, distances.items()):

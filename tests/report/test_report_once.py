@@ -70,3 +70,38 @@ def test_disagreement_total_is_the_layers_count(tmp_path):
     shown, total = _old_table(result, list(result.annotators), 7)
     assert shown == list(islice(disagreements(result), 7))
     assert total == sum(layer.disagreeing for layer in result.layers.values())
+
+
+def _old_distances(corpus):
+    """The plots' δ as they were computed: one tree edit distance per pair, one δ at a time."""
+    from itertools import combinations
+
+    from spacy_agreement.agreement.deltas import delta_from_ted, tree_edit_distance
+
+    distances = {"plain": [], "diff": [], "norm": []}
+    for item in corpus.items:
+        trees = [item[n] for n in corpus.annotators if n in item]
+        for a, b in combinations(trees, 2):
+            ted = tree_edit_distance(a, b)
+            for kind in distances:
+                distances[kind].append(delta_from_ted(ted, a.annotation_size, b.annotation_size, kind))
+    return distances
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_plot_distances_as_one_pair_at_a_time(tmp_path, seed):
+    from spacy_agreement.agreement.inputs import read_inputs
+
+    paths = random_annotations(tmp_path, seed, annotators=2 + seed % 3, sentences=30, missing=0.2 * (seed % 2))
+    corpus = read_inputs(names(paths))
+    assert report_html.pair_distances(corpus, ("plain", "diff", "norm")) == _old_distances(corpus)
+
+
+def test_plot_distances_of_phrase_trees(tmp_path):
+    from spacy_agreement.agreement.inputs import read_inputs
+
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("(S (NP (D the) (N dog)) (VP (V barks)))\n(S (NP (N cats)) (VP (V sleep) (ADV now)))\n")
+    b.write_text("(S (NP (D the)) (NP (N dog)) (VP (V barks)))\n(S (NP (N cats) (VP (V sleep))) (ADV now))\n")
+    corpus = read_inputs([str(a), str(b)], format="bracket")
+    assert report_html.pair_distances(corpus, ("plain", "diff", "norm")) == _old_distances(corpus)
