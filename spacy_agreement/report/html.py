@@ -44,6 +44,7 @@ from ..adapters.brackets import from_nltk, to_nltk
 from ..agreement.accuracy import AccuracyResult, pairwise_accuracy, token_mismatch
 from ..agreement.alpha import AlphaResult
 from ..agreement.layers import LayersResult
+from ..agreement.run import counted_as
 from .. import _core
 from ..agreement.deltas import get_delta
 from ..agreement.alpha import alpha
@@ -145,6 +146,20 @@ def pairwise_matrix(corpus: Corpus, label: Optional[Callable[[str], str]] = None
         matrix[i, j] = matrix[j, i] = scores[key]
     np.fill_diagonal(matrix, 1.0)
     return names, matrix
+
+
+def _pair_matrix(corpus: Corpus, settings: AlphaSettings, accuracy: AccuracyResult) -> Tuple[List[str], np.ndarray]:
+    """:func:`pairwise_matrix` under ``settings``; with two annotators who both annotated every item,
+    the summary's figure where ``accuracy`` was counted so (the same items and labels: computed once)."""
+    names = list(corpus.annotators)
+    key = "las" if corpus.family == "dependency" else "jaccard"
+    if len(names) == 2 and getattr(accuracy, "_counted_as", None) == counted_as(corpus, settings) and \
+            key in accuracy.scores and corpus.items and all(len(item) == 2 for item in corpus.items) and \
+            all(n in item for item in corpus.items for n in names):
+        matrix = np.full((2, 2), accuracy.scores[key])
+        np.fill_diagonal(matrix, 1.0)
+        return names, matrix
+    return pairwise_matrix(corpus, settings.label, settings.exclude_mismatched)
 
 
 def label_pairs(a, b) -> Counter:
@@ -361,15 +376,16 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
     breakdowns = "" if gold is None else \
         report_breakdowns(corpus, gold, settings.ignore_subtypes, settings.fold_root_case)
     if computed is None:
-        computed = (_quiet_alpha(corpus, settings),
-                    pairwise_accuracy(corpus, exclude_mismatched=settings.exclude_mismatched, label=settings.label))
+        accuracy = pairwise_accuracy(corpus, exclude_mismatched=settings.exclude_mismatched, label=settings.label)
+        accuracy._counted_as = counted_as(corpus, settings)  # type: ignore[attr-defined]
+        computed = (_quiet_alpha(corpus, settings), accuracy)
     result, accuracy = computed
     # the pairwise and leave-one-out α over the δ of the corpus α, by its settings
     settings = replace(settings, deltas=tuple(result.settings.deltas) or settings.deltas)
     kinds = list(result.alphas)
     if rank_by not in kinds:
         raise BadOptionError(f"cannot rank items by {rank_by!r}: choose from {', '.join(kinds)}")
-    names, matrix = pairwise_matrix(corpus, settings.label, settings.exclude_mismatched)
+    names, matrix = _pair_matrix(corpus, settings, accuracy)
     family = corpus.family
     metric = "LAS" if family == "dependency" else "Jaccard"
     out: List[str] = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{esc(title)}</title>"

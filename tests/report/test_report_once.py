@@ -44,13 +44,18 @@ def _page(paths, tmp_path, name):
 def test_page_as_computed_twice(tmp_path, monkeypatch, seed, annotators, missing, unannotated):
     paths = random_annotations(tmp_path / "in", seed, annotators=annotators, sentences=40, missing=missing,
                                unannotated=unannotated)
-    calls = []
-    quiet = report_html._quiet_alpha
+    calls, matrices = [], []
+    quiet, matrix = report_html._quiet_alpha, report_html.pairwise_matrix
     monkeypatch.setattr(report_html, "_quiet_alpha", lambda *a, **k: calls.append(1) or quiet(*a, **k))
+    monkeypatch.setattr(report_html, "pairwise_matrix", lambda *a, **k: matrices.append(1) or matrix(*a, **k))
     new_page, new_json = _page(paths, tmp_path, "new.html")
-    if annotators == 2 and not missing and not unannotated:
-        assert calls == []  # the corpus α is the pair's: α once
+    if annotators == 2 and not missing:
+        assert matrices == []  # the summary's accuracies are the pair's: counted once
+        if not unannotated:
+            assert calls == []  # the corpus α is the pair's: α once
     monkeypatch.setattr(report_html, "_is_whole_corpus", lambda *a, **k: False)
+    monkeypatch.setattr(report_html, "_pair_matrix", lambda corpus, settings, accuracy: report_html.pairwise_matrix(
+        corpus, settings.label, settings.exclude_mismatched))
     monkeypatch.setattr(layers_html, "islice", lambda rows, n: iter(_old_table_rows(rows, n)))
     old_page, old_json = _page(paths, tmp_path, "old.html")
     assert new_page == old_page
