@@ -36,6 +36,7 @@ by position whatever their forms (an annotator who corrected a typo or a capital
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -254,7 +255,6 @@ class _Columns:
         """``(numbers, texts)``: ``texts[numbers[a, u]]`` annotator a's text of unit u (``None``
         where the annotator lacks the item, or for a head: no value); ``-1`` indexes ``None`` too."""
         if column not in self._raw:
-            table: Dict[Optional[str], int] = {None: 0}
             rows = []
             for a in self.names:
                 flat: List[Optional[str]] = []
@@ -266,9 +266,11 @@ class _Columns:
                         flat.extend(_heads(tree, self.unannotated))
                     else:
                         flat.extend(getattr(tree, self.ATTRIBUTES[column]) or ("_",) * n)
-                rows.append([table.setdefault(v, len(table)) for v in flat])
-            numbers = np.array(rows, dtype=np.int64).reshape(len(self.names), sum(self.lengths))
-            self._raw[column] = (numbers, list(table))
+                rows.append(flat)
+            texts = list(dict.fromkeys(chain([None], *rows)))  # distinct, None first
+            number = {text: k for k, text in enumerate(texts)}.__getitem__
+            numbers = np.array([list(map(number, row)) for row in rows], dtype=np.int64)
+            self._raw[column] = (numbers.reshape(len(self.names), sum(self.lengths)), texts)
         return self._raw[column]
 
     def distinct(self, column: str) -> List[str]:

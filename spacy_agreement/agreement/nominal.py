@@ -74,11 +74,15 @@ def unit_counts(codes: np.ndarray, n_categories: Optional[int] = None) -> UnitCo
     coded = codes >= 0
     coders_all = coded.sum(axis=0)
     units = np.flatnonzero(coders_all >= 2)
-    sub = codes[:, units]
+    # each unit's values sorted, units in order: the keys unit·V + c come out sorted, and runs of
+    # equal keys are np.unique's counts without its sort of every value
+    sub = np.sort(codes[:, units], axis=0).T
     where = sub >= 0
-    unit_of = np.broadcast_to(np.arange(units.size), sub.shape)[where]
+    unit_of = np.broadcast_to(np.arange(units.size)[:, None], sub.shape)[where]
     keys = unit_of.astype(np.int64) * max(n_categories, 1) + sub[where]
-    found, count = np.unique(keys, return_counts=True)
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1]))) if keys.size else \
+        np.zeros(0, dtype=np.intp)
+    found, count = keys[starts], np.diff(np.append(starts, keys.size))
     return UnitCounts(units, (found // max(n_categories, 1)).astype(np.int64),
                       (found % max(n_categories, 1)).astype(np.int64), count.astype(np.float64),
                       coders_all[units].astype(np.float64), n_categories)

@@ -60,3 +60,24 @@ def test_sparse_confusions_and_differing_units(seed):
                                                                               times.tolist()))
     expected = [len(set(col[col >= 0].tolist())) > 1 for col in codes.T]
     assert differing_units(codes).tolist() == expected
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_unit_counts_as_np_unique(seed):
+    """The run-length counts of :func:`unit_counts` are np.unique's over the keys unit·V + c."""
+    from spacy_agreement.agreement.nominal import unit_counts
+
+    rng = np.random.default_rng(seed)
+    size = int(rng.integers(1, 12))
+    codes = rng.integers(-1, size, size=(int(rng.integers(1, 6)), int(rng.integers(0, 80))))
+    got = unit_counts(codes, size)
+    coders = (codes >= 0).sum(axis=0)
+    units = np.flatnonzero(coders >= 2)
+    sub = codes[:, units]
+    where = sub >= 0
+    keys = np.broadcast_to(np.arange(units.size), sub.shape)[where].astype(np.int64) * size + sub[where]
+    found, count = np.unique(keys, return_counts=True)
+    assert np.array_equal(got.units, units)
+    assert np.array_equal(got.unit, found // size) and np.array_equal(got.category, found % size)
+    assert np.array_equal(got.count, count.astype(np.float64)) and got.count.dtype == np.float64
+    assert got.unit.dtype == np.int64 and got.category.dtype == np.int64
