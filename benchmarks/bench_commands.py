@@ -2,6 +2,7 @@
 
     python benchmarks/bench_commands.py --ewt DIR [--times 4] [--repeat 1] [--out /tmp/bench_commands]
     python benchmarks/bench_commands.py --files A B C      # files already made
+    python benchmarks/bench_commands.py --files A B C --before /tmp/old   # and each command of an older tree
 
 The files (issue 50): UD English-EWT dev+test repeated ``--times`` times with distinct sent_ids (each copy's
 ``# sent_id`` gets ``-kK``), about 16,000 sentences and 250k tokens at 4; the second file ``B`` the same with
@@ -90,25 +91,42 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "bench_commands")
     parser.add_argument("--only", nargs="*", help="run only the commands whose name starts with one of these")
+    parser.add_argument("--before", type=Path, metavar="SOURCE",
+                        help="a source tree of an earlier version (its compiled modules built): each command also "
+                             "run with it first (PYTHONPATH), one after the other, for a before/after table")
     args = parser.parse_args()
-    a, b, c = args.files if args.files else make_files(args.ewt, args.times, args.out)
+    args.out = args.out.resolve()
+    a, b, c = (f.resolve() for f in args.files) if args.files else make_files(args.ewt, args.times, args.out)
     args.out.mkdir(parents=True, exist_ok=True)
+    os.chdir(args.out)  # python -m puts the working directory first on sys.path: never a source tree's
     env = child_env(args.out / "pycache")
-    run([*ours(), "--help"], env=env)  # the bytecode cache filled before anything is timed
+    versions = [("now", env)]
+    if args.before:
+        old = dict(child_env(args.out / "pycache-before"))
+        old["PYTHONPATH"] = os.pathsep.join([str(args.before.resolve())] + [p for p in [env.get("PYTHONPATH")] if p])
+        versions.insert(0, ("before", old))
+    for _, version_env in versions:
+        run([*ours(), "--help"], env=version_env)  # the bytecode cache filled before anything is timed
     rows = []
     for name, command in commands(a, b, c, args.out):
         if args.only and not any(name.startswith(o) for o in args.only) and not name.startswith("evaluate"):
             continue
-        runs = [run(command, env=env)[:2] for _ in range(max(args.repeat, 1))]
-        rows.append((name, min(w for w, _ in runs), max(m for _, m in runs)))
-        print(f"{name}: {rows[-1][1]:.2f} s, {rows[-1][2]:.0f} MiB", file=sys.stderr, flush=True)
-    base = rows[0][1]
+        figures = []
+        for label, version_env in versions:
+            runs = [run(command, env=version_env)[:2] for _ in range(max(args.repeat, 1))]
+            figures.append((min(w for w, _ in runs), max(m for _, m in runs)))
+            print(f"{name} ({label}): {figures[-1][0]:.2f} s, {figures[-1][1]:.0f} MiB", file=sys.stderr, flush=True)
+        rows.append((name, figures))
     tokens = sum(1 for line in a.open(encoding="utf-8") if line[:1].isdigit() and "\t" in line)
     print(f"{datetime.date.today()}, {platform.system()} {platform.release()} {platform.machine()}, "
           f"{os.cpu_count()} CPUs, Python {platform.python_version()}; {a.name}: {tokens:,} token lines")
-    print("\n| command | wall (s) | × evaluate | peak memory (MiB) |\n|---|---:|---:|---:|")
-    for name, wall, peak in rows:
-        print(f"| `{name}` | {wall:.2f} | {wall / base:.1f} | {peak:.0f} |")
+    heads = " | ".join(f"wall {v} (s) | × evaluate {v} | peak {v} (MiB)" for v, _ in versions) \
+        if len(versions) > 1 else "wall (s) | × evaluate | peak memory (MiB)"
+    print(f"\n| command | {heads} |\n|---|" + "---:|---:|---:|" * len(versions))
+    bases = [figures[k][0] for k, figures in enumerate([rows[0][1]] * len(versions))]
+    for name, figures in rows:
+        cells = " | ".join(f"{wall:.2f} | {wall / base:.1f} | {peak:.0f}" for (wall, peak), base in zip(figures, bases))
+        print(f"| `{name}` | {cells} |")
 
 
 if __name__ == "__main__":
