@@ -164,11 +164,11 @@ def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequen
     lengths = [len(next(iter(item.values()))) for item in data.items]
     units = [(i, k) for i, n in enumerate(lengths) for k in range(n)]
     columns = _Columns(data, names, lengths, unannotated)
-    values: Dict[str, _Values] = {}
+    values: Dict[str, Layer] = {}  # numbered as soon as made: one int64 matrix per layer held
     basic = [n for n in layers if n in LAYERS + EXTRA_LAYERS and n != "deprel_same_head"]
     for layer in basic + (["head", "deprel"] if "deprel_same_head" in layers else []):
         if layer not in values:
-            values[layer] = columns.layer(layer)
+            values[layer] = columns.layer(layer).layer(layer, units)
     if "deprel_same_head" in layers:
         heads = values["head"].codes
         given = heads >= 0
@@ -178,7 +178,8 @@ def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequen
             same = (given.sum(axis=0) >= 2) & (high == low)
         else:
             same = np.zeros(heads.shape[1], dtype=bool)
-        values["deprel_same_head"] = values["deprel"].masked(same)
+        deprel = values["deprel"]
+        values["deprel_same_head"] = _Values(deprel.codes, deprel.labels).masked(same).layer("deprel_same_head", units)
     keyed = []
     if per_feature and "feats" in layers:
         bare = _bare_values(columns.distinct("feats"))
@@ -195,12 +196,12 @@ def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequen
         # per annotator and unit: the key's value, NONE where the annotator did not set it, or
         # no value where the annotator lacks the item; over the units where some annotator set it
         keyed_values = columns.keyed(column, key)
-        values[f"{column}.{key}"] = keyed_values.masked(keyed_values.set_somewhere())
+        values[f"{column}.{key}"] = keyed_values.masked(keyed_values.set_somewhere()).layer(f"{column}.{key}", units)
     order = [n for n in layers if n in values] + [n for n in values if n not in layers and n not in ("head", "deprel")]
     if "head" in layers and "head" not in order:
         order.append("head")
     for name in order:
-        data.layers[name] = values[name].layer(name, units)
+        data.layers[name] = values[name]
     return data
 
 
@@ -269,7 +270,7 @@ class _Columns:
                 rows.append(flat)
             texts = list(dict.fromkeys(chain([None], *rows)))  # distinct, None first
             number = {text: k for k, text in enumerate(texts)}.__getitem__
-            numbers = np.array([list(map(number, row)) for row in rows], dtype=np.int64)
+            numbers = np.array([np.fromiter(map(number, row), dtype=np.int64, count=len(row)) for row in rows])
             self._raw[column] = (numbers.reshape(len(self.names), sum(self.lengths)), texts)
         return self._raw[column]
 

@@ -210,4 +210,5 @@ def differing_units(codes: np.ndarray) -> np.ndarray:
 
 
 __all__ = ["PACKAGE_CELLS", "UnitCounts", "category_agreement", "coded_cohen_kappa", "coded_fleiss_kappa",
-           "confused_pairs", "confusion_pairs", "differing_units", "nominal_alpha", "observed_agreement", "unit_counts", "value_alpha"]
+           "confused_pairs", "confusion_pairs", "differing_units", "nominal_alpha", "observed_agreement", "unit_counts",
+           "value_alpha"]
