@@ -110,26 +110,6 @@ def _heads(tree: DependencyTree, unannotated: str) -> List[Optional[str]]:
     return out
 
 
-def _column(tree: DependencyTree, layer: str, unannotated: str = "none") -> List[Optional[str]]:
-    """One annotator's values of a sentence on a basic layer (``None``: no value)."""
-    n = len(tree)
-    if layer in ("upos", "xpos", "lemma"):
-        column = {"upos": tree.upos, "xpos": tree.xpos, "lemma": tree.lemmas}[layer] or ("_",) * n
-        return [None if v == "_" else v for v in column]
-    if layer == "feats":
-        return [NONE if v in ("", "_") else "|".join(sorted(v.split("|"))) for v in (tree.feats or ("_",) * n)]
-    if layer == "head":
-        return _heads(tree, unannotated)
-    empty = "_" if unannotated == "value" else None
-    if layer == "deprel":  # a token not annotated has "_" unless its reader kept its relation
-        return [empty if d == "_" else d for d in tree.deprels]
-    if layer == "head_deprel":
-        return [None if h is None or d is None else f"{h} {d}"
-                for h, d in zip(_heads(tree, unannotated), _column(tree, "deprel", unannotated))]
-    raise BadOptionError(f"unknown layer {layer!r}: {', '.join(LAYERS + EXTRA_LAYERS)}, feats.NAME or misc.KEY",
-                         option="layers")
-
-
 def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequence[str] = (),
                per_feature: bool = True, same_forms: bool = True, unannotated: str = "none") -> LayerData:
     """The reliability matrices of ``layers`` (plus ``feats.NAME`` per feature name with
@@ -279,7 +259,7 @@ class _Columns:
         return [t for t in self.raw(column)[1] if t is not None]
 
     def layer(self, layer: str) -> _Values:
-        """One basic layer's values (:func:`_column`)."""
+        """One basic layer's values (module docstring; ``_`` and empty texts as it says)."""
         empty = "_" if self.unannotated == "value" else None
         if layer in ("upos", "xpos", "lemma"):
             return _Values.of(*self.raw(layer), lambda v: None if v == "_" else v)
@@ -326,13 +306,6 @@ def _keys(texts: Sequence[str]) -> List[str]:
     for text in texts:
         found.update(_pairs(text))
     return sorted(found)
-
-
-def _coded(name: str, rows: List[List[Optional[str]]], units: List[Tuple[int, int]]) -> Layer:
-    labels = sorted({v for row in rows for v in row if v is not None})
-    number = {label: k for k, label in enumerate(labels)}
-    codes = np.array([[-1 if v is None else number[v] for v in row] for row in rows], dtype=np.int64)
-    return Layer(name, codes.reshape(len(rows), len(units)), labels, units)
 
 
 __all__ = ["EXTRA_LAYERS", "LAYERS", "Layer", "LayerData", "NONE", "UNANNOTATED_POLICIES", "WRITTEN_HEAD", "layer_data"]
