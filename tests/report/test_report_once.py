@@ -12,6 +12,7 @@ from spacy_agreement.agreement.layers import disagreements
 from spacy_agreement.cli import app
 from spacy_agreement.report import html as report_html
 from spacy_agreement.report import layers_html
+from spacy_agreement.report.plots import pair_distances
 
 from ..random_conllu import names, random_annotations
 
@@ -99,7 +100,7 @@ def test_plot_distances_as_one_pair_at_a_time(tmp_path, seed):
 
     paths = random_annotations(tmp_path, seed, annotators=2 + seed % 3, sentences=30, missing=0.2 * (seed % 2))
     corpus = read_inputs(names(paths))
-    assert report_html.pair_distances(corpus, ("plain", "diff", "norm")) == _old_distances(corpus)
+    assert pair_distances(corpus, ("plain", "diff", "norm")) == _old_distances(corpus)
 
 
 def test_plot_distances_of_phrase_trees(tmp_path):
@@ -109,4 +110,4 @@ def test_plot_distances_of_phrase_trees(tmp_path):
     a.write_text("(S (NP (D the) (N dog)) (VP (V barks)))\n(S (NP (N cats)) (VP (V sleep) (ADV now)))\n")
     b.write_text("(S (NP (D the)) (NP (N dog)) (VP (V barks)))\n(S (NP (N cats) (VP (V sleep))) (ADV now))\n")
     corpus = read_inputs([str(a), str(b)], format="bracket")
-    assert report_html.pair_distances(corpus, ("plain", "diff", "norm")) == _old_distances(corpus)
+    assert pair_distances(corpus, ("plain", "diff", "norm")) == _old_distances(corpus)
