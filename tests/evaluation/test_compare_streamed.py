@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from spacy_agreement.errors import MismatchedCorpusError
 from spacy_agreement.evaluation.comparison import compare_run
 from spacy_agreement.evaluation.comparison.compare_run import compare
 
@@ -32,3 +33,32 @@ def test_streamed_counts_as_the_trees(tmp_path, monkeypatch, seed, options):
 def test_unannotated_tokens_read_whole(tmp_path):
     paths = random_annotations(tmp_path, 7, annotators=3, sentences=40, rate=0.5)
     assert compare(paths[0], paths[1:], shuffles=100, resamples=50).to_dict()
+
+
+def test_strict_reads_the_trees(tmp_path, monkeypatch):
+    """As evaluate: --strict reads the trees (their readers name a cycle), not the stream."""
+    paths = random_annotations(tmp_path, 3, annotators=3, sentences=20, unannotated=False)
+    monkeypatch.setattr(compare_run, "streamed_counts", lambda *a: pytest.fail("streamed under strict"))
+    assert compare(paths[0], paths[1:], shuffles=100, resamples=50, strict=True).to_dict()
+
+
+@pytest.mark.parametrize("skip", [False, True])
+def test_other_tokens(tmp_path, monkeypatch, skip):
+    """A system with another form in some sentences: skipped (--skip-mismatched) or aligned, as before."""
+    paths = random_annotations(tmp_path, 4, annotators=3, sentences=30, unannotated=False)
+    lines = paths[2].read_text(encoding="utf-8").split("\n")
+    changed = [k for k, line in enumerate(lines) if line.startswith("2\t")][:3]
+    for k in changed:
+        row = lines[k].split("\t")
+        row[1] = "other"
+        lines[k] = "\t".join(row)
+    paths[2].write_text("\n".join(lines), encoding="utf-8")
+    def outcome():
+        try:
+            return _run(paths, skip_mismatched=skip)
+        except MismatchedCorpusError as error:  # another text: no alignment either way
+            return str(error)
+
+    new = outcome()
+    monkeypatch.setattr(compare_run, "streamed_counts", lambda *a: None)
+    assert new == outcome()

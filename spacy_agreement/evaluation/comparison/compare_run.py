@@ -45,7 +45,7 @@ def dependency_counts(gold: PathLike, systems: Sequence[PathLike], names: List[s
     from ..dependency.metrics import display_name, evaluate
     from ..conll18.accumulator import aligned_evaluation
 
-    if not by:
+    if not by and options.cycles != "raise":  # as evaluate: --strict reads the trees, which name each problem
         streamed = streamed_counts(gold, systems, names, fmt, options)
         if streamed is not None:
             display = {m: display_name(m) for m in next(iter(streamed.values())).metrics}
@@ -91,7 +91,8 @@ def streamed_counts(gold: PathLike, systems: Sequence[PathLike], names: List[str
     """Each system's counts per gold sentence as ``evaluate`` streams them (the compiled scanner,
     a block of sentences at a time: :func:`~..dependency.evaluate_run.evaluate_streamed`), where
     every system has the gold's tokens; ``None`` where the whole files must be read instead (another
-    format, a block the scanner leaves to the Python readers, other tokens, a registered metric)."""
+    format, a block the scanner leaves to the Python readers, other tokens, a registered metric; the caller
+    reads the trees under ``--strict`` and ``--breakdown``, as ``evaluate`` does)."""
     from ...adapters.files import guess_format
     from ..dependency.accumulator import DependencyEvaluator
     from ..dependency.streaming import BLOCK, ScanStream, TokensDiffer, Unscannable, identical_batches
