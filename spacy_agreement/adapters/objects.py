@@ -289,12 +289,14 @@ class InputFiles:
         self.written.append(path)
         return path
 
-    def path(self, value: Any, argument: str, family: Optional[str] = None, *, corpus: bool = False) -> Any:
+    def path(self, value: Any, argument: str, family: Optional[str] = None, *, corpus: bool = False,
+             check_empty: bool = True) -> Any:
         """``value`` (the input given as ``argument``) as a path the function reads; a
         :class:`~spacy_agreement.corpus.Corpus` returned as it is where ``corpus`` is allowed.
         ``family``: ``"dependency"`` or ``"phrase"`` where the function reads one only."""
         if is_path(value):
-            check_not_empty(value, argument)
+            if check_empty:
+                check_not_empty(value, argument)
             return value
         if corpus and kind_of(value) == "corpus":
             return value

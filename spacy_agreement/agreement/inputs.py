@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from .._calling import deprecated, split_signature
 from ..adapters.annotations import load_annotations
 from ..adapters.multi_user import USER_KEY
-from ..adapters.objects import InputFiles, elements, input_error, kind_of
+from ..adapters.objects import InputFiles, check_not_empty, elements, input_error, kind_of
 from ..corpus import Corpus
 from ..errors import BadOptionError, EmptyInputError
 
@@ -76,8 +76,8 @@ def materialized(inputs: Sequence[Any], files: InputFiles) -> List[Any]:
     for k, value in enumerate(inputs, start=1):
         if kind_of(value) == "docbin":
             out.append(files.docbin(value, f"annotator{k}"))
-        else:
-            out.append(files.path(value, f"annotator{k}"))
+        else:  # an empty file is refused by the public functions (split_inputs), as the CLI refuses it
+            out.append(files.path(value, f"annotator{k}", check_empty=False))
     return out
 
 
@@ -129,6 +129,9 @@ def split_inputs(function: str, inputs: Sequence[Any], settings: Any, signature:
             raise TypeError(f"{function}() got two signatures: give signature= alone")
         signature = positional_signature
     paths = input_paths(inputs, function)
+    for k, value in enumerate(paths or (), start=1):
+        if _is_path(value):
+            check_not_empty(value, f"annotator {k}")
     data: Any = None
     if paths is None:
         data, *rest = inputs

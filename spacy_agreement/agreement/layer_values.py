@@ -36,6 +36,7 @@ by position whatever their forms (an annotator who corrected a typo or a capital
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -109,26 +110,6 @@ def _heads(tree: DependencyTree, unannotated: str) -> List[Optional[str]]:
     return out
 
 
-def _column(tree: DependencyTree, layer: str, unannotated: str = "none") -> List[Optional[str]]:
-    """One annotator's values of a sentence on a basic layer (``None``: no value)."""
-    n = len(tree)
-    if layer in ("upos", "xpos", "lemma"):
-        column = {"upos": tree.upos, "xpos": tree.xpos, "lemma": tree.lemmas}[layer] or ("_",) * n
-        return [None if v == "_" else v for v in column]
-    if layer == "feats":
-        return [NONE if v in ("", "_") else "|".join(sorted(v.split("|"))) for v in (tree.feats or ("_",) * n)]
-    if layer == "head":
-        return _heads(tree, unannotated)
-    empty = "_" if unannotated == "value" else None
-    if layer == "deprel":  # a token not annotated has "_" unless its reader kept its relation
-        return [empty if d == "_" else d for d in tree.deprels]
-    if layer == "head_deprel":
-        return [None if h is None or d is None else f"{h} {d}"
-                for h, d in zip(_heads(tree, unannotated), _column(tree, "deprel", unannotated))]
-    raise BadOptionError(f"unknown layer {layer!r}: {', '.join(LAYERS + EXTRA_LAYERS)}, feats.NAME or misc.KEY",
-                         option="layers")
-
-
 def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequence[str] = (),
                per_feature: bool = True, same_forms: bool = True, unannotated: str = "none") -> LayerData:
     """The reliability matrices of ``layers`` (plus ``feats.NAME`` per feature name with
@@ -160,48 +141,151 @@ def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequen
             continue
         data.items.append(item)
         data.item_names.append(item_name)
-    units = [(i, k) for i, item in enumerate(data.items) for k in range(len(next(iter(item.values()))))]
-    values: Dict[str, List[List[Optional[str]]]] = {}
+    lengths = [len(next(iter(item.values()))) for item in data.items]
+    units = [(i, k) for i, n in enumerate(lengths) for k in range(n)]
+    columns = _Columns(data, names, lengths, unannotated)
+    values: Dict[str, Layer] = {}  # numbered as soon as made: one int64 matrix per layer held
     basic = [n for n in layers if n in LAYERS + EXTRA_LAYERS and n != "deprel_same_head"]
     for layer in basic + (["head", "deprel"] if "deprel_same_head" in layers else []):
-        if layer in values:
-            continue
-        values[layer] = [[v for item in data.items for v in (_column(item[a], layer, unannotated) if a in item
-                                                            else [None] * len(next(iter(item.values()))))]
-                         for a in names]
+        if layer not in values:
+            values[layer] = columns.layer(layer).layer(layer, units)
     if "deprel_same_head" in layers:
-        heads = values["head"]
-        same = [len({row[u] for row in heads if row[u] is not None}) == 1
-                and sum(row[u] is not None for row in heads) >= 2 for u in range(len(units))]
-        values["deprel_same_head"] = [[v if same[u] else None for u, v in enumerate(row)]
-                                      for row in values["deprel"]]
+        heads = values["head"].codes
+        given = heads >= 0
+        if heads.size:
+            high = np.where(given, heads, -1).max(axis=0)
+            low = np.where(given, heads, np.iinfo(heads.dtype).max).min(axis=0)
+            same = (given.sum(axis=0) >= 2) & (high == low)
+        else:
+            same = np.zeros(heads.shape[1], dtype=bool)
+        deprel = values["deprel"]
+        values["deprel_same_head"] = _Values(deprel.codes, deprel.labels).masked(same).layer("deprel_same_head", units)
     keyed = []
     if per_feature and "feats" in layers:
-        bare = _bare_values(data, "feats")
+        bare = _bare_values(columns.distinct("feats"))
         if bare:
             shown = ", ".join(repr(v) for v in bare[:3]) + (", ..." if len(bare) > 3 else "")
             data.notes.append(f"FEATS: {len(bare)} distinct value(s) are not Name=Value features ({shown}): FEATS is "
                               "compared as whole values only, no feats.NAME layers")
         else:
-            keyed = [("feats", k) for k in _keys(data, "feats")]
+            keyed = [("feats", k) for k in _keys(columns.distinct("feats"))]
     keyed += [("misc", k) for k in misc_keys]
     keyed += [tuple(n.split(".", 1)) for n in layers if n.startswith(("feats.", "misc."))
               and tuple(n.split(".", 1)) not in keyed]  # type: ignore[misc]
-    lengths = [len(next(iter(item.values()))) for item in data.items]
     for column, key in keyed:
         # per annotator and unit: the key's value, NONE where the annotator did not set it, or
-        # None (no value) where the annotator lacks the item
-        rows = [[(_pairs(text).get(key, NONE) if a in item else None) for item, n in zip(data.items, lengths)
-                 for text in (getattr(item[a], column) or ("_",) * n if a in item else (None,) * n)]
-                for a in names]
-        wanted = [any(row[u] not in (None, NONE) for row in rows) for u in range(len(units))]
-        values[f"{column}.{key}"] = [[v if wanted[u] else None for u, v in enumerate(row)] for row in rows]
+        # no value where the annotator lacks the item; over the units where some annotator set it
+        keyed_values = columns.keyed(column, key)
+        values[f"{column}.{key}"] = keyed_values.masked(keyed_values.set_somewhere()).layer(f"{column}.{key}", units)
     order = [n for n in layers if n in values] + [n for n in values if n not in layers and n not in ("head", "deprel")]
     if "head" in layers and "head" not in order:
         order.append("head")
     for name in order:
-        data.layers[name] = _coded(name, values[name], units)
+        data.layers[name] = values[name]
     return data
+
+
+class _Values:
+    """One layer's values before they are numbered: ``codes[a, u]`` the index of annotator a's value
+    of unit u in ``labels`` (any order, duplicates none), ``-1`` for no value."""
+
+    def __init__(self, codes: np.ndarray, labels: List[str]) -> None:
+        self.codes, self.labels = codes, labels
+
+    @classmethod
+    def of(cls, raw: np.ndarray, distinct: List[Optional[str]], value: Any) -> "_Values":
+        """The values ``value(text)`` of the raw texts (``raw`` indexes ``distinct``; ``value``
+        called once per distinct text, ``None``: no value)."""
+        labels: Dict[str, int] = {}
+        lookup = np.array([-1 if text is None or (v := value(text)) is None else labels.setdefault(v, len(labels))
+                           for text in distinct] + [-1], dtype=np.int64)
+        return cls(lookup[raw], list(labels))
+
+    def masked(self, keep: np.ndarray) -> "_Values":
+        """No value on the units outside ``keep``."""
+        return _Values(np.where(keep[None, :], self.codes, -1), self.labels)
+
+    def set_somewhere(self) -> np.ndarray:
+        """The units where some annotator gave a value other than :data:`NONE`."""
+        none = self.labels.index(NONE) if NONE in self.labels else -2
+        return ((self.codes >= 0) & (self.codes != none)).any(axis=0) if self.codes.shape[0] else \
+            np.zeros(self.codes.shape[1], dtype=bool)
+
+    def layer(self, name: str, units: List[Tuple[int, int]]) -> Layer:
+        """The layer, its categories sorted and numbered in that order (as ``sorted`` orders strings)."""
+        used = np.unique(self.codes[self.codes >= 0])
+        labels = sorted(self.labels[k] for k in used.tolist())
+        number = np.full(len(self.labels) + 1, -1, dtype=np.int64)
+        index = {label: k for k, label in enumerate(self.labels)}
+        number[[index[v] for v in labels]] = np.arange(len(labels))
+        return Layer(name, number[self.codes].reshape(self.codes.shape[0], len(units)), labels, units)
+
+
+class _Columns:
+    """The columns of the compared items, one row per annotator over every unit, each as numbers
+    of its distinct texts: every text is read, split and compared once per distinct value."""
+
+    ATTRIBUTES = {"upos": "upos", "xpos": "xpos", "lemma": "lemmas", "feats": "feats", "deprel": "deprels",
+                  "misc": "misc"}
+
+    def __init__(self, data: LayerData, names: Sequence[str], lengths: List[int], unannotated: str) -> None:
+        self.data, self.names, self.lengths, self.unannotated = data, names, lengths, unannotated
+        self._raw: Dict[str, Tuple[np.ndarray, List[Optional[str]]]] = {}
+
+    def raw(self, column: str) -> Tuple[np.ndarray, List[Optional[str]]]:
+        """``(numbers, texts)``: ``texts[numbers[a, u]]`` annotator a's text of unit u (``None``
+        where the annotator lacks the item, or for a head: no value); ``-1`` indexes ``None`` too."""
+        if column not in self._raw:
+            rows = []
+            for a in self.names:
+                flat: List[Optional[str]] = []
+                for item, n in zip(self.data.items, self.lengths):
+                    tree = item.get(a)
+                    if tree is None:
+                        flat.extend((None,) * n)
+                    elif column == "head":
+                        flat.extend(_heads(tree, self.unannotated))
+                    else:
+                        flat.extend(getattr(tree, self.ATTRIBUTES[column]) or ("_",) * n)
+                rows.append(flat)
+            texts = list(dict.fromkeys(chain([None], *rows)))  # distinct, None first
+            number = {text: k for k, text in enumerate(texts)}.__getitem__
+            numbers = np.array([np.fromiter(map(number, row), dtype=np.int64, count=len(row)) for row in rows])
+            self._raw[column] = (numbers.reshape(len(self.names), sum(self.lengths)), texts)
+        return self._raw[column]
+
+    def distinct(self, column: str) -> List[str]:
+        """The distinct texts of a column in the compared items (``None`` left out)."""
+        return [t for t in self.raw(column)[1] if t is not None]
+
+    def layer(self, layer: str) -> _Values:
+        """One basic layer's values (module docstring; ``_`` and empty texts as it says)."""
+        empty = "_" if self.unannotated == "value" else None
+        if layer in ("upos", "xpos", "lemma"):
+            return _Values.of(*self.raw(layer), lambda v: None if v == "_" else v)
+        if layer == "feats":
+            return _Values.of(*self.raw(layer), lambda v: NONE if v in ("", "_") else "|".join(sorted(v.split("|"))))
+        if layer == "head":
+            return _Values.of(*self.raw(layer), lambda v: v)
+        if layer == "deprel":
+            return _Values.of(*self.raw(layer), lambda v: empty if v == "_" else v)
+        if layer == "head_deprel":
+            head, deprel = self.layer("head"), self.layer("deprel")
+            both = (head.codes >= 0) & (deprel.codes >= 0)
+            width = max(len(deprel.labels), 1)
+            keys = np.where(both, head.codes * width + deprel.codes, -1)
+            found, inverse = np.unique(keys, return_inverse=True)
+            labels: Dict[str, int] = {}
+            lookup = np.array([-1 if k < 0 else labels.setdefault(f"{head.labels[k // width]} "
+                                                                  f"{deprel.labels[k % width]}", len(labels))
+                               for k in found.tolist()], dtype=np.int64)
+            return _Values(lookup[inverse.reshape(keys.shape)] if found.size else keys, list(labels))
+        raise BadOptionError(f"unknown layer {layer!r}: {', '.join(LAYERS + EXTRA_LAYERS)}, feats.NAME or misc.KEY",
+                             option="layers")
+
+    def keyed(self, column: str, key: str) -> _Values:
+        """A feature's (or MISC key's) value in each annotator's text, :data:`NONE` where it is not set."""
+        return _Values.of(*self.raw(column), lambda text: _pairs(text).get(key, NONE))
 
 
 def _count_mismatch(a: Any, b: Any) -> Optional[str]:
@@ -209,33 +293,19 @@ def _count_mismatch(a: Any, b: Any) -> Optional[str]:
     return None if len(a) == len(b) else f"{len(a)} tokens against {len(b)}"
 
 
-def _bare_values(data: LayerData, column: str) -> List[str]:
-    """The distinct values of a column of the compared items with a part that is no
+def _bare_values(texts: Sequence[str]) -> List[str]:
+    """The distinct ``texts`` (of a column in the compared items) with a part that is no
     ``Name=Value`` pair (sorted), none where every value is ``_`` or such pairs."""
+    return sorted({text for text in texts if text not in ("", "_")
+                   and any("=" not in part[1:] for part in text.split("|"))})
+
+
+def _keys(texts: Sequence[str]) -> List[str]:
+    """The feature names (or MISC keys) written in the distinct ``texts``, sorted."""
     found = set()
-    for item in data.items:
-        for tree in item.values():
-            for text in getattr(tree, column) or ():
-                if text not in ("", "_") and any("=" not in part[1:] for part in text.split("|")):
-                    found.add(text)
+    for text in texts:
+        found.update(_pairs(text))
     return sorted(found)
-
-
-def _keys(data: LayerData, column: str) -> List[str]:
-    """The feature names (or MISC keys) written in the items, sorted."""
-    found = set()
-    for item in data.items:
-        for tree in item.values():
-            for text in getattr(tree, column) or ():
-                found.update(_pairs(text))
-    return sorted(found)
-
-
-def _coded(name: str, rows: List[List[Optional[str]]], units: List[Tuple[int, int]]) -> Layer:
-    labels = sorted({v for row in rows for v in row if v is not None})
-    number = {label: k for k, label in enumerate(labels)}
-    codes = np.array([[-1 if v is None else number[v] for v in row] for row in rows], dtype=np.int64)
-    return Layer(name, codes.reshape(len(rows), len(units)), labels, units)
 
 
 __all__ = ["EXTRA_LAYERS", "LAYERS", "Layer", "LayerData", "NONE", "UNANNOTATED_POLICIES", "WRITTEN_HEAD", "layer_data"]

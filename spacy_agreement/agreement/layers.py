@@ -39,8 +39,8 @@ from ..errors import BadOptionError, UndefinedMetricWarning
 from ..signature import Settings, read_signature, setting
 from .inputs import read_inputs, split_inputs, value_of
 from .layer_values import LAYERS, Layer, LayerData, layer_data
-from .nominal import category_agreement, coded_cohen_kappa, coded_fleiss_kappa, confusion_pairs, value_alpha, \
-    observed_agreement, unit_counts
+from .nominal import category_agreement, coded_cohen_kappa, coded_fleiss_kappa, confused_pairs, differing_units, \
+    value_alpha, observed_agreement, unit_counts
 
 
 @dataclass(frozen=True)
@@ -252,9 +252,9 @@ def layer_agreement(layer: Layer, annotators: Sequence[str], reference: str = ""
     cohen = {f"{annotators[i]}|{annotators[j]}": _quiet(coded_cohen_kappa, codes[i], codes[j]) for i, j in pairs}
     fleiss = _quiet(coded_fleiss_kappa, codes, size)
     specific = category_agreement(codes, size)
-    matrix = confusion_pairs(codes, size)
-    upper = np.argwhere(np.triu(matrix, 1) > 0)
-    confused = sorted(((layer.labels[a], layer.labels[b], int(matrix[a, b])) for a, b in upper),
+    lower, upper, times = confused_pairs(codes, size)
+    confused = sorted(((layer.labels[a], layer.labels[b], n) for a, b, n in zip(lower.tolist(), upper.tolist(),
+                                                                               times.tolist())),
                       key=lambda t: (-t[2], t[0], t[1]))[:confusions]
     per_annotator: Dict[str, Dict[str, float]] = {}
     for k, annotator in enumerate(annotators):
@@ -265,10 +265,9 @@ def layer_agreement(layer: Layer, annotators: Sequence[str], reference: str = ""
                                     "alpha_without": float(without)}
     has_item = codes >= 0
     lacking = int(np.count_nonzero(~has_item))
-    distinct = [len(set(col[col >= 0].tolist())) > 1 for col in codes.T] if codes.size else []
     return LayerAgreement(layer.name, alpha, engine, observed, cohen, fleiss, int(counts.units.size), counts.n,
                           lacking, size, _label_rows(layer, annotators, _pairs(annotators, reference), specific),
-                          confused, per_annotator, int(sum(distinct)))
+                          confused, per_annotator, int(np.count_nonzero(differing_units(codes))))
 
 
 def agreement_by_layer(data: Any, settings: Optional[LayerSettings] = None, **options: Any) -> LayersResult:
@@ -434,11 +433,9 @@ def disagreements(result: LayersResult, layers: Optional[Sequence[str]] = None) 
     for name, layer in data.layers.items():
         if layers is not None and name not in layers:
             continue
-        for u, (item, token) in enumerate(layer.units):
+        for u in np.flatnonzero(differing_units(layer.codes)).tolist():
+            item, token = layer.units[u]
             column = layer.codes[:, u]
-            given = column[column >= 0]
-            if given.size < 2 or (given == given[0]).all():
-                continue
             tree = next(iter(data.items[item].values()))
             yield {"item": data.item_names[item], "token": tree.ids[token], "form": tree.forms[token], "layer": name,
                    "values": {a: (layer.labels[c] if c >= 0 else "") for a, c in zip(data.annotators, column.tolist())}}

@@ -74,11 +74,15 @@ def unit_counts(codes: np.ndarray, n_categories: Optional[int] = None) -> UnitCo
     coded = codes >= 0
     coders_all = coded.sum(axis=0)
     units = np.flatnonzero(coders_all >= 2)
-    sub = codes[:, units]
+    # each unit's values sorted, units in order: the keys unit·V + c come out sorted, and runs of
+    # equal keys are np.unique's counts without its sort of every value
+    sub = np.sort(codes[:, units], axis=0).T
     where = sub >= 0
-    unit_of = np.broadcast_to(np.arange(units.size), sub.shape)[where]
+    unit_of = np.broadcast_to(np.arange(units.size)[:, None], sub.shape)[where]
     keys = unit_of.astype(np.int64) * max(n_categories, 1) + sub[where]
-    found, count = np.unique(keys, return_counts=True)
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1]))) if keys.size else \
+        np.zeros(0, dtype=np.intp)
+    found, count = keys[starts], np.diff(np.append(starts, keys.size))
     return UnitCounts(units, (found // max(n_categories, 1)).astype(np.int64),
                       (found % max(n_categories, 1)).astype(np.int64), count.astype(np.float64),
                       coders_all[units].astype(np.float64), n_categories)
@@ -180,5 +184,31 @@ def confusion_pairs(codes: np.ndarray, n_categories: int) -> np.ndarray:
     return out + out.T
 
 
+def confused_pairs(codes: np.ndarray, n_categories: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The nonzero cells of :func:`confusion_pairs` above the diagonal, without the ``(V, V)``
+    matrix: ``(c, k, count)`` with c < k, ordered by c then k."""
+    found = [np.zeros(0, dtype=np.int64)]
+    width = max(int(n_categories), 1)
+    for i in range(codes.shape[0]):
+        for j in range(i + 1, codes.shape[0]):
+            x, y = codes[i], codes[j]
+            both = (x >= 0) & (y >= 0) & (x != y)
+            x, y = x[both].astype(np.int64), y[both].astype(np.int64)
+            found.append(np.minimum(x, y) * width + np.maximum(x, y))
+    keys, times = np.unique(np.concatenate(found), return_counts=True)
+    return keys // width, keys % width, times.astype(np.int64)
+
+
+def differing_units(codes: np.ndarray) -> np.ndarray:
+    """For each unit (column), whether its values (``-1`` none) hold two or more different categories."""
+    if not codes.size:
+        return np.zeros(codes.shape[1] if codes.ndim == 2 else 0, dtype=bool)
+    given = codes >= 0
+    high = np.where(given, codes, -1).max(axis=0)
+    low = np.where(given, codes, np.iinfo(codes.dtype).max).min(axis=0)
+    return given.any(axis=0) & (high > low)
+
+
 __all__ = ["PACKAGE_CELLS", "UnitCounts", "category_agreement", "coded_cohen_kappa", "coded_fleiss_kappa",
-           "confusion_pairs", "nominal_alpha", "observed_agreement", "unit_counts", "value_alpha"]
+           "confused_pairs", "confusion_pairs", "differing_units", "nominal_alpha", "observed_agreement", "unit_counts",
+           "value_alpha"]

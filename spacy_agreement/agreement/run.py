@@ -22,9 +22,17 @@ def agreement(corpus: Corpus, settings: Optional[AlphaSettings] = None,
     settings = alpha_settings(settings, **options)
     accuracy = pairwise_accuracy(corpus, strict=settings.cycles == "raise",
                                  exclude_mismatched=settings.exclude_mismatched, label=settings.label)
+    # how the accuracies were counted, so that the report takes the pair's figure from them (computed once)
+    accuracy._counted_as = counted_as(corpus, settings)  # type: ignore[attr-defined]
     if settings.method == "off":
         return None, accuracy
     return alpha(corpus, settings), accuracy
+
+
+def counted_as(corpus: Corpus, settings: AlphaSettings) -> tuple:
+    """What the accuracies of ``corpus`` under ``settings`` depend on: the corpus (by identity) and
+    how labels and mismatched items are compared."""
+    return (id(corpus), settings.exclude_mismatched, settings.fold_root_case, settings.ignore_subtypes)
 
 
 __all__ = ["agreement"]

@@ -30,13 +30,11 @@ input shows as text. 200 items of UD English EWT take about 1.7 MB and 3 s.
 """
 from __future__ import annotations
 
-import base64
-import io
 import warnings
 from collections import Counter
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -44,7 +42,8 @@ from ..adapters.brackets import from_nltk, to_nltk
 from ..agreement.accuracy import AccuracyResult, pairwise_accuracy, token_mismatch
 from ..agreement.alpha import AlphaResult
 from ..agreement.layers import LayersResult
-from ..agreement.deltas import delta_from_ted, get_delta, tree_edit_distance
+from ..agreement.run import counted_as
+from ..agreement.deltas import get_delta
 from ..agreement.alpha import alpha
 from ..agreement.settings import AlphaSettings
 from ..corpus import Corpus
@@ -56,6 +55,7 @@ from .breakdown_html import report_breakdowns
 from .escape import text as esc
 from .format import percent as _percent
 from .layers_html import LAYERS_SCRIPT, report_layers
+from .plots import plots as _plots
 from .svg import STYLE as SVG_STYLE
 from .svg import dependency_svg, phrase_svg_from_trees
 from .text import alpha_method_line
@@ -89,6 +89,20 @@ def _quiet_alpha(corpus: Corpus, settings: AlphaSettings) -> AlphaResult:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         return alpha(corpus, replace(settings, bootstrap=0, progress=False))
+
+
+def _is_whole_corpus(result: AlphaResult, corpus: Corpus, names: Sequence[str], both: int,
+                     settings: AlphaSettings) -> bool:
+    """Whether the α of the one pair of annotators over the items both annotated is ``result``
+    itself: two annotators, every item annotated by both (the same trees in the same order, so the
+    same sums to the last bit), α exact and computed under the page's settings."""
+    if len(names) != 2 or both != len(corpus.items) or result.items != both or result.items_unpairable:
+        return False
+    if result.settings.method != "exact":
+        return False
+    mine = replace(settings, bootstrap=0, progress=False, method="exact", deltas=result.settings.deltas)
+    theirs = replace(result.settings, bootstrap=0, progress=False)
+    return mine == theirs
 
 
 def _nltk_with_words(tree: ConstituencyTree):
@@ -128,6 +142,20 @@ def pairwise_matrix(corpus: Corpus, label: Optional[Callable[[str], str]] = None
         matrix[i, j] = matrix[j, i] = scores[key]
     np.fill_diagonal(matrix, 1.0)
     return names, matrix
+
+
+def _pair_matrix(corpus: Corpus, settings: AlphaSettings, accuracy: AccuracyResult) -> Tuple[List[str], np.ndarray]:
+    """:func:`pairwise_matrix` under ``settings``; with two annotators who both annotated every item,
+    the summary's figure where ``accuracy`` was counted so (the same items and labels: computed once)."""
+    names = list(corpus.annotators)
+    key = "las" if corpus.family == "dependency" else "jaccard"
+    if len(names) == 2 and getattr(accuracy, "_counted_as", None) == counted_as(corpus, settings) and \
+            key in accuracy.scores and corpus.items and all(len(item) == 2 for item in corpus.items) and \
+            all(n in item for item in corpus.items for n in names):
+        matrix = np.full((2, 2), accuracy.scores[key])
+        np.fill_diagonal(matrix, 1.0)
+        return names, matrix
+    return pairwise_matrix(corpus, settings.label, settings.exclude_mismatched)
 
 
 def label_pairs(a, b) -> Counter:
@@ -213,56 +241,6 @@ def _bracket_text(tree: ConstituencyTree) -> str:
     return " ".join(str(shown).split())
 
 
-def _plots(corpus: Corpus, names: List[str], matrix: np.ndarray) -> str:
-    """Histograms of the δ within items, and for three or more annotators the pairwise
-    matrix, as PNG (matplotlib; a note where it is not installed). Names are drawn as text
-    into the image (no markup there), TeX off, long ones shortened."""
-    try:
-        import matplotlib  # lazy: import time (and optional)
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return '<p class="muted">Plots need matplotlib: pip install \'spacy-agreement[plot]\'.</p>'
-    distances: Dict[str, List[float]] = {"plain": [], "diff": [], "norm": []}
-    for item in corpus.items:
-        trees = [item[n] for n in corpus.annotators if n in item]
-        for a, b in combinations(trees, 2):
-            ted = tree_edit_distance(a, b)  # once per pair, every δ from it
-            for kind in distances:
-                distances[kind].append(delta_from_ted(ted, a.annotation_size, b.annotation_size, kind))
-    images = []
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
-    for ax, (kind, values) in zip(axes, distances.items()):
-        ax.hist(values, bins=20, color="#4c72b0")
-        ax.set_title(f"δ{kind} between two annotations of an item", fontsize=11)
-        ax.set_xlabel(f"δ{kind}", fontsize=11)
-        ax.set_ylabel("pairs of annotations", fontsize=11)
-        ax.tick_params(labelsize=10)
-    images.append(("distance histograms", fig))
-    if len(names) >= 3:
-        side = max(4.5, 0.55 * len(names) + 2.5)
-        fig, ax = plt.subplots(figsize=(side + 1.2, side))
-        image = ax.imshow(matrix, vmin=0, vmax=1, cmap="viridis")
-        ticks = [n if len(n) <= 30 else n[:29] + "…" for n in names]
-        ax.set_xticks(range(len(names)), ticks, rotation=40, ha="right", fontsize=11, parse_math=False)
-        ax.set_yticks(range(len(names)), ticks, fontsize=11, parse_math=False)
-        ax.set_title("pairwise " + ("LAS" if corpus.family == "dependency" else "Jaccard"), fontsize=12)
-        fig.colorbar(image, ax=ax)
-        images.append(("pairwise agreement matrix", fig))
-    out = []
-    for alt, fig in images:
-        buffer = io.BytesIO()
-        with warnings.catch_warnings():  # a name in a script the font lacks: boxes in the plot, the tables show it
-            warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font")
-            fig.tight_layout()
-            fig.savefig(buffer, format="png", dpi=80)
-        plt.close(fig)
-        data = base64.b64encode(buffer.getvalue()).decode("ascii")
-        out.append(f'<img alt="{alt}" src="data:image/png;base64,{data}" style="max-width:100%"/>')
-    return "".join(out)
-
-
 SCRIPT = """
 (function () {
   var pair = document.getElementById('pair-filter'), label = document.getElementById('label-filter');
@@ -322,15 +300,16 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
     breakdowns = "" if gold is None else \
         report_breakdowns(corpus, gold, settings.ignore_subtypes, settings.fold_root_case)
     if computed is None:
-        computed = (_quiet_alpha(corpus, settings),
-                    pairwise_accuracy(corpus, exclude_mismatched=settings.exclude_mismatched, label=settings.label))
+        accuracy = pairwise_accuracy(corpus, exclude_mismatched=settings.exclude_mismatched, label=settings.label)
+        accuracy._counted_as = counted_as(corpus, settings)  # type: ignore[attr-defined]
+        computed = (_quiet_alpha(corpus, settings), accuracy)
     result, accuracy = computed
     # the pairwise and leave-one-out α over the δ of the corpus α, by its settings
     settings = replace(settings, deltas=tuple(result.settings.deltas) or settings.deltas)
     kinds = list(result.alphas)
     if rank_by not in kinds:
         raise BadOptionError(f"cannot rank items by {rank_by!r}: choose from {', '.join(kinds)}")
-    names, matrix = pairwise_matrix(corpus, settings.label, settings.exclude_mismatched)
+    names, matrix = _pair_matrix(corpus, settings, accuracy)
     family = corpus.family
     metric = "LAS" if family == "dependency" else "Jaccard"
     out: List[str] = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{esc(title)}</title>"
@@ -437,8 +416,13 @@ def build_report(corpus: Corpus, items: int = 50, title: str = "Syntactic annota
     for a, b in combinations(range(len(names)), 2):
         both = [{names[a]: it[names[a]], names[b]: it[names[b]]} for it in corpus.items
                 if names[a] in it and names[b] in it]
-        pair_alpha = _quiet_alpha(Corpus((names[a], names[b]), both, [str(k) for k in range(len(both))], family),
-                                  settings) if len(both) >= 2 else None
+        if len(both) < 2:
+            pair_alpha = None
+        elif _is_whole_corpus(result, corpus, names, len(both), settings):
+            pair_alpha = result  # the pair's α is the corpus α: computed once
+        else:
+            pair_alpha = _quiet_alpha(Corpus((names[a], names[b]), both, [str(k) for k in range(len(both))], family),
+                                      settings)
         cells = "".join(f"<td>{_percent(pair_alpha.alphas[kind]) if pair_alpha else 'n/a'}</td>" for kind in kinds)
         out.append(f"<tr><td class='name'>{esc(names[a])} / {esc(names[b])}</td><td>{len(both)}</td>"
                    f"<td>{_percent(matrix[a, b])}</td>{cells}</tr>")

@@ -20,6 +20,7 @@ phrase-structure trees or where the layers cannot be computed.
 from __future__ import annotations
 
 import warnings
+from itertools import islice
 from typing import Any, List, Optional
 
 from ..agreement.layers import LayerAgreement, LayersResult, agreement_by_layer, disagreements
@@ -93,12 +94,9 @@ def _details(layer: LayerAgreement, annotators: List[str], labels: int, confusio
 
 
 def _disagreement_table(result: LayersResult, annotators: List[str], rows: int) -> List[str]:
-    shown: List[dict] = []
-    total = 0
-    for row in disagreements(result):
-        total += 1
-        if total <= rows:
-            shown.append(row)
+    # the rows of a layer are its tokens_disagreeing: the total without listing them, the shown ones listed
+    total = sum(layer.disagreeing for layer in result.layers.values())
+    shown: List[dict] = list(islice(disagreements(result), rows))
     out = ["<h3>Tokens the annotators disagree on</h3>",
            '<div class="layer-filters">layer: <select id="layer-filter"><option value="">any layer</option>']
     out.extend(f'<option value="{esc(name)}">{esc(name)} ({layer.disagreeing})</option>'

@@ -47,6 +47,11 @@ def dependency_counts(gold: PathLike, systems: Sequence[PathLike], names: List[s
     from ..dependency.metrics import display_name, evaluate
     from ..conll18.accumulator import aligned_evaluation
 
+    if not by and options.cycles != "raise":  # as evaluate: --strict reads the trees, which name each problem
+        streamed = streamed_counts(gold, systems, names, fmt, options)
+        if streamed is not None:
+            display = {m: display_name(m) for m in next(iter(streamed.values())).metrics}
+            return streamed, display, "identical", options.signature()
     strict = options.cycles == "raise"
     gold_trees = dependency_trees(gold, fmt, strict)
     preds = [dependency_trees(p, fmt, strict) for p in systems]
@@ -81,6 +86,38 @@ def dependency_counts(gold: PathLike, systems: Sequence[PathLike], names: List[s
             breakdowns[name] = breakdowns_from_trees(list(zip(gold_trees, trees)), by=by, options=options)
     display = {m: display_name(m) for m in next(iter(counts.values())).metrics}
     return counts, display, "identical", options.signature()
+
+
+def streamed_counts(gold: PathLike, systems: Sequence[PathLike], names: List[str], fmt: Optional[str],
+                    options: Any) -> Optional[Dict[str, UnitCounts]]:
+    """Each system's counts per gold sentence as ``evaluate`` streams them (the compiled scanner,
+    a block of sentences at a time: :func:`~..dependency.evaluate_run.evaluate_streamed`), where
+    every system has the gold's tokens; ``None`` where the whole files must be read instead (another
+    format, a block the scanner leaves to the Python readers, other tokens, a registered metric; the caller
+    reads the trees under ``--strict`` and ``--breakdown``, as ``evaluate`` does)."""
+    from ...adapters.files import guess_format
+    from ..dependency.accumulator import DependencyEvaluator
+    from ..dependency.streaming import BLOCK, ScanStream, TokensDiffer, Unscannable, identical_batches
+
+    if any((fmt or guess_format(path)) != "conll" for path in (gold, *systems)):
+        return None
+    counts: Dict[str, UnitCounts] = {}
+    for name, path in zip(names, systems):
+        accumulator = DependencyEvaluator(options, keep_rows=False, keep_counts=True)
+        if not accumulator.compiled:
+            return None
+        try:
+            with warnings.catch_warnings():  # a metric undefined on these files is said once, by the comparison
+                warnings.simplefilter("ignore", UndefinedMetricWarning)
+                with ScanStream(gold, accumulator.table, apart=True) as g_stream, \
+                        ScanStream(path, accumulator.table, apart=True) as p_stream:
+                    for block_pair in identical_batches(g_stream, p_stream, options.check_forms,
+                                                        options.skip_mismatched, BLOCK):
+                        accumulator.add_block(*block_pair)
+                counts[name] = accumulator.result().statistics()
+        except (Unscannable, TokensDiffer):
+            return None
+    return counts
 
 
 def bracket_counts(gold: PathLike, systems: Sequence[PathLike], names: List[str], params: Optional[PathLike],

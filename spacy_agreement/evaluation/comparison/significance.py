@@ -221,8 +221,11 @@ def randomization_test(a: UnitCounts, b: UnitCounts, shuffles: int, seed: int) -
     a_num, a_den = a.numerators.sum(axis=0), a.denominators.sum(axis=0)
     b_num, b_den = b.numerators.sum(axis=0), b.denominators.sum(axis=0)
 
+    den_moves = bool(np.any(diff_den != 0))  # same tokens: no denominator moves, its products all +0.0
+
     def sums_differ(swapped: np.ndarray) -> np.ndarray:  # swapped: shuffles x sentences, 1.0 where swapped
-        moved_num, moved_den = swapped @ diff_num, swapped @ diff_den
+        moved_num = swapped @ diff_num
+        moved_den = swapped @ diff_den if den_moves else np.zeros((swapped.shape[0],) + diff_den.shape[1:])
         with np.errstate(all="ignore"):
             d = np.abs(a.values(b_num - moved_num, b_den - moved_den) - a.values(a_num + moved_num, a_den + moved_den))
         return np.where(np.isnan(d), np.inf, d)  # undefined: as extreme as can be
