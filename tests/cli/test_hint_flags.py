@@ -35,6 +35,9 @@ PRINTED_BY = {
     "report/layers_html.py": ("report",),
     "report/breakdown_html.py": ("report",),
     "report/comparison_text.py": ("compare",),
+    "report/evaluate_text.py": ("evaluate",),
+    "report/leaf_ancestor_text.py": ("leaf-ancestor",),
+    "evaluation/constituency/leaf_ancestor_run.py": ("leaf-ancestor",),  # keep_worst= is --worst
     "agreement/layer_values.py": ("layers", "report"),
     "adapters/projects.py": ("alpha", "report", "layers"),
     "adapters/flat_folder.py": ("alpha", "report", "layers"),
@@ -54,7 +57,8 @@ PRINTED_BY = {
 #: Modules of the CLI shared by every command, whose flags are each command's own or said of a parameter.
 SHARED = {"cli/_options.py", "cli/_handling.py", "cli/_output.py", "cli/_registry.py", "cli/_settings_options.py",
           "cli/_warning_lines.py", "cli/_intervals.py", "cli/_breakdown_options.py", "cli/__init__.py",
-          "cli/__main__.py", "evaluation/constituency/geig.py", "limits.py"}
+          "cli/__main__.py", "evaluation/constituency/geig.py", "limits.py",
+          "report/flags.py"}  # the table of every command's flags (in_flags), moved from cli/_handling.py
 #: Flags a command prints but lacks, known and left to the module's owners: (module, command) -> flags.
 #: compare runs parser_metrics.evaluate, whose RootCaseWarning says "--fold-root-case" (evaluate's flag).
 KNOWN_GAPS: dict = {}
