@@ -227,3 +227,31 @@ def test_the_temporary_files_are_removed(tmp_path):
     sa.evalb(nltk_trees(PHRASE_A), nltk_trees(PHRASE_B))
     left = {n for n in set(os.listdir(tempfile.gettempdir())) - before if n.startswith("spacy-agreement-")}
     assert not left
+
+
+def test_a_single_doc_is_one_annotators_analyses(tmp_path):
+    gold, system = docs_of(ANNA)[0], docs_of(BEN)[0]
+    first_a = ANNA.split("\n\n")[0] + "\n\n"
+    first_b = BEN.split("\n\n")[0] + "\n\n"
+    by_path = sa.evaluate(write(tmp_path, "gold.conllu", first_a), write(tmp_path, "system.conllu", first_b))
+    assert comparable(sa.evaluate(gold, system).to_dict()) == comparable(by_path.to_dict())
+    span = gold[0:len(gold)]  # a Span: one sentence
+    assert sa.evaluate(span, system).las == by_path.las
+
+
+def test_layers_takes_a_corpus_and_alpha_a_single_tree_pair(tmp_path):
+    by_path = sa.layers(write(tmp_path, "annotator1.conllu", ANNA), write(tmp_path, "annotator2.conllu", BEN))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sa.UndefinedMetricWarning)
+        again = sa.layers(sa.alpha(write(tmp_path, "a.conllu", ANNA), write(tmp_path, "b.conllu", BEN)).corpus)
+    assert again.layers["deprel"].alpha == by_path.layers["deprel"].alpha
+    a, b = (nltk.Tree.fromstring(text.splitlines()[0]) for text in (PHRASE_A, PHRASE_B))
+    one = sa.alpha(write(tmp_path, "annotator1.tree", PHRASE_A.splitlines()[0] + "\n"),
+                   write(tmp_path, "annotator2.tree", PHRASE_B.splitlines()[0] + "\n"))
+    assert comparable(sa.alpha(a, b).to_dict()) == comparable(one.to_dict())
+
+
+def test_unparsed_docs_are_an_error_naming_the_argument_and_doc():
+    doc = spacy.blank("en")("Nobody parsed this .")
+    with pytest.raises(sa.InvalidTreeError, match=r"system, doc 1: .*no dependency parse"):
+        sa.evaluate(docs_of(ANNA)[:1], [doc])
