@@ -198,3 +198,13 @@ def test_evalb_messages_show_in_the_notebook(tmp_path):
     test.write_text("(S (NP (D the) (N dog)) (VP (V ran)))\n")
     run = sa.evalb(gold, test)
     assert run.messages and all(m in html.unescape(run._repr_html_()) for m in run.messages)
+
+
+def test_an_option_that_contradicts_the_settings_is_an_error():
+    run = sa.evaluate(ANNA, BEN, no_punct=True)
+    with pytest.raises(sa.BadOptionError, match="no_punct=False") as caught:
+        sa.evaluate(ANNA, BEN, settings=run.settings, no_punct=False)
+    assert caught.value.option == "no_punct"
+    with pytest.raises(sa.BadOptionError, match="no_punct"):
+        sa.evaluate(ANNA, BEN, signature=run.signature, no_punct=False)
+    assert sa.evaluate(ANNA, BEN, settings=run.settings, no_punct=True).to_dict() == run.to_dict()

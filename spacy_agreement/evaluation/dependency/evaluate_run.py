@@ -59,7 +59,20 @@ def evaluation_settings(settings: Union[None, str, EvaluationSettings] = None, *
                                fold_root_case=None if case_sensitive_root is None else not case_sensitive_root,
                                skip_mismatched=skip_mismatched, check_forms=not ignore_forms,
                                cycles="raise" if strict else "drop")
-    return resolve_settings(settings, built, EvaluationSettings.for_convention(convention))
+    resolved = resolve_settings(settings, built, EvaluationSettings.for_convention(convention))
+    if settings is not None:  # an option given (not None) that the settings set otherwise is an error
+        given = {"no_punct": ("exclude_punct", no_punct), "punct": ("punct_rules", punct),
+                 "punct_label": ("punct_labels", punct_label), "verb_tags": ("verb_upos", verb_tags),
+                 "content_tags": ("content_upos", content_tags), "ned": ("ned", ned),
+                 "ignore_subtypes": ("ignore_subtypes", ignore_subtypes),
+                 "case_sensitive_root": ("fold_root_case", case_sensitive_root)}
+        for option, (name, value) in given.items():
+            if value is None or (option == "punct_label" and not value):
+                continue
+            if getattr(resolved, name) != getattr(built, name):
+                raise BadOptionError(f"the settings set {name} to {getattr(resolved, name)!r} and this call's "
+                                     f"{option}={value!r} to {getattr(built, name)!r}: give one", option=option)
+    return resolved
 
 
 from .evaluate_result import EvaluateRun  # noqa: E402 (its home; imported here under its old path too)
