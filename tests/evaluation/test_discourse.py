@@ -151,6 +151,27 @@ def test_annotators_over_different_documents(tmp_path):
         merge_documents([load_discourse(one), load_discourse(two)])
 
 
+@pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # one category: kappa nan
+def test_one_level_skip_at_both_ends_is_not_a_skip_agreement(tmp_path):
+    """Mírovský et al. (2010, §3.2): skipping one tree level means A→C agrees with B→C and D→A
+    with D→B (A the parent of B), one skip at the start *or* at the target. B's arrow below differs
+    from A's by one level at both ends ("rained"→"it" at the target, "left"→"we" at the start),
+    so the default skip measure finds no agreeing pair (F1 0), only ``skip_both_ends`` does (F1 1);
+    a one-level difference at one end alone agrees under both."""
+    a = {"start": [1, 3], "target": [0, 3], "connective": [[1, 1]], "type": "reason"}
+    both = {**a, "start": [1, 2], "target": [0, 2]}
+    one_end = {**a, "target": [0, 2]}
+    document = load_discourse(write(tmp_path, {"sentences": SENTENCES, "annotators": {"A": [a], "B": [both]}}))
+    x, y = document.annotators["A"][0], document.annotators["B"][0]
+    assert not nodes_agree(document, x, y, "skip") and nodes_agree(document, x, y, "skip", skip_both_ends=True)
+    assert compare_pair(document, [x], [y], "skip")["f1_relations"] == 0.0
+    assert compare_pair(document, [x], [y], "skip", skip_both_ends=True)["f1_relations"] == 1.0
+    assert discourse_agreement(document).means()["skip"]["f1_relations"] == 0.0
+    other = load_discourse(write(tmp_path, {"sentences": SENTENCES, "annotators": {"A": [a], "B": [one_end]}}))
+    x, y = other.annotators["A"][0], other.annotators["B"][0]
+    assert nodes_agree(other, x, y, "skip") and compare_pair(other, [x], [y], "skip")["f1_relations"] == 1.0
+
+
 @pytest.mark.filterwarnings("ignore:Cohen's kappa is undefined:spacy_agreement.UndefinedMetricWarning")  # one category: nan
 def test_cli_discourse_json_and_conllu_reference(tmp_path):
     result = CliRunner().invoke(app, ["discourse", str(EXAMPLE), "--json"])

@@ -123,6 +123,20 @@ def test_root_distance_weighting():
     assert uniform["las_root_weighted"] == pytest.approx(5 / 8)
 
 
+def test_root_distance_weighting_default_inverse_log():
+    """The default weight ``inverse-log``, 1/log2(1 + d) for a gold depth d (the root's dependent at
+    d = 1 weighs 1), worked by hand: depths [3, 2, 1, 3, 2, 3, 2, 2], LAS-correct
+    The dog chased cat in. Numerator 1 (chased) + 2/log2 3 (dog, cat) + 2/log2 4 (The, in); the
+    denominator 1 + 4/log2 3 + 3/log2 4. The compiled corpus path and the per-sentence path both
+    call the settings' weight, so only a value written here catches a wrong weight."""
+    expected = (1 + 2 / math.log2(3) + 2 / 2) / (1 + 4 / math.log2(3) + 3 / 2)
+    assert expected == pytest.approx(0.649292, abs=1e-6)  # 1/log2(2 + d) gives 0.6353
+    assert sentence_scores(GOLD, PRED)["las_root_weighted"] == pytest.approx(expected, rel=1e-12)
+    assert evaluate([GOLD], [PRED]).las_root_weighted == pytest.approx(expected, rel=1e-12)
+    log = sentence_scores(GOLD, PRED, EvaluationSettings(root_weight="log"))["las_root_weighted"]
+    assert log == pytest.approx((1 + 2 * math.log2(3) + 2 * 2) / (1 + 4 * math.log2(3) + 3 * 2), rel=1e-12)
+
+
 def test_contract_moves_dependents_up():
     # drop "in" (token 6): nothing depends on it; drop "cat" (5): "a" moves up to "chased"
     keep = [True, True, True, True, False, True, True, True]

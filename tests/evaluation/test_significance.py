@@ -209,6 +209,24 @@ def test_undefined_metrics_are_left_out_and_said():
     assert result.metrics == ("acc",) and result.not_defined == ("lcp",)
 
 
+def test_interval_of_a_metric_undefined_in_more_than_the_tail_share_of_resamples_is_nan():
+    """A metric undefined in some resamples (the module docstring's choice): the interval is that
+    of the defined resamples while at most the tail share (1 − c)/2 of them is undefined, else
+    ``nan``. Only sentence 0 has a denominator, so a resample of the 4 sentences is undefined
+    when it misses sentence 0: with probability (3/4)⁴ ≈ 0.316, between the tail share 0.25 and
+    1 − c = 0.5 at c = 0.5 (nan), above the tail 0.4 at c = 0.2 (the defined resamples: 1/2)."""
+    a = from_rows(("acc",), range(4), [[1], [0], [0], [0]], [[2], [0], [0], [0]], [ratio])
+    wide = bootstrap({"a": a}, IntervalSettings(resamples=1000, confidence=0.5))
+    share = wide.undefined["acc"] / 1000
+    assert abs(share - 0.75 ** 4) < 4 * math.sqrt(0.75 ** 4 * (1 - 0.75 ** 4) / 1000)
+    assert 0.25 < share < 0.5
+    assert wide.values["a"]["acc"] == 0.5
+    assert math.isnan(wide.intervals["a"]["acc"].low) and math.isnan(wide.intervals["a"]["acc"].high)
+    narrow = bootstrap({"a": a}, IntervalSettings(resamples=1000, confidence=0.2))
+    assert narrow.undefined["acc"] == wide.undefined["acc"]  # the same seed, the same resamples
+    assert (narrow.intervals["a"]["acc"].low, narrow.intervals["a"]["acc"].high) == (0.5, 0.5)
+
+
 def test_intervals_of_one_system_and_merged_evaluations():
     a = counts_of([8, 9, 7, 10, 6] * 6, [10] * 30)
     found = system_intervals(a, IntervalSettings(resamples=400))
