@@ -1,0 +1,93 @@
+"""The figures the docs print from the package's own data are what the package computes now
+(issue 52): each is recomputed here by the code that printed it and compared with the page, so
+that a change of a result shows as a failing test, not as a stale page.
+
+* ``benchmarks/README.md``, the AGDT 2 section (issue 38): the table's two package columns
+  (``layers`` by default and with ``--any-forms --unannotated value``) and the sentence of α over
+  whole trees, from the two annotators' files in ``tests/data/agdt2``, by
+  ``benchmarks/agdt2_reports.py``'s own functions (the reports' column is the treebank's, not the
+  package's, and is not recomputed);
+* the README's console examples run by ``tests/test_docs.py``
+  (``test_the_readmes_sample_output_is_what_the_command_prints``).
+"""
+import gzip
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks" / "README.md"
+AGDT = Path(__file__).resolve().parent / "data" / "agdt2"
+TEXTS = ("Aesop_1-8", "Aesop_31-50", "Aesop_9-30", "P-Apollodorus_1.1.1-1.4.1")
+
+
+def _script(name):
+    spec = importlib.util.spec_from_file_location(f"benchmarks_{name}", ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def agdt(tmp_path_factory):
+    """Each text's two annotators' files, unpacked: text -> (first, second)."""
+    work = tmp_path_factory.mktemp("agdt2")
+    out = {}
+    for text in TEXTS:
+        files = []
+        for which in ("1st", "2nd"):
+            packed = next((AGDT / text).glob(f"text_{which}_annotator*.xml.gz"))
+            target = work / text / packed.name[:-3]
+            target.parent.mkdir(exist_ok=True)
+            target.write_bytes(gzip.decompress(packed.read_bytes()))
+            files.append(target)
+        out[text] = tuple(files)
+    return out
+
+
+def _section(text, title):
+    start = text.index(title)
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end >= 0 else None]
+
+
+def _squash(text):
+    return re.sub(r"\s+", " ", text)
+
+
+def test_the_agdt_alpha_sentence_is_what_the_package_computes(agdt):
+    script = _script("agdt2_reports")
+    section = _section(BENCHMARKS.read_text(encoding="utf-8"), "## Perseus treebank XML")
+    assert _squash(section).count("α over whole trees (`alpha`") == 1
+    figures = {text: script.alpha_figures(*agdt[text]) for text in TEXTS}
+    sentence = script.alpha_sentence(figures)
+    # the figures the issue found stale: Aesop 1-8 attached was 98.52/94.15/99.01
+    assert figures["Aesop_1-8"]["attach"]["alphas"] == "98.63/94.60/99.06"
+    assert sentence in _squash(section), f"benchmarks/README.md should say:\n{sentence}"
+
+
+def test_the_agdt_tables_package_columns_are_what_the_package_computes(agdt):
+    script = _script("agdt2_reports")
+    section = _section(BENCHMARKS.read_text(encoding="utf-8"), "## Perseus treebank XML")
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in section.splitlines() if line.startswith("| ") and not line.startswith("| text |")]
+    assert len(rows) == 32
+    shown = {(row[0], row[1]): (row[3], row[4]) for row in rows}
+    computed = {}
+    for text in TEXTS:
+        first, second = agdt[text]
+        cells = script.package_cells(script.package_figures(first, second, False),
+                                     script.package_figures(first, second, True))
+        computed.update({(text, figure): pair for figure, pair in cells.items()})
+    assert shown == computed
+
+
+def test_the_figure_check_can_fail(agdt):
+    """A page whose figure differs from the package's is caught: the stale sentence of issue 52."""
+    script = _script("agdt2_reports")
+    figures = {text: script.alpha_figures(*agdt[text]) for text in TEXTS}
+    figures["Aesop_1-8"]["attach"]["alphas"] = "98.52/94.15/99.01"
+    section = _section(BENCHMARKS.read_text(encoding="utf-8"), "## Perseus treebank XML")
+    assert script.alpha_sentence(figures) not in _squash(section)
