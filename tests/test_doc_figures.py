@@ -7,6 +7,9 @@ that a change of a result shows as a failing test, not as a stale page.
   whole trees, from the two annotators' files in ``tests/data/agdt2``, by
   ``benchmarks/agdt2_reports.py``'s own functions (the reports' column is the treebank's, not the
   package's, and is not recomputed);
+* ``benchmarks/README.md``, the judging page on the Plank et al. (2015) release (issue 41): the
+  selection table and the count of items differing in relations only, by
+  ``benchmarks/bench_judging_page.py``'s ``selection`` (the shared data, as the Table 1-5 tests);
 * the README's console examples run by ``tests/test_docs.py``
   (``test_the_readmes_sample_output_is_what_the_command_prints``).
 """
@@ -91,3 +94,24 @@ def test_the_figure_check_can_fail(agdt):
     figures["Aesop_1-8"]["attach"]["alphas"] = "98.52/94.15/99.01"
     section = _section(BENCHMARKS.read_text(encoding="utf-8"), "## Perseus treebank XML")
     assert script.alpha_sentence(figures) not in _squash(section)
+
+
+def test_the_judging_page_selection_table_is_what_the_package_computes(plank_data):
+    """``benchmarks/README.md``, issue 41: the items ``judge`` selects on the Plank et al. (2015)
+    release, per language, recomputed by ``benchmarks/bench_judging_page.py``'s ``selection``, and the
+    sentence below the table that counts the items differing in relations only."""
+    script = _script("bench_judging_page")
+    section = _section(BENCHMARKS.read_text(encoding="utf-8"), "## The judging page on the paper's released data")
+    table = section[:section.index("The release holds")]
+    shown = {}
+    for line in table.splitlines():
+        cells = [c.strip().strip("*") for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and cells[0] in script.LANGUAGES:
+            shown[cells[0]] = [int(c) for c in cells[1:]]
+    rows = {lang: script.selection(plank_data, lang) for lang in script.LANGUAGES}
+    computed = {lang: [r["sentences"], r["differ"], r["paper"], r["same"], r["differ_with_punct"], r["differ_in_heads"]]
+                for lang, r in rows.items()}
+    assert shown == computed
+    relations_only = {lang: r["differ"] - r["differ_in_heads"] for lang, r in rows.items()}
+    said = ", ".join(f"{lang} {n}" for lang, n in relations_only.items() if n)
+    assert f"{sum(relations_only.values())} of them ({said})" in _squash(section)
