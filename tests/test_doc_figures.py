@@ -115,3 +115,13 @@ def test_the_judging_page_selection_table_is_what_the_package_computes(plank_dat
     relations_only = {lang: r["differ"] - r["differ_in_heads"] for lang, r in rows.items()}
     said = ", ".join(f"{lang} {n}" for lang, n in relations_only.items() if n)
     assert f"{sum(relations_only.values())} of them ({said})" in _squash(section)
+
+
+def test_the_cdt_alpha_plain_the_benchmarks_quote_is_what_the_package_computes(iaa):
+    """``benchmarks/README.md`` quotes αplain on CDT (da) (NLTK's and zss's equal to ours) twice."""
+    import spacy_agreement as sa
+
+    result = sa.alpha(iaa / "cdt/da-lotte.conll", iaa / "cdt/da-morten.conll")
+    text = BENCHMARKS.read_text(encoding="utf-8")
+    quoted = re.findall(r"αplain (?:equals ours \()?(0\.\d{6})\b", text)
+    assert len(quoted) == 2 and set(quoted) == {f"{result.alpha_plain:.6f}"}
