@@ -96,7 +96,17 @@ MUTANTS: List[Mutant] = [
       "alphas[kind] = 1.0 - (observed[kind] / expected[kind]) ** 0.5", *T_ALPHA),
     m("alpha normalisers", "alpha-item-weight-m", "extension/alpha.pxi",
       "per_item[u, k] += 2.0 / <double>(item_count[u] - 1) * dk",
-      "per_item[u, k] += 2.0 / <double>(item_count[u]) * dk", *T_ALPHA),
+      "per_item[u, k] += 2.0 / <double>(item_count[u]) * dk", *T_ALPHA,
+      equivalent="forest_alpha_sums' observed and per-item sums are discarded by its only caller (_serial_backend "
+      "in agreement/alpha.py keeps the expected sums; Do and the per-item disagreement come from "
+      "engine.observed_sums)"),
+    m("alpha normalisers", "alpha-serial-expected", "extension/alpha.pxi", "expected[k] += 2.0 * dk",
+      "expected[k] += dk", "tests/agreement/test_alpha_scale.py", "tests/agreement/test_delta_registry.py"),
+    m("alpha normalisers", "alpha-item-weight", "spacy_agreement/agreement/engine.py",
+      "weight = 2.0 / (item_count[items] - 1)", "weight = 2.0 / item_count[items]", *T_ALPHA),
+    m("alpha normalisers", "alpha-expected-counts", "spacy_agreement/agreement/engine.py",
+      "weight = 2.0 * counts[left] * counts[right]", "weight = 2.0 * counts[left]", *T_ALPHA,
+      "tests/agreement/test_delta_registry.py"),
     # ---- δ (Skjærholt 2014, §2), in the Cython core
     m("deltas", "delta-diff-half", DELTAS, "return ted - fabs(nx - ny)", "return ted - fabs(nx - ny) / 2",
       "tests/agreement/test_alpha_reference.py", "tests/agreement/test_delta_registry.py"),
@@ -279,6 +289,10 @@ def _copy(work: Path) -> Path:
 
 def _pytest(tree: Path, tests: Sequence[str], timeout: int) -> Tuple[str, float, str]:
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
+    for name, folder in (("SPACY_AGREEMENT_IAA_DATA", "iaa"), ("SPACY_AGREEMENT_PLANK_DATA", "plank2015")):
+        shared = ROOT.parent / "shared" / "data" / folder  # the conftest's default, seen from the copy
+        if name not in env and shared.is_dir():
+            env[name] = str(shared)
     env.pop("CI", None)  # a skip is not a failure here
     start = time.perf_counter()
     try:
