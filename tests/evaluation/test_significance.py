@@ -181,7 +181,7 @@ def test_holm_and_bonferroni_equal_statsmodels():
     # an undefined test is not one of the family (m = 2), and no adjusted p-value exceeds 1
     bonferroni = adjust([0.01, math.nan, 0.02], "bonferroni")
     assert math.isnan(bonferroni[1]) and bonferroni[::2] == pytest.approx([0.02, 0.04])
-    assert adjust([0.5, 0.6], "holm") == [1.0, 1.0] and adjust([0.5, 0.6], "bonferroni") == [1.0, 1.0]
+    assert adjust([0.6, 0.7], "holm") == [1.0, 1.0] and adjust([0.6, 0.7], "bonferroni") == [1.0, 1.0]
 
 
 def test_three_systems_every_pair_adjusted():
