@@ -94,6 +94,8 @@ def test_complete_predications():
     # same children, one relabelled: UCP 1, LCP 0
     relabel = tree(GOLD_H, ["det", "nsubj", "root", "det", "iobj", "case", "obl", "punct"])
     assert complete_predications(GOLD, relabel) == (1.0, 0.0)
+    corpus = evaluate([GOLD, GOLD], [relabel, PRED])  # the compiled corpus path: per verb, the same
+    assert (corpus.ucp, corpus.lcp) == (0.5, 0.0)
     # punctuation children do not count: moving "." elsewhere keeps UCP and LCP
     moved_punct = tree([2, 3, 0, 5, 3, 7, 3, 7], GOLD_L)
     assert complete_predications(GOLD, moved_punct) == (1.0, 1.0)
