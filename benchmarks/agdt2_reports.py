@@ -120,12 +120,27 @@ def _same_agreement(printed: str, words: int, equal: int, got_words: int, got_eq
         Fraction(equal, words)
 
 
+def package_cells(default: Dict[str, Dict[str, object]], report_way: Dict[str, Dict[str, object]]
+                  ) -> Dict[str, Tuple[str, str]]:
+    """The table's two package columns (default, ``--any-forms --unannotated value``) of each
+    figure, as printed, from :func:`package_figures` of the two ways."""
+    cells: Dict[str, Tuple[str, str]] = {}
+    for section, layer, has_kappa in SECTIONS:
+        d, r = default[layer], report_way[layer]
+        cells[f"{section} agreement"] = (f"{d['equal']}/{d['words']} = {d['observed']!r}",
+                                         f"{r['equal']}/{r['words']} = {r['observed']!r}")
+        if has_kappa:
+            cells[f"{section} κ"] = (repr(d["kappa"]), repr(r["kappa"]))
+    return cells
+
+
 def compare(folder: Path) -> List[Dict[str, object]]:
     report = next(iter(folder.glob("inter-coder_agreement*.md")))
     first = next(iter(folder.glob("text_1st_annotator*.xml")))
     second = next(iter(folder.glob("text_2nd_annotator*.xml")))
     printed = report_figures(report)
     default, report_way = package_figures(first, second, False), package_figures(first, second, True)
+    cells = package_cells(default, report_way)
     rows = []
     for (section, layer, has_kappa), (words, equal, agreement, kappa) in zip(SECTIONS, printed):
         d, r = default[layer], report_way[layer]
@@ -134,15 +149,54 @@ def compare(folder: Path) -> List[Dict[str, object]]:
         why = "" if same else (by_id if _same_agreement(agreement, words, equal, r["words"], r["equal_by_id"])
                                else "?")
         rows.append({"text": folder.name, "figure": f"{section} agreement", "report": f"{equal}/{words} = {agreement}",
-                     "default": f"{d['equal']}/{d['words']} = {d['observed']!r}",
-                     "package": f"{r['equal']}/{r['words']} = {r['observed']!r}", "equal": same, "why": why})
+                     "default": cells[f"{section} agreement"][0], "package": cells[f"{section} agreement"][1],
+                     "equal": same, "why": why})
         if has_kappa:
             same = repr(r["kappa"]) == kappa
             why = "" if same else (NO_EMPTY if repr(r["kappa_no_empty"]) == kappa else
                                    by_id if repr(r["kappa_by_id"]) == kappa else "?")
-            rows.append({"text": folder.name, "figure": f"{section} κ", "report": kappa, "default": repr(d["kappa"]),
-                         "package": repr(r["kappa"]), "equal": same, "why": why})
+            rows.append({"text": folder.name, "figure": f"{section} κ", "report": kappa,
+                         "default": cells[f"{section} κ"][0], "package": cells[f"{section} κ"][1], "equal": same,
+                         "why": why})
     return rows
+
+
+#: how the α sentence names each text (benchmarks/README.md)
+SHORT_NAMES = {"Aesop_1-8": "Aesop 1-8", "Aesop_9-30": "9-30", "Aesop_31-50": "31-50",
+               "P-Apollodorus_1.1.1-1.4.1": "Apollodorus"}
+
+
+def alpha_figures(first: Path, second: Path) -> Dict[str, Dict[str, object]]:
+    """α over whole trees (``sa.alpha``, the package's defaults) of the two annotators' files, with
+    partial trees as missing annotations (``missing``, the default) and ``--partial attach``: the
+    three α in %, the items and the partial trees of each."""
+    out: Dict[str, Dict[str, object]] = {}
+    for partial in ("missing", "attach"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = sa.alpha(os.fspath(first), os.fspath(second), partial=partial)
+        out[partial] = {"alphas": "/".join(f"{100 * a:.2f}" for a in (result.alpha_plain, result.alpha_diff,
+                                                                      result.alpha_norm)),
+                        "items": result.items, "partial": result.to_dict()["trees_partial"]}
+    return out
+
+
+def alpha_sentence(figures: Dict[str, Dict[str, Dict[str, object]]]) -> str:
+    """The sentence of benchmarks/README.md that gives α on each text (``figures``: text folder ->
+    :func:`alpha_figures`), in the order Aesop 1-8, 9-30, 31-50, Apollodorus."""
+    parts = []
+    for k, name in enumerate(SHORT_NAMES):
+        missing, attach = figures[name]["missing"], figures[name]["attach"]
+        if k == 0:
+            parts.append(f"{SHORT_NAMES[name]} {missing['alphas']} ({missing['items']} items, {missing['partial']} "
+                         "partial trees taken as missing annotations: their heads point to words left out of the "
+                         f"files), with `--partial attach` {attach['alphas']} ({attach['items']} items)")
+        else:
+            parts.append(f"{SHORT_NAMES[name]} {missing['alphas']} ({missing['items']}, {missing['partial']} partial "
+                         f"trees), attached "
+                         f"{attach['alphas']} ({attach['items']})")
+    return ("α over whole trees (`alpha`, δplain/δdiff/δnorm in %): " + parts[0] + "; " + "; ".join(parts[1:])
+            + ".")
 
 
 NO_EMPTY = "the report leaves the empty value out of the chance agreement: κ so computed is the report's"
@@ -159,6 +213,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         root = checkout(args.treebank_data, Path(work)) / ROOT
         folders = sorted({Path(p).parent for p in glob.glob(os.fspath(root / "*" / "*" / "inter-coder_agreement*.md"))})
         rows = [row for folder in folders for row in compare(folder)]
+        alphas = {folder.name: alpha_figures(next(iter(folder.glob("text_1st_annotator*.xml"))),
+                                             next(iter(folder.glob("text_2nd_annotator*.xml")))) for folder in folders}
     print(f"{len(folders)} texts with a report, {len(rows)} figures, {sum(r['equal'] for r in rows)} equal "
           "(package: --any-forms --unannotated value)\n")
     print("| text | figure | report | package, default | package, --any-forms --unannotated value | equal |")
@@ -166,6 +222,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     for row in rows:
         print(f"| {row['text']} | {row['figure']} | {row['report']} | {row['default']} | {row['package']} | "
               f"{'yes' if row['equal'] else 'no: ' + str(row['why'])} |")
+    print("\n" + alpha_sentence(alphas))
     if args.json:
         args.json.write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
     return 0

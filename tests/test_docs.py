@@ -2,8 +2,8 @@
 
 * Every ```bash and ```python block of README.md and of every page under docs/ runs, in a folder
   holding the files the examples name (docs/hooks.py ``make_sandbox``: the package's demo annotations,
-  the repository's test data, and ``examples/``), except the set-up blocks (``pip install``), which are
-  what CI itself runs, and the blocks marked ``<!-- no-run: WHY -->`` on the line before them (data the
+  the repository's test data, and ``examples/``), except the set-up blocks (``pip install``, ``.ci/wheel``),
+  which are what CI itself runs, and the blocks marked ``<!-- no-run: WHY -->`` on the line before them (data the
   reader supplies, a GPU, a pipeline to download), which must compile; a python block may print no
   warning. The python blocks of the docs run in the quick run (a few seconds each), the rest with
   ``--runslow``.
@@ -49,12 +49,13 @@ def _hooks():
 def blocks(pages=PAGES, language=None, runnable=True):
     """``(where, language, code)`` of the fenced bash and python blocks of ``pages`` (``where`` is
     ``page:line``): those to run (``runnable``), or those marked ``<!-- no-run: WHY -->`` (``False``),
-    or all (``None``); set-up blocks (``pip install``) never."""
+    or all (``None``); set-up blocks (``pip install``, ``.ci/``) never."""
     found = []
     for page in pages:
         text = page.read_text(encoding="utf-8")
         for m in BLOCK.finditer(text):
-            if "pip install" in m.group("code") or language not in (None, m.group("language")):
+            if "pip install" in m.group("code") or ".ci/" in m.group("code") \
+                    or language not in (None, m.group("language")):
                 continue
             if runnable is None or runnable == (m.group("why") is None):
                 line = text.count("\n", 0, m.start("language")) + 1

@@ -115,10 +115,14 @@ def test_ci_runs_the_readmes_test_command():
     readme, ci = root / "README.md", root / ".ci" / "run"
     if not (readme.is_file() and ci.is_file()):
         pytest.skip("not run from a checkout: README.md and .ci/run not found")
-    commands = [line for line in readme.read_text(encoding="utf-8").splitlines()
-                if line.startswith("pip install -e '.[test]'")]
-    assert len(commands) == 1 and "--runslow" in commands[0]
+    commands = [line for line in readme.read_text(encoding="utf-8").splitlines() if line.startswith("bash .ci/")]
+    assert commands == ["bash .ci/wheel --runslow"], "one run of the whole suite, against the built wheel"
     assert ci.read_text(encoding="utf-8").rstrip("\n").splitlines()[-1] == commands[0]
+    # .ci/wheel: installed with no compiler reachable, the demo run, the sources named for the tests needing them
+    wheel = (root / ".ci" / "wheel").read_text(encoding="utf-8")
+    for step in ("auditwheel repair", "CC=/nonexistent/cc", "spacy-agreement demo",
+                 'export SPACY_AGREEMENT_SOURCES="$root"', 'pytest "$@"'):
+        assert step in wheel, step
 
 
 # --- one version, said the same way by every way in -------------------------------------------
@@ -265,15 +269,17 @@ def test_pyproject_has_a_docs_extra():
 def test_a_source_build_without_a_compiler_says_so_in_one_line(tmp_path):
     """``pip wheel`` of the sources with CC pointing nowhere: the build's last line says that a C
     compiler is needed and that wheels exist (not a compiler traceback)."""
-    if not ((ROOT / "setup.py").is_file() and (ROOT / "extension").is_dir() and (ROOT / "spacy_agreement").is_dir()):
-        pytest.skip("not run from a checkout: setup.py and the sources not found")
+    sources = Path(os.environ.get("SPACY_AGREEMENT_SOURCES", ROOT))  # .ci/wheel names them (the wheel's run)
+    if not ((sources / "setup.py").is_file() and (sources / "extension").is_dir()
+            and (sources / "spacy_agreement").is_dir()):
+        pytest.skip("not run from a checkout: setup.py and the sources not found (SPACY_AGREEMENT_SOURCES)")
     source = tmp_path / "src"
     source.mkdir()
     for name in ("setup.py", "pyproject.toml", "MANIFEST.in", "README.md", "LICENSE", "CHANGELOG.md"):
-        shutil.copy2(ROOT / name, source / name)
+        shutil.copy2(sources / name, source / name)
     ignore = shutil.ignore_patterns("*.so", "*.pyd", "__pycache__", "*.html")
-    shutil.copytree(ROOT / "extension", source / "extension", ignore=ignore)  # with _core.c: no re-cythonizing
-    shutil.copytree(ROOT / "spacy_agreement", source / "spacy_agreement", ignore=ignore)
+    shutil.copytree(sources / "extension", source / "extension", ignore=ignore)  # with _core.c: no re-cythonizing
+    shutil.copytree(sources / "spacy_agreement", source / "spacy_agreement", ignore=ignore)
     env = dict(os.environ, CC="/nonexistent/cc", PIP_NO_INPUT="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path / "out"),
                            str(source)], capture_output=True, text=True, env=env, timeout=900)

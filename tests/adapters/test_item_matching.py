@@ -76,6 +76,20 @@ def test_a_sentence_one_annotator_lacks_is_a_missing_annotation_listed_by_id(tmp
     assert "items matched by sent_id" in text and "missing: s7: lacks b" in text
 
 
+def test_items_come_in_the_natural_order_of_their_sent_ids(tmp_path):
+    """Module docstring of adapters/matching.py: the items are the ids in their natural order,
+    digits compared as numbers (``s2`` before ``s10``), whatever the files' order: file a holds
+    s10 before s2, a string sort would put s10 first too, file b lacks both."""
+    gold, other = annotators(seed=3, items=12)
+    a = write(tmp_path / "a.conllu", gold, order=[10, 2, *[k for k in range(12) if k not in (2, 10)]][::-1])
+    b = write(tmp_path / "b.conllu", other, order=[k for k in range(12) if k not in (2, 10)])
+    assert alpha_json(a, b)["items_missing"] == ["s2: lacks b", "s10: lacks b"]
+    from spacy_agreement.adapters.matching import _natural
+
+    ids = ["s10", "s2", "s1", "a", "s2b", "s2a", "s100", "d9-s3", "d10-s1"]
+    assert sorted(ids, key=_natural) == ["a", "d9-s3", "d10-s1", "s1", "s2", "s2a", "s2b", "s10", "s100"]
+
+
 def test_duplicate_ids_and_unpairable_files_are_one_line_errors(tmp_path):
     gold, other = annotators(seed=3, items=5)
     a = write(tmp_path / "a.conllu", gold)

@@ -10,7 +10,7 @@ import spacy_agreement as sa
 from spacy_agreement.agreement.alpha import pqgram_alpha
 from spacy_agreement.agreement.pqgram import pqgram_distance
 
-from ..reference import ref_krippendorff_alpha
+from ..reference import ref_dependency_to_tuple, ref_krippendorff_alpha
 from ..strategies import labelled_trees
 
 
@@ -85,10 +85,37 @@ def test_alpha_over_pqgrams_matches_reference(items):
         assert got == pytest.approx(expected, rel=1e-9, abs=1e-9)
 
 
+def ref_pqgram_alpha(corpus, p=2, q=3):
+    """α over δpq from the definitions written here: each annotation as Skjærholt's Figure 1 tree
+    (:func:`ref_dependency_to_tuple`), its Counter profile (:func:`ref_profile`), D_o and D_e over
+    the unordered pairs (δ is symmetric: each ordered pair twice)."""
+    units = [[ref_profile(ref_dependency_to_tuple([int(h) for h in t.heads], list(t.deprels)), p, q)
+              for t in item.values() if t is not None] for item in corpus.items]
+    units = [u for u in units if len(u) >= 2]
+    values = [v for u in units for v in u]
+    sizes = [sum(v.values()) for v in values]
+
+    def delta(i, j):
+        return 1 - 2 * sum((values[i] & values[j]).values()) / (sizes[i] + sizes[j])
+
+    n, first, observed = len(values), 0, 0.0
+    for u in units:
+        k = range(first, first + len(u))
+        observed += sum(2 * delta(i, j) ** 2 for i in k for j in k if i < j) / (len(u) - 1)
+        first += len(u)
+    expected = sum(2 * delta(i, j) ** 2 for i in range(n) for j in range(i + 1, n)) / (n * (n - 1))
+    return 1 - (observed / n) / expected
+
+
 def test_pqgram_alpha_on_iaa_data(iaa):
+    """The exact α over δpq on NDT 1 and CDT (da), against :func:`ref_pqgram_alpha` (a wrong pair
+    normaliser moves CDT from 0.888 to 0.944) and pinned to the value it gives."""
     corpus = sa.load_parallel_files([iaa / "ndt/odin-danish.conll", iaa / "ndt/thor-danish.conll"])
     result = pqgram_alpha(corpus)
-    assert result.items == 130 and 0.9 < result.alpha < 1.0
+    assert result.items == 130 and result.alpha == pytest.approx(ref_pqgram_alpha(corpus), rel=1e-12)
+    assert result.alpha == pytest.approx(0.954734, abs=1e-6)
     # the fast approximation ranks like TED: CDT (da) agrees less than NDT 1
-    cdt = pqgram_alpha(sa.load_parallel_files([iaa / "cdt/da-lotte.conll", iaa / "cdt/da-morten.conll"]))
-    assert cdt.alpha < result.alpha
+    da = sa.load_parallel_files([iaa / "cdt/da-lotte.conll", iaa / "cdt/da-morten.conll"])
+    cdt = pqgram_alpha(da)
+    assert cdt.alpha == pytest.approx(ref_pqgram_alpha(da), rel=1e-12)
+    assert cdt.alpha == pytest.approx(0.888018, abs=1e-6) and cdt.alpha < result.alpha

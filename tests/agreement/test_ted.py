@@ -47,6 +47,36 @@ def test_ted_with_label_cost_matrix_matches_reference(t1, t2):
     assert ted(t1, t2, graded_cost) == pytest.approx(ref_tree_edit_distance(t1, t2, graded_cost), abs=1e-12)
 
 
+@settings(max_examples=150, deadline=None)
+@given(labelled_trees(), labelled_trees())
+def test_the_classic_kernel_with_unit_costs_matches_reference(t1, t2):
+    """The per-keyroot-pair kernel with unit costs (no cost matrix: the path of trees too big for
+    the row kernels, or with the row kernels off) against the reference (issue 52: its relabel
+    cost was only reached by trees the tests never had)."""
+    before = _core.use_row_kernel("classic")
+    try:
+        assert ted(t1, t2) == ref_tree_edit_distance(t1, t2)
+    finally:
+        _core.use_row_kernel("auto" if before in _core.row_kernels() else before)
+
+
+#: a mapping of label pairs (LabelVocab.cost_matrix): (a, b) also sets (b, a) unless that is given; pairs
+#: not given cost 0 for equal labels, 1 otherwise
+MAPPING = {("a", "b"): 0.25, ("b", "a"): 0.75, ("b", "c"): 0.5, ("c", "a"): 1.5}
+
+
+def mapping_cost(a, b):
+    return MAPPING.get((a, b), MAPPING.get((b, a), 0.0 if a == b else 1.0))
+
+
+@settings(max_examples=150, deadline=None)
+@given(labelled_trees(), labelled_trees())
+def test_ted_with_a_label_cost_mapping_matches_reference(t1, t2):
+    """A mapping's missing pairs are unit costs, equal labels 0: the reference with the same rule."""
+    assert ted(t1, t2, MAPPING) == pytest.approx(ref_tree_edit_distance(t1, t2, mapping_cost), abs=1e-12)
+    assert ted(t1, t1, MAPPING) == 0.0
+
+
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(labelled_trees(), labelled_trees(), labelled_trees())

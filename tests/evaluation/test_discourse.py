@@ -92,6 +92,14 @@ def test_matching_is_one_to_one_and_prefers_exact(document):
     skip = compare_pair(document, a, b, "skip")
     assert skip["agreeing"] == 1 and skip["agreement_types"] == 1.0
     assert skip["f1_relations"] == pytest.approx(2 / 3)
+    # the exact pair is preferred even over a one-level pair of the same type: A's target "know"
+    # (0, 2) is B's first's, and the parent of B's second's, "I" (0, 1)
+    a = [Relation((1, 3), (0, 2), frozenset({(1, 1)}), "reason")]
+    b = [Relation((1, 3), (0, 2), frozenset({(1, 1)}), "opposition"),
+         Relation((1, 3), (0, 1), frozenset({(1, 1)}), "reason")]
+    assert nodes_agree(document, a[0], b[1], "skip")
+    skip = compare_pair(document, a, b, "skip")
+    assert skip["agreeing"] == 1 and skip["agreement_types"] == 0.0
 
 
 @pytest.mark.filterwarnings("ignore:Cohen's kappa is undefined:spacy_agreement.UndefinedMetricWarning")  # one category: nan
@@ -149,6 +157,37 @@ def test_annotators_over_different_documents(tmp_path):
     two = write(other_dir, {"sentences": SENTENCES[:1], "annotators": {"B": []}})
     with pytest.raises(DiscourseError, match="annotator 'B' .* different document"):
         merge_documents([load_discourse(one), load_discourse(two)])
+
+
+@pytest.mark.filterwarnings("ignore::spacy_agreement.UndefinedMetricWarning")  # one category: kappa nan
+def test_one_level_skip_at_both_ends_is_not_a_skip_agreement(tmp_path):
+    """Mírovský et al. (2010, §3.2): skipping one tree level means A→C agrees with B→C and D→A
+    with D→B (A the parent of B), one skip at the start *or* at the target. B's arrow below differs
+    from A's by one level at both ends ("rained"→"it" at the target, "left"→"we" at the start),
+    so the default skip measure finds no agreeing pair (F1 0), only ``skip_both_ends`` does (F1 1);
+    a one-level difference at one end alone agrees under both."""
+    a = {"start": [1, 3], "target": [0, 3], "connective": [[1, 1]], "type": "reason"}
+    both = {**a, "start": [1, 2], "target": [0, 2]}
+    one_end = {**a, "target": [0, 2]}
+    document = load_discourse(write(tmp_path, {"sentences": SENTENCES, "annotators": {"A": [a], "B": [both]}}))
+    x, y = document.annotators["A"][0], document.annotators["B"][0]
+    assert not nodes_agree(document, x, y, "skip") and nodes_agree(document, x, y, "skip", skip_both_ends=True)
+    assert compare_pair(document, [x], [y], "skip")["f1_relations"] == 0.0
+    assert compare_pair(document, [x], [y], "skip", skip_both_ends=True)["f1_relations"] == 1.0
+    assert discourse_agreement(document).means()["skip"]["f1_relations"] == 0.0
+    other = load_discourse(write(tmp_path, {"sentences": SENTENCES, "annotators": {"A": [a], "B": [one_end]}}))
+    x, y = other.annotators["A"][0], other.annotators["B"][0]
+    assert nodes_agree(other, x, y, "skip") and compare_pair(other, [x], [y], "skip")["f1_relations"] == 1.0
+    # one level at the start alone agrees too; with skip_both_ends, both ends must still be near
+    start_only = Relation((1, 2), (0, 3), frozenset({(1, 1)}), "reason")
+    assert nodes_agree(document, x, start_only, "skip") and not nodes_agree(document, x, start_only, "strict")
+    # an end is its node and its extent (ranges="exact"): a near node with another extent is not near
+    ranged = Relation((1, 2), (0, 3), frozenset({(1, 1)}), "reason", start_extent=("range", (1, 1), (1, 2)))
+    assert not nodes_agree(document, x, ranged, "skip") and nodes_agree(document, x, ranged, "skip", ranges="node")
+    far_start = Relation((0, 1), (0, 2), frozenset({(1, 1)}), "reason")  # another sentence's node at the start
+    assert not nodes_agree(document, x, far_start, "skip", skip_both_ends=True)
+    assert not nodes_agree(document, x, Relation((0, 1), (0, 3), frozenset({(1, 1)}), "reason"), "skip",
+                           skip_both_ends=True)
 
 
 @pytest.mark.filterwarnings("ignore:Cohen's kappa is undefined:spacy_agreement.UndefinedMetricWarning")  # one category: nan

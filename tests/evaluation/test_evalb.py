@@ -93,6 +93,11 @@ def test_empty_input_and_parameter_parsing():
     params = EvalbSettings.parse("DELETE_LABEL a b\nLABELED\nX\n# DEBUG 1\nEQ_WORD  x  y \n")
     assert params.delete_labels == ("a b",) and params.labeled == 0 and params.eq_words == (("x", "y"),)
     assert params.warnings == ("Empty value in parameter file (2)",)
+    # EVALB's word_comp and label_comp: equal, or a pair given, in either order (not transitive)
+    params = EvalbSettings.parse("EQ_WORD colour color\nEQ_LABEL ADVP PRT\nEQ_LABEL PRT RP\n")
+    assert params.word_equal("colour", "color") and params.word_equal("color", "colour")
+    assert params.label_equal("PRT", "ADVP") and params.label_equal("ADVP", "PRT")
+    assert not params.label_equal("ADVP", "RP") and not params.word_equal("color", "colr")
 
 
 def test_multiline_files_are_read_one_tree_a_line():

@@ -127,6 +127,15 @@ def test_corpus_averages_and_error_location():
     assert rows == sorted(rows, key=lambda r: (r[2], -r[1]))
     geig = result.to_dict(sentences=False)
     assert 0 < geig["geig_labelled"] < geig["geig_unlabelled"] < 1
+    # the reference path keeps its sentences: its corpus figure is their mean too (not their median:
+    # the four sentence scores here have a different mean and median)
+    from spacy_agreement.evaluation.constituency.leaf_ancestor_reference import leaf_ancestor_reference
+
+    reference = leaf_ancestor_reference([paper(g) for g, _ in pairs], [paper(c) for _, c in pairs], cost="first-char")
+    sentence_means = [float(np.mean([w.score for w in s.words])) for s in reference.sentences]
+    assert np.mean(sentence_means) != pytest.approx(np.median(sentence_means))
+    assert reference.leaf_ancestor == pytest.approx(np.mean(sentence_means), rel=1e-12)
+    assert reference.leaf_ancestor == pytest.approx(result.la, rel=1e-12)
 
 
 def test_exact_costs_give_no_partial_credit():

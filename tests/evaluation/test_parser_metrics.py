@@ -94,6 +94,8 @@ def test_complete_predications():
     # same children, one relabelled: UCP 1, LCP 0
     relabel = tree(GOLD_H, ["det", "nsubj", "root", "det", "iobj", "case", "obl", "punct"])
     assert complete_predications(GOLD, relabel) == (1.0, 0.0)
+    corpus = evaluate([GOLD, GOLD], [relabel, PRED])  # the compiled corpus path: per verb, the same
+    assert (corpus.ucp, corpus.lcp) == (0.5, 0.0)
     # punctuation children do not count: moving "." elsewhere keeps UCP and LCP
     moved_punct = tree([2, 3, 0, 5, 3, 7, 3, 7], GOLD_L)
     assert complete_predications(GOLD, moved_punct) == (1.0, 1.0)
@@ -121,6 +123,20 @@ def test_root_distance_weighting():
     assert s["las_root_weighted"] == pytest.approx(sum(w * c for w, c in zip(weights, correct)) / sum(weights))
     uniform = sentence_scores(GOLD, PRED, EvaluationSettings(root_weight="uniform"))
     assert uniform["las_root_weighted"] == pytest.approx(5 / 8)
+
+
+def test_root_distance_weighting_default_inverse_log():
+    """The default weight ``inverse-log``, 1/log2(1 + d) for a gold depth d (the root's dependent at
+    d = 1 weighs 1), worked by hand: depths [3, 2, 1, 3, 2, 3, 2, 2], LAS-correct
+    The dog chased cat in. Numerator 1 (chased) + 2/log2 3 (dog, cat) + 2/log2 4 (The, in); the
+    denominator 1 + 4/log2 3 + 3/log2 4. The compiled corpus path and the per-sentence path both
+    call the settings' weight, so only a value written here catches a wrong weight."""
+    expected = (1 + 2 / math.log2(3) + 2 / 2) / (1 + 4 / math.log2(3) + 3 / 2)
+    assert expected == pytest.approx(0.649292, abs=1e-6)  # 1/log2(2 + d) gives 0.6353
+    assert sentence_scores(GOLD, PRED)["las_root_weighted"] == pytest.approx(expected, rel=1e-12)
+    assert evaluate([GOLD], [PRED]).las_root_weighted == pytest.approx(expected, rel=1e-12)
+    log = sentence_scores(GOLD, PRED, EvaluationSettings(root_weight="log"))["las_root_weighted"]
+    assert log == pytest.approx((1 + 2 * math.log2(3) + 2 * 2) / (1 + 4 * math.log2(3) + 3 * 2), rel=1e-12)
 
 
 def test_contract_moves_dependents_up():

@@ -178,6 +178,10 @@ def test_holm_and_bonferroni_equal_statsmodels():
     assert adjust(p, "none") == p
     assert math.isnan(adjust([0.01, math.nan, 0.02], "holm")[1])
     assert adjust([0.01, math.nan, 0.02], "holm")[::2] == pytest.approx([0.02, 0.02])
+    # an undefined test is not one of the family (m = 2), and no adjusted p-value exceeds 1
+    bonferroni = adjust([0.01, math.nan, 0.02], "bonferroni")
+    assert math.isnan(bonferroni[1]) and bonferroni[::2] == pytest.approx([0.02, 0.04])
+    assert adjust([0.6, 0.7], "holm") == [1.0, 1.0] and adjust([0.6, 0.7], "bonferroni") == [1.0, 1.0]
 
 
 def test_three_systems_every_pair_adjusted():
@@ -207,6 +211,42 @@ def test_undefined_metrics_are_left_out_and_said():
     a = from_rows(("acc", "lcp"), range(3), [[1, 0], [2, 0], [3, 0]], [[5, 0]] * 3, [ratio, ratio])
     result = compare_systems({"a": a, "b": a}, ComparisonSettings(shuffles=50, resamples=50))
     assert result.metrics == ("acc",) and result.not_defined == ("lcp",)
+
+
+def test_interval_of_a_metric_undefined_in_more_than_the_tail_share_of_resamples_is_nan():
+    """A metric undefined in some resamples (the module docstring's choice): the interval is that
+    of the defined resamples while at most the tail share (1 − c)/2 of them is undefined, else
+    ``nan``. Only sentence 0 has a denominator, so a resample of the 4 sentences is undefined
+    when it misses sentence 0: with probability (3/4)⁴ ≈ 0.316, between the tail share 0.25 and
+    1 − c = 0.5 at c = 0.5 (nan), above the tail 0.4 at c = 0.2 (the defined resamples: 1/2)."""
+    a = from_rows(("acc",), range(4), [[1], [0], [0], [0]], [[2], [0], [0], [0]], [ratio])
+    wide = bootstrap({"a": a}, IntervalSettings(resamples=1000, confidence=0.5))
+    share = wide.undefined["acc"] / 1000
+    assert abs(share - 0.75 ** 4) < 4 * math.sqrt(0.75 ** 4 * (1 - 0.75 ** 4) / 1000)
+    assert 0.25 < share < 0.5
+    assert wide.values["a"]["acc"] == 0.5
+    assert math.isnan(wide.intervals["a"]["acc"].low) and math.isnan(wide.intervals["a"]["acc"].high)
+    narrow = bootstrap({"a": a}, IntervalSettings(resamples=1000, confidence=0.2))
+    assert narrow.undefined["acc"] == wide.undefined["acc"]  # the same seed, the same resamples
+    assert (narrow.intervals["a"]["acc"].low, narrow.intervals["a"]["acc"].high) == (0.5, 0.5)
+
+
+def test_undefined_resamples_and_shuffles_count_as_extreme():
+    """The module docstring's choice: a resample or shuffle where the metric is undefined counts
+    as at least as extreme as the observation. Bootstrap: only sentence 0 has a denominator, so
+    every defined resample has exactly the observed difference (not extreme: |d* − d| = 0 < |d|)
+    and p = (1 + undefined resamples) / (1 + resamples). Randomization, exact over the 2² swaps
+    of two sentences (A's denominator on sentence 0 only, B's on 1 only): swapping one sentence
+    leaves a system without a denominator (undefined, extreme), swapping none or both gives ±d:
+    p = 4/4."""
+    a = from_rows(("acc",), range(4), [[1], [0], [0], [0]], [[2], [0], [0], [0]], [ratio])
+    b = from_rows(("acc",), range(4), [[2], [0], [0], [0]], [[2], [0], [0], [0]], [ratio])
+    found = bootstrap({"a": a, "b": b}, IntervalSettings(resamples=1000), pairs=[("a", "b")])
+    assert found.differences[("a", "b")]["acc"] == 0.5 and 200 < found.undefined["acc"] < 400
+    assert found.p_values[("a", "b")]["acc"] == pytest.approx((1 + found.undefined["acc"]) / 1001, abs=1e-12)
+    a = from_rows(("acc",), range(2), [[1], [0]], [[2], [0]], [ratio])
+    b = from_rows(("acc",), range(2), [[0], [1]], [[0], [4]], [ratio])
+    assert randomization_test(a, b, shuffles=1000, seed=1)["acc"] == 1.0
 
 
 def test_intervals_of_one_system_and_merged_evaluations():
