@@ -109,3 +109,16 @@ def test_pickled_evalb_rows_refuse_a_partial_row():
         _restored_rows(SentenceResult, b"\x00" * 7, {})
     with pytest.raises(ValueError, match="past the last"):
         _restored_rows(SentenceResult, b"", {3: None})
+
+
+def test_str_of_a_judging_page_is_judges_stdout(tmp_path):
+    page_path = tmp_path / "page.html"
+    printed = cli("judge", ANNA, BEN, "--all", "--html", str(page_path))
+    page = sa.judge(ANNA, BEN, all=True, html=page_path)
+    assert str(page) + "\n" == printed
+    assert "wrote " + str(page_path) in str(page) and "signature: judge|" in str(page)
+    unwritten = sa.judge(ANNA, BEN, all=True)
+    assert "not written yet" in str(unwritten)
+    import html
+
+    assert "signature: judge|" in html.unescape(page._repr_html_())

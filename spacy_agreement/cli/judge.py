@@ -9,39 +9,18 @@ from typing import Optional
 
 import typer
 
-from ..evaluation.judgments.judging_items import JudgingSelection
-from ..limits import size_text
-from ..report.judging_page import DEFAULT_TITLE, judge, key_path
-from ..report.text import listed
+from ..report.judging_page import DEFAULT_TITLE, judge
+from ..report.command_text import judge_summary as summary, judge_text  # noqa: F401 (summary: its old name)
 from ._handling import handled_errors
 from ._options import InputFormat, format_option, json_option, output_option, quiet_option, tsv_option
 from ._output import Output
 from ._registry import command
-from ._settings_options import signature_footer, signature_option
+from ._settings_options import signature_option
 
 
 class Layout(str, Enum):
     stacked = "stacked"
     side_by_side = "side-by-side"
-
-
-def summary(selection: JudgingSelection, path: Path, size: int, key: str = "") -> str:
-    """What the page holds and what was left out, as text."""
-    s = selection
-    rule = "every sentence" if s.settings.all_items else "the sentences whose analyses differ without punctuation"
-    lines = [f"wrote {path}: {len(s.items)} {'item' if len(s.items) == 1 else 'items'} to judge, {size_text(size)}",
-             f"  {s.sentences} sentences in both systems (paired by {s.matched_by}), {s.sentences - s.identical} "
-             f"differ without punctuation ({', '.join(s.settings.punct_rules)}), {s.identical} the same",
-             f"  items: {rule}" + (f", {len(s.items)} drawn of {s.candidates} (seed {s.settings.seed})"
-                                   if len(s.items) < s.candidates else "")]
-    for reason, ids in s.left_out_ids.items():
-        lines.append(f"  left out, {reason}: {len(ids)}")
-        lines.extend(listed(list(ids), 5, indent="    ", hint=""))
-    if key:
-        lines.append(f"wrote {key}: the key (which system each item shows first); keep it from the judges")
-    lines.append("judges open the page (no network needed), type a name, judge, press Export; then: "
-                 f"spacy-agreement judgments judgments-*.jsonl --key {key or key_path(path)}")
-    return "\n".join(lines)
 
 
 @command("judge")
@@ -80,7 +59,4 @@ def judge_command(
         page = judge(system_a, system_b, gold, signature=signature, html=html_path, all=all_items, items=items, seed=seed,
                      punct=punct, layout=layout.value, no_marks=no_marks, show_gold=show_gold, no_ties=no_ties,
                      title=title, format=fmt, in_order=in_order, key=key)
-        size = len(page.html.encode("utf-8"))
-        key = str(key) if key is not None else key_path(html_path)
-        out.write(lambda: signature_footer(summary(page.selection, html_path, size, key), page.signature),
-                  page.to_dict)  # the function's to_dict (signature included), as every command's --json
+        out.write(lambda: judge_text(page), page.to_dict)  # str(page); to_dict is --json, as every command's

@@ -110,10 +110,42 @@ def judgments_text(run: Any) -> str:
     return signature_footer(run.text(), run.signature)
 
 
+def judge_summary(selection: Any, path: Any, size: int, key: str = "") -> str:
+    """What the page holds and what was left out, as text (``judge``'s output before its signature)."""
+    from ..limits import size_text
+    from .judging_page import key_path
+    from .text import listed
+
+    s = selection
+    rule = "every sentence" if s.settings.all_items else "the sentences whose analyses differ without punctuation"
+    lines = [f"wrote {path}: {len(s.items)} {'item' if len(s.items) == 1 else 'items'} to judge, {size_text(size)}",
+             f"  {s.sentences} sentences in both systems (paired by {s.matched_by}), {s.sentences - s.identical} "
+             f"differ without punctuation ({', '.join(s.settings.punct_rules)}), {s.identical} the same",
+             f"  items: {rule}" + (f", {len(s.items)} drawn of {s.candidates} (seed {s.settings.seed})"
+                                   if len(s.items) < s.candidates else "")]
+    for reason, ids in s.left_out_ids.items():
+        lines.append(f"  left out, {reason}: {len(ids)}")
+        lines.extend(listed(list(ids), 5, indent="    ", hint=""))
+    if key:
+        lines.append(f"wrote {key}: the key (which system each item shows first); keep it from the judges")
+    lines.append("judges open the page (no network needed), type a name, judge, press Export; then: "
+                 f"spacy-agreement judgments judgments-*.jsonl --key {key or key_path(path)}")
+    return "\n".join(lines)
+
+
+def judge_text(page: Any) -> str:
+    """``spacy-agreement judge``'s text: where the page and its key were written (by ``judge(html=...)``
+    or :meth:`~spacy_agreement.report.judging_page.JudgingPage.write`), its items, what was left out,
+    the signature."""
+    path = page.written if page.written is not None else "(not written yet: page.write(PATH))"
+    key = page.key_written or ""
+    return signature_footer(judge_summary(page.selection, path, len(page.html.encode("utf-8")), key), page.signature)
+
+
 #: The text of each command's result, by the result's class (:func:`result_text`).
 TEXTS = {"AlphaResult": alpha_text, "LayersResult": layers_command_text, "EvaluateRun": evaluate_text,
          "CompareRun": compare_text, "EvalbRun": evalb_text, "LeafAncestorRun": leaf_ancestor_text,
-         "DiscourseRun": discourse_text, "JudgmentsRun": judgments_text}
+         "DiscourseRun": discourse_text, "JudgmentsRun": judgments_text, "JudgingPage": judge_text}
 
 
 def result_text(result: Any) -> str:
@@ -123,5 +155,5 @@ def result_text(result: Any) -> str:
 
 
 __all__ = ["TEXTS", "alpha_text", "compare_text", "discourse_text", "evalb_text", "evaluate_text", "format_compare_run",
-           "interval_lines", "intervals_text", "judgments_text", "layers_command_text", "leaf_ancestor_text", "result_text",
+           "interval_lines", "intervals_text", "judge_summary", "judge_text", "judgments_text", "layers_command_text", "leaf_ancestor_text", "result_text",
            "signature_footer", "text"]

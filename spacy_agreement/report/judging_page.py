@@ -57,6 +57,7 @@ from typing import Any, Dict, Iterator, List, Optional, Union
 
 import numpy as np
 
+from .._display import ShowsAsCommandText
 from .._version import __version__
 from ..adapters.conllu.trees import sentence_text
 from ..adapters.judgments_files import tree_json
@@ -143,7 +144,7 @@ def _sentence(item: JudgingItem) -> str:
 
 
 @dataclass
-class JudgingPage:
+class JudgingPage(ShowsAsCommandText):
     """A judging page (module docstring): ``html`` the page, ``selection`` its items and what
     was left out, ``pictures`` each item's drawings (``{"A", "B"}``, and ``"gold"`` when shown),
     ``page_id`` the page's id (in the exports and the browser's storage keys), ``sides`` which
@@ -158,6 +159,9 @@ class JudgingPage:
     show_gold: bool
     sides: List[str] = field(default_factory=list)
     shuffle: bool = True
+    #: where :meth:`write` and :meth:`write_key` last wrote the page and its key (``str()`` says so)
+    written: Optional[str] = None
+    key_written: Optional[str] = None
 
     @property
     def settings(self) -> JudgingSettings:
@@ -193,6 +197,7 @@ class JudgingPage:
         """The page to ``path`` (UTF-8); the key is :meth:`write_key`'s (``judge(html=...)`` writes both)."""
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(self.html)
+        self.written = os.fspath(path)
 
     def write_key(self, path: PathLike) -> None:
         """The key (JSON, one item at a time: its trees are not all held at once) to ``path``: keep it
@@ -203,6 +208,7 @@ class JudgingPage:
             for k, entry in enumerate(self._key_items()):
                 handle.write(("," if k else "") + json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
             handle.write("]}\n")
+        self.key_written = os.fspath(path)
 
     def to_dict(self) -> Dict[str, Any]:
         return {**self.selection.to_dict(), "page": self.page_id, "bytes": len(self.html.encode("utf-8")),
@@ -214,7 +220,7 @@ class JudgingPage:
         return (f"JudgingPage({len(s.items)} items of {s.sentences} sentences ({s.identical} the same without "
                 f"punctuation), {len(self.html.encode('utf-8')):,} bytes, {self.layout}; {self.signature})")
 
-    def _repr_html_(self) -> str:
+    def _headline_html(self) -> str:
         from ..evaluation.command_results import html_table
 
         s = self.selection

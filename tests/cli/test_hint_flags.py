@@ -36,6 +36,7 @@ PRINTED_BY = {
     "report/breakdown_html.py": ("report",),
     "report/comparison_text.py": ("compare",),
     "report/evaluate_text.py": ("evaluate",),
+    "report/command_text.py": ("judge",),  # every command's text; its one flag is judge's --key
     "report/leaf_ancestor_text.py": ("leaf-ancestor",),
     "evaluation/constituency/leaf_ancestor_run.py": ("leaf-ancestor",),  # keep_worst= is --worst
     "agreement/layer_values.py": ("layers", "report"),
