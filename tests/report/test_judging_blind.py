@@ -135,8 +135,10 @@ def test_blind_page_clicks_export_and_judgments_key(tmp_path):
                 page.locator(f'figure[data-analysis="{slot}"]').click()  # on the picture's box, its middle
             else:
                 page.locator(f'button[data-choice="{slot}"]').click()
-            page.wait_for_function(f"document.getElementById('progress').textContent.includes('{k + 1} judged') || "
-                                   f"document.getElementById('progress').textContent.includes('skipped')")
+            # a locator's wait runs in Playwright's own world: the page's CSP (no eval) does not stop it
+            from playwright.sync_api import expect
+
+            expect(page.locator("#progress")).to_contain_text(re.compile(f"{k + 1} judged|skipped"))
         assert order == [DIFFERING[i] for i in judge_order(key["page"], "alice", n)]  # the script's order is Python's
         assert progress(page) == f"All {n} items \u00b7 {n - 1} judged \u00b7 1 skipped"
         alice = export(page, tmp_path / "judgments-alice.jsonl")
@@ -196,7 +198,9 @@ def test_two_tabs_of_one_judge_are_merged(tmp_path):
         assert progress(two) == "Item 5 of 10 \u00b7 4 judged"
         two.keyboard.press("2")
         two.keyboard.press("2")
-        one.wait_for_function("document.getElementById('progress').textContent.includes('6 judged')")
+        from playwright.sync_api import expect
+
+        expect(one.locator("#progress")).to_contain_text("6 judged")  # the other tab's answers, as they come
         one.keyboard.press("1")  # the first tab goes on after the other's answers, not over them
         exported = export(one, tmp_path / "one.jsonl")
         also = export(two, tmp_path / "two.jsonl")
