@@ -29,10 +29,7 @@ given and the kinds accepted; an empty input (no sentence, or a 0-byte file) is 
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-import tempfile
-import weakref
 from typing import Any, Iterable, List, Optional, Sequence, Tuple
 
 from ..errors import EmptyInputError, InvalidTreeError, Location
@@ -269,6 +266,8 @@ class InputFiles:
 
     def close(self) -> None:
         if self.folder is not None:
+            import shutil
+
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
 
@@ -276,13 +275,23 @@ class InputFiles:
         """``result``, which reads the files again when asked for details: the folder is
         removed when the result is garbage-collected (or the interpreter exits), not before."""
         if self.folder is not None:
+            import shutil
+            import weakref
+
             weakref.finalize(result, shutil.rmtree, self.folder, True)
             self.folder = None
         return result
 
-    def _write(self, name: str, text: str) -> str:
+    def _new_folder(self) -> str:
+        """The call's temporary folder, made when the first object is written (a path alone makes none)."""
         if self.folder is None:
+            import tempfile
+
             self.folder = tempfile.mkdtemp(prefix="spacy-agreement-")
+        return self.folder
+
+    def _write(self, name: str, text: str) -> str:
+        self._new_folder()
         path = os.path.join(self.folder, name)
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -320,9 +329,7 @@ class InputFiles:
     def docbin(self, value: Any, name: str) -> str:
         """A ``DocBin`` as the ``.spacy`` file it would be saved to (its docs' stored analyses
         and user data kept), read as the CLI reads one."""
-        if self.folder is None:
-            self.folder = tempfile.mkdtemp(prefix="spacy-agreement-")
-        path = os.path.join(self.folder, name + ".spacy")
+        path = os.path.join(self._new_folder(), name + ".spacy")
         with open(path, "wb") as handle:
             handle.write(value.to_bytes())
         self.written.append(path)
