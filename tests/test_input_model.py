@@ -255,3 +255,17 @@ def test_unparsed_docs_are_an_error_naming_the_argument_and_doc():
     doc = spacy.blank("en")("Nobody parsed this .")
     with pytest.raises(sa.InvalidTreeError, match=r"system, doc 1: .*no dependency parse"):
         sa.evaluate(docs_of(ANNA)[:1], [doc])
+
+
+def test_judge_and_compare_take_docbins_and_leaf_ancestor_package_trees(tmp_path):
+    by_path = sa.judge(write(tmp_path, "system_a.conllu", ANNA), write(tmp_path, "system_b.conllu", BEN), all=True)
+    by_docbin = sa.judge(DocBin(docs=docs_of(ANNA)), DocBin(docs=docs_of(BEN)), all=True)
+    assert by_docbin.to_dict()["items"] == by_path.to_dict()["items"]
+    options = {"metric": "las", "shuffles": 200, "resamples": 50}
+    by_paths = sa.compare(write(tmp_path, "gold.conllu", ANNA), write(tmp_path, "system1.conllu", BEN),
+                          write(tmp_path, "system2.conllu", CARL), **options)
+    mixed = sa.compare(DocBin(docs=docs_of(ANNA)), docs_of(BEN), write(tmp_path, "c.conllu", CARL), **options)
+    assert mixed.values[next(iter(mixed.values))]["las"] == by_paths.values["system1.conllu"]["las"]
+    trees_a, trees_b = read_brackets_text(PHRASE_A), read_brackets_text(PHRASE_B)
+    by_files = sa.leaf_ancestor(write(tmp_path, "g.tree", PHRASE_A), write(tmp_path, "c.tree", PHRASE_B))
+    assert sa.leaf_ancestor(trees_a, trees_b).leaf_ancestor == pytest.approx(by_files.leaf_ancestor)
