@@ -122,13 +122,14 @@ def test_evaluate_takes_graphs_and_package_trees(tmp_path):
     assert sa.evaluate(gold_trees, system_trees).las == by_path["las"]
 
 
-@pytest.mark.parametrize("kind", ["docs", "docbin", "graphs", "trees"])
+@pytest.mark.parametrize("kind", ["docs", "docbin", "graphs", "trees", "generator of docs"])
 @pytest.mark.parametrize("function", ["alpha", "layers"])
 def test_agreement_functions_take_each_annotators_objects(tmp_path, kind, function):
     run = getattr(sa, function)
     by_path = run(write(tmp_path, "annotator1.conllu", ANNA), write(tmp_path, "annotator2.conllu", BEN))
     make = {"docs": docs_of, "docbin": lambda t: DocBin(docs=docs_of(t)), "graphs": graphs_of,
-            "trees": lambda t: read_conll(write(tmp_path, "x.conllu", t))}[kind]
+            "trees": lambda t: read_conll(write(tmp_path, "x.conllu", t)),
+            "generator of docs": lambda t: (d for d in docs_of(t))}[kind]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", sa.UndefinedMetricWarning)
         by_objects = run(make(ANNA), make(BEN))
@@ -269,3 +270,11 @@ def test_judge_and_compare_take_docbins_and_leaf_ancestor_package_trees(tmp_path
     trees_a, trees_b = read_brackets_text(PHRASE_A), read_brackets_text(PHRASE_B)
     by_files = sa.leaf_ancestor(write(tmp_path, "g.tree", PHRASE_A), write(tmp_path, "c.tree", PHRASE_B))
     assert sa.leaf_ancestor(trees_a, trees_b).leaf_ancestor == pytest.approx(by_files.leaf_ancestor)
+
+
+def test_generators_of_examples_and_of_docs_are_read_once(tmp_path):
+    by_path = sa.evaluate(write(tmp_path, "gold.conllu", ANNA), write(tmp_path, "system.conllu", BEN))
+    examples = (Example(p, g) for g, p in zip(docs_of(ANNA), docs_of(BEN)))
+    assert sa.evaluate(examples).las == by_path.las
+    with pytest.raises(sa.BadOptionError, match="either a predicted file or --model"):
+        sa.evaluate(d for d in docs_of(ANNA))  # docs alone: no system (not an empty input)

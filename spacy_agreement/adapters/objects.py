@@ -63,6 +63,14 @@ def _module_type(value: Any, module: str, name: str) -> bool:
     return cls is not None and isinstance(value, cls)
 
 
+def once(value: Any) -> Any:
+    """``value`` with an iterator (a generator of docs or trees) read into a list, so that it can
+    be looked at more than once (its kind, then its objects)."""
+    from collections.abc import Iterator
+
+    return list(value) if isinstance(value, Iterator) else value
+
+
 def kind_of(value: Any) -> Optional[str]:
     """The kind of one object of the input model: ``"doc"``, ``"span"``, ``"docbin"``,
     ``"example"``, ``"nltk_tree"``, ``"graph"``, ``"dependency_tree"``, ``"phrase_tree"``,
@@ -303,6 +311,7 @@ class InputFiles:
         """``value`` (the input given as ``argument``) as a path the function reads; a
         :class:`~spacy_agreement.corpus.Corpus` returned as it is where ``corpus`` is allowed.
         ``family``: ``"dependency"`` or ``"phrase"`` where the function reads one only."""
+        value = once(value)
         if is_path(value):
             if check_empty:
                 check_not_empty(value, argument)
@@ -350,4 +359,4 @@ class InputFiles:
 
 
 __all__ = ["DEPENDENCY_KINDS", "InputFiles", "PHRASE_KINDS", "analyses_text", "check_not_empty", "describe",
-           "elements", "input_error", "is_path", "kind_of"]
+           "elements", "input_error", "is_path", "kind_of", "once"]

@@ -5,7 +5,7 @@ already read (a :class:`~spacy_agreement.corpus.Corpus`, items of trees)."""
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .._calling import deprecated, split_signature
 from ..adapters.annotations import load_annotations
@@ -123,6 +123,8 @@ def split_inputs(function: str, inputs: Sequence[Any], settings: Any, signature:
     settings, signature)``. Either annotation paths (``data`` None), or data already read with
     its settings positionally or as ``settings=`` (then no reading option may be set); a
     ``settings`` given as a string is a signature given back, as ``--signature``."""
+    # an iterator (a generator of docs) is read once, here: the checks below and the reading look at it twice
+    inputs = tuple(list(x) if isinstance(x, Iterator) else x for x in inputs)
     inputs, positional_signature = split_signature(function, tuple(inputs))
     if positional_signature is not None:
         if signature or isinstance(settings, str):

@@ -20,7 +20,7 @@ from contextlib import ExitStack
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..._calling import positional_settings
-from ...adapters.objects import InputFiles
+from ...adapters.objects import InputFiles, once
 from ...errors import BadOptionError, MismatchedCorpusError, warns_once
 from ...limits import memory_limit
 from ..conll18.alignment import AlignedScores
@@ -296,6 +296,7 @@ def evaluate(gold: Any, system: Any = None, *args: Any,
     (0.9474, 0.9474)
     """
     settings = positional_settings("evaluate", args, settings, signature, EvaluationSettings)
+    gold, system = once(gold), once(system)  # a generator is looked at twice: is it Examples, then its docs
     with InputFiles("evaluate") as files:
         if system is None and model is None:
             system_of = files.examples(gold, "gold")
