@@ -102,50 +102,7 @@ class LeafAncestorRun(CommandRun):
 
     @property
     def leaf_ancestor(self) -> float:
-        """The leaf-ancestor score, mean over sentences (Sampson & Babarczy 2003, §2), a fraction.
-
-    Parameters
-    ----------
-    gold, candidate
-        The gold and the candidate trees, each a path (a file of bracketed trees, one a line as EVALB reads them), an NLTK ``Tree``
-        (**one** sentence) or an iterable of them, or the package's ``ConstituencyTree``\\ s,
-        written to a file and read as the path would be.
-    settings
-        A settings object of the command (keyword-only), whose fields an option given otherwise than
-        by default must not contradict (an error naming the option).
-    signature
-        A signature given back (as ``--signature``: the signature, or a saved ``--json`` output).
-    **options
-        The command's long options (``-`` as ``_``) with its defaults (see above).
-
-    Returns
-    -------
-    LeafAncestorRun
-        ``leaf_ancestor`` (mean over sentences), ``leaf_ancestor_words``, GEIG, the worst
-        sentences word by word; ``.score`` is the leaf-ancestor score, ``str()`` the command's
-        text, ``to_dict()`` its ``--json``.
-
-    Raises
-    ------
-    TypeError
-        An input that is none of the kinds above, or of the other family (dependency analyses
-        here): the message names the argument, what was given and the kinds accepted.
-    spacy_agreement.EmptyInputError
-        An empty file (``FILE: empty file``, as the command says) or an empty list.
-    spacy_agreement.InvalidTreeError
-        A malformed tree, naming the file, the sentence and the token.
-    spacy_agreement.BadOptionError
-        An option value the function cannot use, naming the option.
-
-    Examples
-    --------
-    >>> import spacy_agreement as sa
-    >>> from pathlib import Path
-    >>> demo = Path(sa.__file__).parent / "data" / "demo"
-    >>> run = sa.leaf_ancestor(demo / "phrase" / "annotator-a.tree", demo / "phrase" / "annotator-b.tree")
-    >>> round(run.leaf_ancestor, 4), round(run.leaf_ancestor_words, 4)
-    (0.9583, 0.9593)
-    """
+        """The leaf-ancestor score, mean over sentences (Sampson & Babarczy 2003, §2), a fraction."""
         return float(self.result.leaf_ancestor)
 
     @property
@@ -235,7 +192,51 @@ def leaf_ancestor(gold: Any, candidate: Any, *args: Any, settings: Union[None, s
     default), and ``sink.add(sentence)`` gets every scored sentence as it is scored
     (:func:`~spacy_agreement.evaluation.constituency.leaf_ancestor.leaf_ancestor_files`). The sentences word
     by word are scored again when asked for. Custom cost functions or mappings and the
-    ``preterminals`` choice: :func:`spacy_agreement.evaluation.constituency.leaf_ancestor.leaf_ancestor`."""
+    ``preterminals`` choice: :func:`spacy_agreement.evaluation.constituency.leaf_ancestor.leaf_ancestor`.
+
+
+    Parameters
+    ----------
+    gold, candidate
+        The gold and the candidate trees, each a path (a file of bracketed trees, one a line as EVALB reads them), an NLTK ``Tree``
+        (**one** sentence) or an iterable of them, or the package's ``ConstituencyTree``\\ s,
+        written to a file and read as the path would be.
+    settings
+        A settings object of the command (keyword-only), whose fields an option given otherwise than
+        by default must not contradict (an error naming the option).
+    signature
+        A signature given back (as ``--signature``: the signature, or a saved ``--json`` output).
+    **options
+        The command's long options (``-`` as ``_``) with its defaults (see above).
+
+    Returns
+    -------
+    LeafAncestorRun
+        ``leaf_ancestor`` (mean over sentences), ``leaf_ancestor_words``, GEIG, the worst
+        sentences word by word; ``.score`` is the leaf-ancestor score, ``str()`` the command's
+        text, ``to_dict()`` its ``--json``.
+
+    Raises
+    ------
+    TypeError
+        An input that is none of the kinds above, or of the other family (dependency analyses
+        here): the message names the argument, what was given and the kinds accepted.
+    spacy_agreement.EmptyInputError
+        An empty file (``FILE: empty file``, as the command says) or an empty list.
+    spacy_agreement.InvalidTreeError
+        A malformed tree, naming the file, the sentence and the token.
+    spacy_agreement.BadOptionError
+        An option value the function cannot use, naming the option.
+
+    Examples
+    --------
+    >>> import spacy_agreement as sa
+    >>> from pathlib import Path
+    >>> demo = Path(sa.__file__).parent / "data" / "demo"
+    >>> run = sa.leaf_ancestor(demo / "phrase" / "annotator-a.tree", demo / "phrase" / "annotator-b.tree")
+    >>> round(run.leaf_ancestor, 4), round(run.leaf_ancestor_words, 4)
+    (0.9583, 0.9593)
+    """
     settings = positional_settings("leaf_ancestor", args, settings, signature, LeafAncestorSettings,
                                    hint="evalb_params='COLLINS.prm'")
     if keep_worst is not None:  # 0.3's name of --worst
