@@ -334,53 +334,39 @@ def compare(gold: Any, *systems: Any, settings: Union[None, str, ComparisonSetti
         metric = [m.strip() for m in metric.split(",") if m.strip()]
     with InputFiles("compare") as files:
         gold = files.path(gold, "gold")
-        systems_given = [files.path(system, f"system{k}") for k, system in enumerate(systems_given, start=1)]
-        return _compare(gold, systems_given, settings, metric=metric, shuffles=shuffles, resamples=resamples, seed=seed, confidence=confidence, interval=interval, correction=correction, format=format, convention=convention, no_punct=no_punct, punct=punct, ignore_subtypes=ignore_subtypes, label_map=label_map, case_sensitive_root=case_sensitive_root, skip_mismatched=skip_mismatched, params=params, leaf_ancestor=leaf_ancestor, breakdown=breakdown, strict=strict, note=note)
+        systems = [files.path(system, f"system{k}") for k, system in enumerate(systems_given, start=1)]
+        from ...adapters.files import guess_format
+        from ..dependency.breakdown_tables import chosen_attributes
 
+        if len(systems) < 2:
+            raise BadOptionError("compare needs two system files or more (one system: evaluate --ci)")
+        chosen = resolve_settings(settings, ComparisonSettings(shuffles=shuffles, resamples=resamples, seed=seed,
+                                                               confidence=confidence, interval=interval,
+                                                               correction=correction))
+        names = system_names(systems)
+        by = chosen_attributes(breakdown)
+        breakdowns: Dict[str, Any] = {}
+        if (format or guess_format(gold)) == "bracket":
+            if by:
+                raise BadOptionError("--breakdown groups dependency attachments; bracketed trees have none",
+                                     option="breakdown")
+            from ...report.comparison_text import BRACKET_NAMES
 
-def _compare(gold: PathLike, systems: Sequence[PathLike], settings: Union[None, str, ComparisonSettings] = None, *,
-            metric: Optional[Sequence[str]] = None, shuffles: int = 10000, resamples: int = 1000, seed: int = 1,
-            confidence: float = 0.95, interval: str = "percentile", correction: str = "holm",
-            format: Optional[str] = None, convention: str = "conll18", no_punct: Optional[bool] = None,
-            punct: Optional[str] = None, ignore_subtypes: Optional[bool] = None,
-            label_map: Union[None, PathLike, Mapping[str, str]] = None, case_sensitive_root: Optional[bool] = None,
-            skip_mismatched: bool = False, params: Optional[PathLike] = None, leaf_ancestor: bool = False,
-            breakdown: Optional[str] = None, strict: bool = False, note: Note = None) -> CompareRun:
-    """:func:`compare` on paths."""
-
-    from ...adapters.files import guess_format
-    from ..dependency.breakdown_tables import chosen_attributes
-
-    systems = list(systems)
-    if len(systems) < 2:
-        raise BadOptionError("compare needs two system files or more (one system: evaluate --ci)")
-    chosen = resolve_settings(settings, ComparisonSettings(shuffles=shuffles, resamples=resamples, seed=seed,
-                                                           confidence=confidence, interval=interval,
-                                                           correction=correction))
-    names = system_names(systems)
-    by = chosen_attributes(breakdown)
-    breakdowns: Dict[str, Any] = {}
-    if (format or guess_format(gold)) == "bracket":
-        if by:
-            raise BadOptionError("--breakdown groups dependency attachments; bracketed trees have none",
-                                 option="breakdown")
-        from ...report.comparison_text import BRACKET_NAMES
-
-        counts, evaluation_signature = bracket_counts(gold, systems, names, params, leaf_ancestor, strict, note)
-        display, alignment = BRACKET_NAMES, "lines"
-    else:
-        options = evaluation_settings(None, convention=convention, no_punct=no_punct, punct=punct,
-                                      ignore_subtypes=ignore_subtypes, label_map=label_map,
-                                      case_sensitive_root=case_sensitive_root, skip_mismatched=skip_mismatched,
-                                      strict=strict)
-        counts, display, alignment, evaluation_signature = dependency_counts(gold, systems, names, format, options,
-                                                                             note, by, breakdowns)
-    if note is not None:
-        note(f"comparing {len(names)} systems ({chosen.shuffles:,} shuffles and {chosen.resamples:,} "
-             "resamples per pair) ...")
-    result = compare_systems(counts, chosen, metric)
-    return CompareRun(result, os.fspath(gold), {n: os.fspath(p) for n, p in zip(names, systems)}, alignment,
-                      evaluation_signature, display, breakdowns or None)
+            counts, evaluation_signature = bracket_counts(gold, systems, names, params, leaf_ancestor, strict, note)
+            display, alignment = BRACKET_NAMES, "lines"
+        else:
+            options = evaluation_settings(None, convention=convention, no_punct=no_punct, punct=punct,
+                                          ignore_subtypes=ignore_subtypes, label_map=label_map,
+                                          case_sensitive_root=case_sensitive_root, skip_mismatched=skip_mismatched,
+                                          strict=strict)
+            counts, display, alignment, evaluation_signature = dependency_counts(gold, systems, names, format, options,
+                                                                                 note, by, breakdowns)
+        if note is not None:
+            note(f"comparing {len(names)} systems ({chosen.shuffles:,} shuffles and {chosen.resamples:,} "
+                 "resamples per pair) ...")
+        result = compare_systems(counts, chosen, metric)
+        return CompareRun(result, os.fspath(gold), {n: os.fspath(p) for n, p in zip(names, systems)}, alignment,
+                          evaluation_signature, display, breakdowns or None)
 
 
 __all__ = ["CompareRun", "bracket_counts", "compare", "dependency_counts", "system_names"]

@@ -305,89 +305,74 @@ def evaluate(gold: Any, system: Any = None, *args: Any,
         gold = files.path(gold, "gold", "dependency")
         if system is not None:
             system = files.path(system, "system", "dependency")
-        return _evaluate(gold, system, settings, format=format, model=model, convention=convention, no_punct=no_punct, punct=punct, punct_label=punct_label, verb_tags=verb_tags, content_tags=content_tags, ned=ned, ignore_subtypes=ignore_subtypes, skip_mismatched=skip_mismatched, ignore_forms=ignore_forms, strict=strict, ted_norm=ted_norm, label_map=label_map, case_sensitive_root=case_sensitive_root, from_text=from_text, save_parses=save_parses, max_memory=max_memory, ci=ci, resamples=resamples, seed=seed, confidence=confidence, interval=interval, breakdown=breakdown, note=note, progress=progress)
+        if (system is None) == (model is None):
+            raise BadOptionError("give either a predicted file or --model, not both or neither")
+        if save_parses is not None and model is None:
+            raise BadOptionError("--save-parses keeps the parses of --model: give --model")
+        if from_text and model is None:
+            raise BadOptionError("--from-text gives the raw text to the pipeline of --model: give --model")
+        options = evaluation_settings(settings, convention=convention, no_punct=no_punct, punct=punct,
+                                      punct_label=punct_label, verb_tags=verb_tags, content_tags=content_tags, ned=ned,
+                                      ignore_subtypes=ignore_subtypes, skip_mismatched=skip_mismatched,
+                                      ignore_forms=ignore_forms, strict=strict, ted_norm=ted_norm, label_map=label_map,
+                                      case_sensitive_root=case_sensitive_root)
+        strict = options.cycles == "raise"
+        ci_settings = None
+        if ci:
+            from ..comparison.significance import IntervalSettings
 
+            ci_settings = IntervalSettings(resamples=resamples, seed=seed, confidence=confidence, interval=interval)
+        from .breakdown_tables import chosen_attributes
+        from .breakdowns import breakdowns_from_layers, breakdowns_from_trees
 
-def _evaluate(gold: Union[PathLike, Sequence[Any]], system: Union[None, PathLike, Sequence[Any]] = None,
-             settings: Union[None, str, EvaluationSettings] = None, *, format: Optional[str] = None,
-             model: Optional[str] = None, convention: str = "conll18", no_punct: Optional[bool] = None,
-             punct: Optional[str] = None, punct_label: Optional[Sequence[str]] = None,
-             verb_tags: Optional[str] = None, content_tags: Optional[str] = None, ned: Optional[str] = None,
-             ignore_subtypes: Optional[bool] = None, skip_mismatched: bool = False, ignore_forms: bool = False,
-             strict: bool = False, ted_norm: str = "sum", label_map: Union[None, PathLike, Mapping[str, str]] = None,
-             case_sensitive_root: Optional[bool] = None, from_text: bool = False,
-             save_parses: Optional[PathLike] = None, max_memory: Optional[float] = None, ci: bool = False,
-             resamples: int = 1000, seed: int = 1, confidence: float = 0.95, interval: str = "percentile",
-             breakdown: Optional[str] = None, note: Note = None, progress: bool = False) -> EvaluateRun:
-    """:func:`evaluate` on its inputs as paths (or sequences of trees)."""
-    if (system is None) == (model is None):
-        raise BadOptionError("give either a predicted file or --model, not both or neither")
-    if save_parses is not None and model is None:
-        raise BadOptionError("--save-parses keeps the parses of --model: give --model")
-    if from_text and model is None:
-        raise BadOptionError("--from-text gives the raw text to the pipeline of --model: give --model")
-    options = evaluation_settings(settings, convention=convention, no_punct=no_punct, punct=punct,
-                                  punct_label=punct_label, verb_tags=verb_tags, content_tags=content_tags, ned=ned,
-                                  ignore_subtypes=ignore_subtypes, skip_mismatched=skip_mismatched,
-                                  ignore_forms=ignore_forms, strict=strict, ted_norm=ted_norm, label_map=label_map,
-                                  case_sensitive_root=case_sensitive_root)
-    strict = options.cycles == "raise"
-    ci_settings = None
-    if ci:
-        from ..comparison.significance import IntervalSettings
-
-        ci_settings = IntervalSettings(resamples=resamples, seed=seed, confidence=confidence, interval=interval)
-    from .breakdown_tables import chosen_attributes
-    from .breakdowns import breakdowns_from_layers, breakdowns_from_trees
-
-    gold_file, system_file = is_path(gold), system is not None and is_path(system)
-    files = gold_file and (system_file or system is None)
-    with ExitStack() as stack:
-        stack.enter_context(memory_limit(max_memory))
-        if files:
-            stack.enter_context(refuse_as_conll18(gold, system, format, options))  # type: ignore[arg-type]
-        by = chosen_attributes(breakdown)
-        name = os.path.basename(os.fspath(system)) if system_file else _model_name(model) if model is not None else "system"
-        if model is None and files and not by and not strict:
-            run = evaluate_streamed(gold, system, format, options, ci_settings)  # type: ignore[arg-type]
-            if run is not None:
-                return run
-        gold_trees = dependency_trees(gold, format, strict) if gold_file else list(gold)  # type: ignore[arg-type]
-        spacy_scores: Dict[str, float] = {}
-        if model is not None and from_text:
-            if not gold_file:
-                raise BadOptionError("--from-text gives the pipeline the gold file's raw text: give the gold's path")
-            aligned, layers = from_raw_text(model, gold, gold_trees, format, options, save_parses, note,  # type: ignore[arg-type]
-                                            progress)
-            return EvaluateRun("characters", options, aligned=aligned, intervals=_aligned_intervals(aligned, ci_settings),
-                               breakdowns={name: breakdowns_from_layers(*layers, by=by)} if by else None,
-                               gold_sentences=len(gold_trees))
-        if model is not None:
-            pred_trees, spacy_scores = _parsed(model, gold_trees, options, save_parses, note, progress)
-        else:
-            pred_trees = dependency_trees(system, format, strict) if system_file else list(system)  # type: ignore[arg-type]
-            if tokens_differ(gold_trees, pred_trees, options.check_forms) and not options.skip_mismatched:
-                if not files:
-                    raise MismatchedCorpusError(
-                        "the gold and the predicted trees differ in tokens or sentences: give the two CoNLL-U files "
-                        "(conll18_ud_eval.py's character alignment reads them), or skip_mismatched=True")
-                # other tokens or sentences: conll18_ud_eval.py's character alignment, its thirteen scores
-                difference = text_difference(gold_trees, pred_trees, gold, system)  # type: ignore[arg-type]
-                if difference is not None:
-                    raise MismatchedCorpusError(difference)
-                aligned, layers = aligned_scores(gold, system, format, options)  # type: ignore[arg-type]
-                return EvaluateRun("characters", options, aligned=aligned,
-                                   intervals=_aligned_intervals(aligned, ci_settings),
+        gold_file, system_file = is_path(gold), system is not None and is_path(system)
+        files = gold_file and (system_file or system is None)
+        with ExitStack() as stack:
+            stack.enter_context(memory_limit(max_memory))
+            if files:
+                stack.enter_context(refuse_as_conll18(gold, system, format, options))  # type: ignore[arg-type]
+            by = chosen_attributes(breakdown)
+            name = os.path.basename(os.fspath(system)) if system_file else _model_name(model) if model is not None else "system"
+            if model is None and files and not by and not strict:
+                run = evaluate_streamed(gold, system, format, options, ci_settings)  # type: ignore[arg-type]
+                if run is not None:
+                    return run
+            gold_trees = dependency_trees(gold, format, strict) if gold_file else list(gold)  # type: ignore[arg-type]
+            spacy_scores: Dict[str, float] = {}
+            if model is not None and from_text:
+                if not gold_file:
+                    raise BadOptionError("--from-text gives the pipeline the gold file's raw text: give the gold's path")
+                aligned, layers = from_raw_text(model, gold, gold_trees, format, options, save_parses, note,  # type: ignore[arg-type]
+                                                progress)
+                return EvaluateRun("characters", options, aligned=aligned, intervals=_aligned_intervals(aligned, ci_settings),
                                    breakdowns={name: breakdowns_from_layers(*layers, by=by)} if by else None,
-                                   gold_sentences=len(gold_trees), system_sentences=len(pred_trees))
-        result = evaluate_trees(gold_trees, pred_trees, options, keep_counts=ci)
-        intervals = _identical_intervals(result, ci_settings)
-        breakdowns = ({name: breakdowns_from_trees(list(zip(gold_trees, pred_trees)), by=by, options=options)}
-                      if by else None)
-        missing: List[str] = []
-        aligned = conll18_beside(gold, system, format, options, missing.append) if model is None and files else None  # type: ignore[arg-type]
-        return EvaluateRun("identical", options, result, aligned, spacy_scores, intervals, breakdowns,
-                           conll18_missing=missing[0] if missing else None)
+                                   gold_sentences=len(gold_trees))
+            if model is not None:
+                pred_trees, spacy_scores = _parsed(model, gold_trees, options, save_parses, note, progress)
+            else:
+                pred_trees = dependency_trees(system, format, strict) if system_file else list(system)  # type: ignore[arg-type]
+                if tokens_differ(gold_trees, pred_trees, options.check_forms) and not options.skip_mismatched:
+                    if not files:
+                        raise MismatchedCorpusError(
+                            "the gold and the predicted trees differ in tokens or sentences: give the two CoNLL-U files "
+                            "(conll18_ud_eval.py's character alignment reads them), or skip_mismatched=True")
+                    # other tokens or sentences: conll18_ud_eval.py's character alignment, its thirteen scores
+                    difference = text_difference(gold_trees, pred_trees, gold, system)  # type: ignore[arg-type]
+                    if difference is not None:
+                        raise MismatchedCorpusError(difference)
+                    aligned, layers = aligned_scores(gold, system, format, options)  # type: ignore[arg-type]
+                    return EvaluateRun("characters", options, aligned=aligned,
+                                       intervals=_aligned_intervals(aligned, ci_settings),
+                                       breakdowns={name: breakdowns_from_layers(*layers, by=by)} if by else None,
+                                       gold_sentences=len(gold_trees), system_sentences=len(pred_trees))
+            result = evaluate_trees(gold_trees, pred_trees, options, keep_counts=ci)
+            intervals = _identical_intervals(result, ci_settings)
+            breakdowns = ({name: breakdowns_from_trees(list(zip(gold_trees, pred_trees)), by=by, options=options)}
+                          if by else None)
+            missing: List[str] = []
+            aligned = conll18_beside(gold, system, format, options, missing.append) if model is None and files else None  # type: ignore[arg-type]
+            return EvaluateRun("identical", options, result, aligned, spacy_scores, intervals, breakdowns,
+                               conll18_missing=missing[0] if missing else None)
 
 
 __all__ = ["EvaluateRun", "evaluate", "evaluate_streamed", "evaluation_settings", "from_raw_text"]
