@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 from ..errors import EmptyInputError, InvalidTreeError, Location
 
@@ -40,9 +40,6 @@ DEPENDENCY_KINDS = ("a path (file, folder, export, .spacy)", "a spaCy Doc or an 
 #: The kinds the phrase-structure functions take.
 PHRASE_KINDS = ("a path (bracketed file)", "an nltk Tree (one sentence) or an iterable of Trees",
                 "ConstituencyTrees")
-
-FAMILIES = ("dependency", "phrase")
-
 
 def is_path(value: Any) -> bool:
     """Whether ``value`` is a path as the commands take one (``str`` or :class:`os.PathLike`)."""
@@ -106,14 +103,11 @@ _FAMILY = {"doc": "dependency", "span": "dependency", "docbin": "dependency", "e
 
 def elements(value: Any) -> Optional[Tuple[str, List[Any]]]:
     """The kind and the objects of one input that is not a path: one object, or an iterable
-    of objects of one kind; ``None`` when ``value`` is not of the input model. A ``DocBin``
-    gives its docs; an nltk ``Tree`` is one sentence (never its subtrees)."""
+    of objects of one kind; ``None`` when ``value`` is not of the input model. A ``DocBin`` is
+    one object (its docs are decoded where it is written: :func:`analyses_text`); an nltk
+    ``Tree`` is one sentence (never its subtrees)."""
     kind = kind_of(value)
     if kind is not None:
-        if kind == "docbin":
-            from spacy.vocab import Vocab
-
-            return "doc", list(value.get_docs(Vocab()))
         return kind, [value]
     if is_path(value) or isinstance(value, (bytes, dict)) or not isinstance(value, Iterable):
         return None
@@ -222,6 +216,12 @@ def _bracket_line(tree: Any) -> str:
 
 def analyses_text(kind: str, objects: Sequence[Any], argument: str) -> Tuple[str, str]:
     """The file text of some objects of one kind and its suffix (``.conllu`` or ``.tree``)."""
+    if kind == "docbin":  # one DocBin: its docs
+        from spacy.vocab import Vocab
+
+        kind, objects = "doc", [doc for docbin in objects for doc in docbin.get_docs(Vocab())]
+        if not objects:
+            raise EmptyInputError(f"{argument}: the DocBin holds no docs", option=argument)
     if kind in ("doc", "span"):
         return "".join(b for d, doc in enumerate(objects, start=1) for b in _doc_blocks(doc, argument, d)), ".conllu"
     if kind == "graph":
@@ -264,7 +264,6 @@ class InputFiles:
     def __init__(self, function: str):
         self.function = function
         self.folder: Optional[str] = None
-        self.written: List[str] = []
 
     def __enter__(self) -> "InputFiles":
         return self
@@ -298,25 +297,21 @@ class InputFiles:
             self.folder = tempfile.mkdtemp(prefix="spacy-agreement-")
         return self.folder
 
-    def _write(self, name: str, text: str) -> str:
-        self._new_folder()
-        path = os.path.join(self.folder, name)
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        self.written.append(path)
+    def _write(self, name: str, data: Union[str, bytes]) -> str:
+        """``data`` (text, written as UTF-8, or bytes) to the file ``name`` of the call's folder."""
+        path = os.path.join(self._new_folder(), name)
+        with open(path, "wb") as handle:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
         return path
 
-    def path(self, value: Any, argument: str, family: Optional[str] = None, *, corpus: bool = False,
-             check_empty: bool = True) -> Any:
-        """``value`` (the input given as ``argument``) as a path the function reads; a
-        :class:`~spacy_agreement.corpus.Corpus` returned as it is where ``corpus`` is allowed.
-        ``family``: ``"dependency"`` or ``"phrase"`` where the function reads one only."""
+    def path(self, value: Any, argument: str, family: Optional[str] = None, *, check_empty: bool = True) -> Any:
+        """``value`` (the input given as ``argument``) as a path the function reads.
+        ``family``: ``"dependency"`` or ``"phrase"`` where the function reads one only;
+        ``check_empty``: a 0-byte file is an error (the CLI's), unless the caller checks it itself."""
         value = once(value)
         if is_path(value):
             if check_empty:
                 check_not_empty(value, argument)
-            return value
-        if corpus and kind_of(value) == "corpus":
             return value
         found = elements(value)
         if found is None:
@@ -338,11 +333,7 @@ class InputFiles:
     def docbin(self, value: Any, name: str) -> str:
         """A ``DocBin`` as the ``.spacy`` file it would be saved to (its docs' stored analyses
         and user data kept), read as the CLI reads one."""
-        path = os.path.join(self._new_folder(), name + ".spacy")
-        with open(path, "wb") as handle:
-            handle.write(value.to_bytes())
-        self.written.append(path)
-        return path
+        return self._write(name + ".spacy", value.to_bytes())
 
     def examples(self, value: Any, argument: str) -> Optional[Tuple[str, str]]:
         """spaCy ``Example``s (one, or an iterable) as the paths of their reference and

@@ -69,9 +69,6 @@ def materialized(inputs: Sequence[Any], files: InputFiles) -> List[Any]:
         pair = files.examples(inputs[0], "annotator 1")
         if pair is not None:
             return list(pair)
-        found = elements(inputs[0])
-        if found is not None and found[0] == "doc" and kind_of(inputs[0]) == "docbin":
-            return [files.docbin(inputs[0], "annotator1")]
     out = []
     for k, value in enumerate(inputs, start=1):
         if kind_of(value) == "docbin":
