@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Optional, Sequence, Tuple, Union
 
 from .errors import BadOptionError
 
@@ -28,6 +28,14 @@ def deprecated(old: str, new: str, stacklevel: Optional[int] = None) -> None:
             frame, stacklevel = frame.f_back, stacklevel + 1
     warnings.warn(f"{old} is deprecated and will be removed in the next release: call {new}",
                   DeprecationWarning, stacklevel=stacklevel)
+
+
+def name_list(value: Optional[Union[str, Sequence[str]]]) -> Optional[Tuple[str, ...]]:
+    """Names given as a list, or one string of comma-separated names (``metric="las,uas"``, as a
+    repeated option or its comma-separated form gives them); ``None`` for none."""
+    if not value:
+        return None
+    return tuple(v.strip() for v in value.split(",") if v.strip()) if isinstance(value, str) else tuple(value)
 
 
 def looks_like_signature(value: Any) -> bool:
@@ -73,4 +81,4 @@ def split_signature(function: str, inputs: Tuple[Any, ...]) -> Tuple[Tuple[Any, 
     return inputs, None
 
 
-__all__ = ["deprecated", "looks_like_signature", "positional_settings", "split_signature"]
+__all__ = ["deprecated", "looks_like_signature", "name_list", "positional_settings", "split_signature"]

@@ -32,6 +32,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from .._calling import name_list
 from .._display import ShowsAsCommandText
 from ..adapters.multi_user import USER_KEY
 from ..corpus import Corpus
@@ -301,13 +302,6 @@ def agreement_by_layer(data: Any, settings: Optional[LayerSettings] = None, **op
                         values, settings)
 
 
-def _names(value: Optional[Sequence[str]]) -> Optional[Tuple[str, ...]]:
-    """Names given as a list, or one string of comma-separated names; ``None`` for none."""
-    if not value:
-        return None
-    return tuple(v.strip() for v in value.split(",") if v.strip()) if isinstance(value, str) else tuple(value)
-
-
 def layers(*inputs: Any, settings: Union[None, str, LayerSettings] = None, dirs: bool = False,
            allow_duplicates: bool = False, user_key: str = USER_KEY, include: Optional[Sequence[str]] = None,
            annotator_key: Optional[str] = None, annotator_part: Optional[str] = None,
@@ -399,7 +393,7 @@ def layers(*inputs: Any, settings: Union[None, str, LayerSettings] = None, dirs:
         from ..report.disagreement_export import export_format
 
         export_format(export)  # a bad suffix is one error before anything is read
-    given = {"layers": _names(layer), "misc": _names(misc),
+    given = {"layers": name_list(layer), "misc": name_list(misc),
              "per_feature": False if no_per_feature else None, "reference": reference or None,
              "same_forms": False if any_forms else None,
              "unannotated": value_of(unannotated) if value_of(unannotated) != "none" else None}

@@ -12,7 +12,7 @@ import warnings
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ...errors import BadOptionError, MismatchedCorpusError, UndefinedMetricWarning
-from ..._calling import deprecated, looks_like_signature, positional_settings
+from ..._calling import deprecated, looks_like_signature, name_list, positional_settings
 from ...adapters.objects import InputFiles
 from ..command_results import CommandRun, html_grid, json_safe, p_text, percent_text, resolve_settings, signed_points
 from .systems import Comparison, compare_systems, merge_metrics
@@ -330,8 +330,7 @@ def compare(gold: Any, *systems: Any, settings: Union[None, str, ComparisonSetti
             raise TypeError("compare() got settings positionally and as a keyword: give settings= alone")
         settings = systems_given.pop()
     settings = positional_settings("compare", (), settings, signature, ComparisonSettings)
-    if isinstance(metric, str):
-        metric = [m.strip() for m in metric.split(",") if m.strip()]
+    metric = name_list(metric)  # one name, a comma-separated string or a list
     with InputFiles("compare") as files:
         gold = files.path(gold, "gold")
         systems = [files.path(system, f"system{k}") for k, system in enumerate(systems_given, start=1)]

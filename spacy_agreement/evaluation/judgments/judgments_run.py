@@ -156,11 +156,10 @@ def judgments(*paths: PathLike, settings: Union[None, str, JudgmentSettings] = N
     """
     if not paths:
         raise BadOptionError("no judgment file given")
-    from ..._calling import positional_settings
+    from ..._calling import name_list, positional_settings
 
     settings = positional_settings("judgments", (), settings, signature, JudgmentSettings)
-    if isinstance(metric, str):
-        metric = [m.strip() for m in metric.split(",") if m.strip()]
+    metric = name_list(metric) or ()  # one name, a comma-separated string or a list
     built = options_from_flags(no_punct, punct, None, verb_tags, content_tags, settings_class=JudgmentSettings,
                                ned=ned, metrics=tuple(metric), ties=ties, kappa=kappa, seed=seed,
                                check_forms=not ignore_forms)
