@@ -15,7 +15,8 @@ from ._options import json_option, output_option, quiet_option, tsv_option
 from ._output import Output
 from ._registry import command
 from ._settings_options import signature_option
-from ._intervals import (ci_option, confidence_option, interval_option, intervals_text, resamples_option,
+from ..report.text_parts import bracket_intervals_text
+from ._intervals import (ci_option, confidence_option, interval_option, resamples_option,
                         seed_option)
 
 
@@ -65,13 +66,7 @@ def evalb_command(
             report = run.report
             for message in report.messages:
                 out.note(message)
-            ci_text = ""
-            if run.intervals is not None:
-                from ..report.comparison_text import BRACKET_NAMES
-
-                found = run.intervals
-                ci_text = "\n\n" + intervals_text(found.counts, found.found, found.settings, BRACKET_NAMES)
-                # after EVALB's bytes, which stay as they are
+            ci_text = bracket_intervals_text(run)  # after EVALB's bytes, which stay as they are
             # (no signature line in the text, EVALB's bytes: it is in --json and --tsv)
             if not stream:
                 out.write(lambda: format_report(report) + ci_text, lambda: run.to_dict(sentences=as_json),

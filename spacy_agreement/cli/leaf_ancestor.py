@@ -27,7 +27,8 @@ from ._options import InputFormat, format_option, json_option, output_option, qu
 from ._output import Output, dumps
 from ._registry import command
 from ._settings_options import signature_footer, signature_option, with_signature
-from ._intervals import (ci_option, confidence_option, interval_option, intervals_text, resamples_option,
+from ..report.text_parts import bracket_intervals_text
+from ._intervals import (ci_option, confidence_option, interval_option, resamples_option,
                         seed_option)
 
 
@@ -146,13 +147,8 @@ def leaf_ancestor_command(
                                 worst=0 if streamed else max(worst, 0),
                                 keep_skipped=None if as_json or ci else max(worst, 0), sink=spool)
             result = run.result
-            ci_text, ci_json = "", {}
-            if run.intervals is not None:
-                from ..report.comparison_text import BRACKET_NAMES
-
-                found = run.intervals
-                ci_text = "\n\n" + intervals_text(found.counts, found.found, found.settings, BRACKET_NAMES)
-                ci_json = found.to_dict()
+            ci_text = bracket_intervals_text(run)
+            ci_json = run.intervals.to_dict() if run.intervals is not None else {}
             if spool is not None:
                 streamed_output(out, result, spool, gold, candidate, worst, ci_text, ci_json, settings.signature())
             else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from .format import percent
-from .text_parts import intervals_text, signature_footer
+from .text_parts import bracket_intervals_text, intervals_text, signature_footer
 
 if TYPE_CHECKING:
     from ..agreement.accuracy import AccuracyResult
@@ -80,16 +80,6 @@ def evalb_text(run: Any) -> str:
     return format_report(run.report) + bracket_intervals_text(run)
 
 
-def bracket_intervals_text(run: Any) -> str:
-    """The ``--ci`` block of evalb and leaf-ancestor (empty without intervals)."""
-    if run.intervals is None:
-        return ""
-    from .comparison_text import BRACKET_NAMES
-
-    found = run.intervals
-    return "\n\n" + intervals_text(found.counts, found.found, found.settings, BRACKET_NAMES)
-
-
 def leaf_ancestor_text(run: Any, worst: int = 10, words: bool = False) -> str:
     """``spacy-agreement leaf-ancestor``'s text (``--worst 10``; ``words``: every sentence word by word)."""
     from .leaf_ancestor_text import format_result
@@ -155,5 +145,5 @@ def result_text(result: Any) -> str:
 
 
 __all__ = ["TEXTS", "alpha_text", "compare_text", "discourse_text", "evalb_text", "evaluate_text", "format_compare_run",
-           "interval_lines", "intervals_text", "judge_summary", "judge_text", "judgments_text", "layers_command_text", "leaf_ancestor_text", "result_text",
-           "signature_footer", "text"]
+           "interval_lines", "judge_summary", "judge_text", "judgments_text", "layers_command_text", "leaf_ancestor_text", "result_text",
+           "text"]

@@ -26,4 +26,14 @@ def intervals_text(counts: "UnitCounts", found: Mapping[str, Any], settings: "In
     return text + f"\nci signature: {settings.signature()}"
 
 
-__all__ = ["intervals_text", "signature_footer"]
+def bracket_intervals_text(run: Any) -> str:
+    """The ``--ci`` block of evalb and leaf-ancestor (empty without intervals)."""
+    if run.intervals is None:
+        return ""
+    from .comparison_text import BRACKET_NAMES
+
+    found = run.intervals
+    return "\n\n" + intervals_text(found.counts, found.found, found.settings, BRACKET_NAMES)
+
+
+__all__ = ["bracket_intervals_text", "intervals_text", "signature_footer"]
