@@ -42,6 +42,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, 
 from ..corpus import Corpus, ReadStats, Tree, family_of
 from ..errors import BadOptionError, MismatchedCorpusError
 from .._lazy import deferred
+from .._memory import collection_paused
 from ..registry import Registry
 from .brackets import read_brackets, trim_trailing_failures
 from .matching import match_documents, match_items, present
@@ -265,16 +266,17 @@ def load_parallel_files(
     reader = get_reader(fmt)
     names = annotator_names(paths, annotators)
     stats = {name: ReadStats() for name in names}
-    read: List[Any] = [reader.read(p, single_root=single_root, stats=stats[n], cycles=cycles)
-                       for p, n in zip(paths, names)]
-    columns = cast(List[List[Optional[Tree]]], trim_trailing_failures(*read))
-    matched, labels, how = match_items(columns, names, paths)  # by sent_id, position or text
-    items, item_names = [], []
-    for label, entry in zip(labels, matched):
-        item = present(entry, stats)
-        if item:
-            items.append(item)
-            item_names.append(label)
+    with collection_paused():  # a corpus of small objects without cycles (_memory)
+        read: List[Any] = [reader.read(p, single_root=single_root, stats=stats[n], cycles=cycles)
+                           for p, n in zip(paths, names)]
+        columns = cast(List[List[Optional[Tree]]], trim_trailing_failures(*read))
+        matched, labels, how = match_items(columns, names, paths)  # by sent_id, position or text
+        items, item_names = [], []
+        for label, entry in zip(labels, matched):
+            item = present(entry, stats)
+            if item:
+                items.append(item)
+                item_names.append(label)
     return Corpus(tuple(names), items, item_names, _family(reader, items), stats, matched_by=how)
 
 

@@ -172,7 +172,10 @@ def _by_key(columns: Sequence[Sequence[Optional[Any]]], names: Sequence[str], ke
 
 def _natural(key: str) -> Tuple:
     """A sort key comparing the digits of ids as numbers (``s2`` before ``s10``)."""
-    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", key))
+    return tuple([(0, int(part), "") if part.isdigit() else (1, 0, part) for part in _DIGIT_RUNS.split(key)])
+
+
+_DIGIT_RUNS = re.compile(r"(\d+)")
 
 
 def _item_label(tree: Any) -> str:

@@ -120,7 +120,11 @@ def attachment_counts(a: DependencyTree, b: DependencyTree,
     counts those."""
     label = label or fold_root_case
     same_head = a.heads == b.heads
-    same_label = np.fromiter((label(x) == label(y) for x, y in zip(a.deprels, b.deprels)), dtype=bool, count=len(a))
+    if a.deprels == b.deprels:  # equal relations compare equal through any label function
+        same_label = np.ones(len(a), dtype=bool)
+    else:
+        same_label = np.fromiter((x == y or label(x) == label(y) for x, y in zip(a.deprels, b.deprels)), dtype=bool,
+                                 count=len(a))
     if a.partial or b.partial:
         same_head = same_head & a.annotated_mask() & b.annotated_mask()
         same_label = same_label & a.labelled_mask() & b.labelled_mask()
@@ -212,7 +216,7 @@ def _pairwise(
         pair_scores = np.array([score_pair(x, y) for x, y in pairs], dtype=np.float64)
         compared += length * len(pairs)
         labels_compared += length * len(pairs)
-        totals += length * pair_scores.mean(axis=0)
+        totals += length * (pair_scores[0] if len(pairs) == 1 else pair_scores.mean(axis=0))  # the mean of one: itself
         tokens += length
         weights += length
         items += 1

@@ -45,9 +45,12 @@ from conllu.parser import DEFAULT_FIELD_PARSERS, parse_comment_line, parse_id_va
 
 import numpy as np
 
+from ..._memory import collection_paused
 from ...corpus import ReadStats
 from ...errors import InvalidTreeError, Location, not_utf8
 from ...trees import DependencyTree
+from .scan import scan_file
+from .scanned_trees import scanned_trees
 
 FIELDS = ("id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc")
 # Columns we do not use are kept as raw strings, so a CoNLL-X FEATS value such as "sg|nom"
@@ -291,6 +294,11 @@ def iter_conll(
         raise ValueError(f"cycles must be 'drop' or 'raise', not {cycles!r}")
     if isinstance(source, (str, os.PathLike)):
         name = name or os.fspath(source)
+        scanned = scan_file(source, name=name)  # plain CoNLL-U: the compiled scanner's columns
+        trees = scanned_trees(scanned, single_root, cycles, stats) if scanned is not None else None
+        if trees is not None:
+            yield from trees
+            return
         with open(source, encoding="utf-8") as handle:
             try:
                 yield from iter_conll(handle, name, single_root, stats, cycles)
@@ -373,7 +381,8 @@ def read_conll(
     sentence (the UD rule); by default several are allowed, as in CoNLL-X treebanks.
     ``cycles`` is explained in :func:`iter_conll`.
     """
-    return list(iter_conll(source, name, single_root, stats, cycles))
+    with collection_paused():  # many small objects and no cycle among them: see collection_paused
+        return list(iter_conll(source, name, single_root, stats, cycles))
 
 
 def parse_conll(text: str, name: str = "<string>", single_root: bool = False) -> List[DependencyTree]:
@@ -439,6 +448,8 @@ def _comment_sent_id(line: Optional[str]) -> Optional[str]:
     """The ``sent_id`` of a comment line as :func:`iter_conll` reads it (``conllu``'s rule)."""
     if line is None:
         return None
+    if line.startswith("# sent_id = "):  # the usual line: conllu's rule in short (key before the first "=")
+        return line[12:].strip() or None
     found = None
     for key, value in parse_comment_line(line.strip()):
         if key == "sent_id":

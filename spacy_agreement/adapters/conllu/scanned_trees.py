@@ -1,0 +1,132 @@
+"""The :class:`~spacy_agreement.trees.DependencyTree`\\ s of a file the compiled scanner read
+(:func:`~.scan.scan_file`): what :func:`~.trees.iter_conll` gives for a plain CoNLL-U file, the
+same trees (columns, ids, locations with every token's line, multiword tokens, relations not
+annotated) and the same :class:`~spacy_agreement.corpus.ReadStats`, built from the scanned
+columns instead of one parsed line and one string per value.
+
+Every text value is the one string of the scanner's table (a treebank's ``NOUN`` or ``nsubj`` is one
+object however often it occurs), and the token ids of all sentences of one length are one tuple,
+so a corpus read this way costs a few tuples of references per sentence.
+
+Anything the Python reader would refuse or report (a head outside its sentence, two roots with
+``single_root``, a head cycle with ``cycles="raise"``, a sentence without words, a head ``_``: the
+scanner leaves those to it) gives ``None`` before any tree is made: :func:`~.trees.iter_conll` then
+reads the file itself and names the error, so the errors stay where they were.
+"""
+from __future__ import annotations
+
+from typing import Iterator, List, Optional, Tuple
+
+import numpy as np
+
+from ...corpus import ReadStats
+from ...errors import Location
+from ...trees import DependencyTree
+from .scan import Scanned
+
+# the scanner's code columns (rows["codes"])
+FORM, LEMMA, UPOS, XPOS, FEATS, DEPREL, MISC = range(7)
+WORD, RANGE, EMPTY = 0, 1, 2
+
+_IDS: List[Tuple[str, ...]] = [()]
+
+
+def _ids(n: int) -> Tuple[str, ...]:
+    """``("1", ..., "n")``, one tuple per length for the whole process."""
+    while len(_IDS) <= n:
+        _IDS.append(_IDS[-1] + (str(len(_IDS)),))
+    return _IDS[n]
+
+
+def scanned_trees(scanned: Scanned, single_root: bool = False, cycles: str = "drop",
+                  stats: Optional[ReadStats] = None) -> Optional[Iterator[DependencyTree]]:
+    """The trees of ``scanned`` in order, as :func:`~.trees.iter_conll` reads them (``stats``
+    counted as each tree is given), or ``None`` where that reader must read the file to name an
+    error (module docstring)."""
+    from ... import _conllu
+    from .trees import _comment_sent_id
+
+    rows, sentences = scanned.rows, scanned.sentences
+    kind = rows["kind"]
+    sentence_rows = np.asarray(sentences["rows"], dtype=np.int64)
+    n_sent = len(sentence_rows) - 1
+    if n_sent <= 0:
+        return None
+    row_sentence = np.repeat(np.arange(n_sent), np.diff(sentence_rows))
+    word_rows = np.flatnonzero(kind == WORD)
+    word_sentence = row_sentence[word_rows]
+    per = np.bincount(word_sentence, minlength=n_sent)
+    if (per == 0).any():
+        return None
+    offsets = np.zeros(n_sent + 1, dtype=np.int64)
+    np.cumsum(per, out=offsets[1:])
+    heads = np.ascontiguousarray(rows["head"][word_rows], dtype=np.int32)
+    if (heads < 0).any() or (heads > per[word_sentence]).any():
+        return None
+    if single_root and (np.bincount(word_sentence, weights=heads == 0, minlength=n_sent) > 1).any():
+        return None
+    if cycles == "raise" and _conllu.first_unreachable(heads, offsets) >= 0:
+        return None
+    heads.flags.writeable = False
+    return _trees(scanned, row_sentence, word_rows, offsets, heads, stats, _comment_sent_id)
+
+
+def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, offsets: np.ndarray,
+           heads: np.ndarray, stats: Optional[ReadStats], sent_id_of) -> Iterator[DependencyTree]:
+    rows, sentences = scanned.rows, scanned.sentences
+    strings = scanned.table.strings
+    values = np.asarray(list(strings) + [""], dtype=object)  # code -1 (none here) last
+    codes = rows["codes"][word_rows]
+    forms, lemmas, upos, xpos, feats, deprels, misc = (values[codes[:, c]].tolist() for c in range(7))
+    underscore = strings.index("_") if "_" in strings else -2  # a relation not annotated yet
+    unlabelled_words = np.flatnonzero(codes[:, DEPREL] == underscore)
+    unlabelled_sentences = set((np.searchsorted(offsets, unlabelled_words, side="right") - 1).tolist())
+    line_starts = np.asarray(sentences["line"], dtype=np.int64)
+    line_offsets = (rows["line"][word_rows] - line_starts[row_sentence[word_rows]]).tolist()
+    starts = line_starts.tolist()
+    # multiword ranges and empty nodes: the multiword tokens and the ids of the other lines
+    extra_rows = np.flatnonzero(rows["kind"] != WORD)
+    extras: dict = {}
+    for r in extra_rows.tolist():
+        extras.setdefault(int(row_sentence[r]), []).append(r)
+    kinds, firsts, lasts, lines = rows["kind"], rows["first"], rows["last"], rows["line"]
+    all_codes = rows["codes"]
+    source, ids = scanned.source, sentences["sent_id"]
+    bounds = offsets.tolist()
+    new = DependencyTree
+    for s in range(len(bounds) - 1):
+        a, b = bounds[s], bounds[s + 1]
+        start = starts[s]
+        multiword: Tuple[Tuple[int, int, str, str], ...] = ()
+        extra_offsets: Tuple[Tuple[str, int], ...] = ()
+        if s in extras:
+            spans, named = [], []
+            for r in extras[s]:
+                first, last = int(firsts[r]), int(lasts[r])
+                if kinds[r] == RANGE:
+                    spans.append((first, last, values[all_codes[r, FORM]], values[all_codes[r, MISC]]))
+                    named.append((f"{first}-{last}", int(lines[r]) - start))
+                    if stats is not None:
+                        stats.multiword_ranges += 1
+                else:
+                    named.append((f"{first}.{last}", int(lines[r]) - start))
+                    if stats is not None:
+                        stats.empty_nodes += 1
+            multiword, extra_offsets = tuple(spans), tuple(named)
+        unlabelled: Tuple[int, ...] = ()
+        if s in unlabelled_sentences:
+            unlabelled = tuple(k - a + 1 for k in range(a, b) if deprels[k] == "_")
+        location = Location(source, s + 1, None, start, sent_id_of(ids[s]), None, tuple(line_offsets[a:b]),
+                            extra_offsets)
+        tree = new(tuple(forms[a:b]), heads[a:b], tuple(deprels[a:b]), tuple(upos[a:b]), _ids(b - a), location,
+                   tuple(lemmas[a:b]), tuple(feats[a:b]), tuple(xpos[a:b]), tuple(misc[a:b]), multiword, (),
+                   unlabelled)
+        if stats is not None:
+            stats.sentences += 1
+            if unlabelled:  # ReadStats.count_partial of a tree whose heads are all annotated
+                stats.partial_trees += 1
+                stats.unlabelled_tokens += len(unlabelled)
+        yield tree
+
+
+__all__ = ["scanned_trees"]

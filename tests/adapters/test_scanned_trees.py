@@ -1,0 +1,159 @@
+"""The trees of a path read through the compiled scanner (``scanned_trees``, issue 50) against the
+trees of the Python reader on the same text (``iter_conll`` of an open file, which never scans):
+the same columns, heads, ids, locations (every token's line, ranges' and empty nodes' lines),
+multiword tokens, relations not annotated, the same ``ReadStats``, and the same error where the
+Python reader raises one (the scanner's path then leaves the file to it)."""
+from __future__ import annotations
+
+import io
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spacy_agreement.adapters.conllu import scanned_trees as scanned_module
+from spacy_agreement.adapters.conllu.trees import iter_conll, read_conll
+from spacy_agreement.corpus import ReadStats
+from spacy_agreement.errors import InvalidTreeError
+
+COLUMNS = ("forms", "deprels", "upos", "ids", "lemmas", "feats", "xpos", "misc", "multiword", "unannotated",
+           "unlabelled")
+
+
+def python_trees(text, **options):
+    stats = ReadStats()
+    try:
+        return list(iter_conll(io.StringIO(text), "f.conllu", stats=stats, **options)), stats
+    except InvalidTreeError as exc:
+        return str(exc), stats
+
+
+def path_trees(path, **options):
+    stats = ReadStats()
+    try:
+        return list(iter_conll(path, "f.conllu", stats=stats, **options)), stats
+    except InvalidTreeError as exc:
+        return str(exc), stats
+
+
+def assert_same(expected, got):
+    trees, stats = expected
+    fast, fast_stats = got
+    if isinstance(trees, str):
+        assert fast == trees
+        return
+    assert stats == fast_stats
+    assert len(trees) == len(fast)
+    for x, y in zip(trees, fast):
+        for name in COLUMNS:
+            assert getattr(x, name) == getattr(y, name), name
+        assert x.heads.dtype == y.heads.dtype and np.array_equal(x.heads, y.heads)
+        assert not y.heads.flags.writeable
+        assert x.location == y.location
+        assert x.location.token_offsets == y.location.token_offsets
+        assert x.location.extra_offsets == y.location.extra_offsets
+        assert x.partial == y.partial
+
+
+def random_file(rng: random.Random, odd: bool) -> str:
+    """Plain CoNLL-U the scanner reads (ranges, empty nodes, relations ``_``, several roots, head
+    cycles, comments of every kind) and, with ``odd``, now and then a line it leaves to the Python
+    reader (a head ``_``, a head out of range, a BOM, CRLF, a global.columns line)."""
+    lines = []
+    if odd and rng.random() < 0.1:
+        lines.append("# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC")
+    for s in range(rng.randrange(1, 6)):
+        comment = rng.choice(["# sent_id = s{}", "# sent_id =  s{} ", "# sent_id=s{}", "# sent_id = s{}=x",
+                              "# text = a b", "# newdoc id = d{}", None])
+        if comment:
+            lines.append(comment.format(s))
+        n = rng.randrange(1, 8)
+        k = 1
+        while k <= n:
+            if rng.random() < 0.15 and k < n:
+                last = min(n, k + rng.randrange(1, 3))
+                lines.append(f"{k}-{last}\tdu{k}\t_\t_\t_\t_\t_\t_\t_\t{rng.choice(['_', 'SpaceAfter=No'])}")
+                words = range(k, last + 1)
+            else:
+                words = range(k, k + 1)
+            for w in words:
+                head = rng.choice([0, rng.randrange(0, n + 1), w])  # roots, any head, self-heads
+                if odd and rng.random() < 0.03:
+                    head = rng.choice(["_", n + 1, "-1"])
+                deprel = rng.choice(["nsubj", "obj", "_", "root", "Root"])
+                lines.append(f"{w}\tw{rng.randrange(9)}\t{rng.choice(['a', '_'])}\t{rng.choice(['NOUN', 'X'])}\t"
+                             f"{rng.choice(['NN', '_'])}\t{rng.choice(['_', 'Case=Nom'])}\t{head}\t{deprel}\t_\t"
+                             f"{rng.choice(['_', 'SpaceAfter=No', 'Gloss=x'])}")
+            k = words[-1] + 1
+            if rng.random() < 0.1:
+                lines.append(f"{k - 1}.1\tgone\t_\t_\t_\t_\t_\t_\t{k - 1}:x\t_")
+        lines.append("")
+    text = "\n".join(lines) + "\n"
+    if odd and rng.random() < 0.05:
+        text = "\ufeff" + text
+    if odd and rng.random() < 0.05:
+        text = text.replace("\n", "\r\n")
+    return text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.booleans(), st.sampled_from(["drop", "raise"]))
+def test_the_scanned_trees_are_the_python_readers(tmp_path_factory, seed, odd, single_root, cycles):
+    text = random_file(random.Random(seed), odd)
+    path = tmp_path_factory.mktemp("scan") / "f.conllu"
+    path.write_bytes(text.encode("utf-8"))
+    options = {"single_root": single_root, "cycles": cycles}
+    assert_same(python_trees(text, **options), path_trees(path, **options))
+
+
+def test_the_scanner_path_is_taken_for_plain_files(tmp_path, monkeypatch):
+    """Not a vacuous comparison: a plain file with ranges, empty nodes and relations ``_`` is read
+    through ``scanned_trees``, and gives what the Python reader gives."""
+    text = ("# sent_id = a\n1-2\tdu\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n1\tde\tde\tADP\t_\t_\t3\tcase\t_\t_\n"
+            "2\tle\tle\tDET\t_\t_\t3\t_\t_\t_\n2.1\tx\t_\t_\t_\t_\t_\t_\t3:x\t_\n3\tchat\tchat\tNOUN\t_\t_\t0\troot\t_\t_\n\n"
+            "# sent_id = b\n1\tOui\toui\tINTJ\t_\t_\t0\troot\t_\t_\n\n")
+    path = tmp_path / "f.conllu"
+    path.write_text(text, encoding="utf-8")
+    calls = []
+    original = scanned_module.scanned_trees
+
+    def counting(*args, **kwargs):
+        result = original(*args, **kwargs)
+        calls.append(result is not None)
+        return result
+
+    monkeypatch.setattr("spacy_agreement.adapters.conllu.trees.scanned_trees", counting)
+    got = path_trees(path)
+    assert calls == [True]
+    assert_same(python_trees(text), got)
+    first = got[0][0]
+    assert first.multiword == ((1, 2, "du", "SpaceAfter=No"),)
+    assert first.unlabelled == (2,)
+    assert first.location.extra_offsets == (("1-2", 1), ("2.1", 4))
+    assert first.location.token_lines == (3, 4, 6)
+    assert got[1] == ReadStats(sentences=2, multiword_ranges=1, empty_nodes=1, partial_trees=1, unlabelled_tokens=1)
+
+
+@pytest.mark.parametrize("head, message", [("_", None), ("9", "head 9 out of range 0..1")])
+def test_what_the_scanner_leaves_is_read_by_the_python_reader(tmp_path, head, message):
+    path = tmp_path / "f.conllu"
+    path.write_text(f"# sent_id = a\n1\tx\t_\tX\t_\t_\t{head}\troot\t_\t_\n\n", encoding="utf-8")
+    if message is None:  # a head not annotated yet: read, as the Python reader reads it
+        (tree,) = read_conll(path)
+        assert tree.unannotated == (1,)
+    else:
+        with pytest.raises(InvalidTreeError, match=message) as caught:
+            read_conll(path)
+        assert "f.conllu:2" in str(caught.value)
+
+
+def test_strings_are_shared_between_sentences(tmp_path):
+    """One string object per value of the file (the scanner's table), one ids tuple per length."""
+    path = tmp_path / "f.conllu"
+    path.write_text("".join(f"# sent_id = {k}\n1\tdog\t_\tNOUN\t_\t_\t0\troot\t_\t_\n\n" for k in range(3)),
+                    encoding="utf-8")
+    trees = read_conll(path)
+    assert trees[0].upos[0] is trees[2].upos[0]
+    assert trees[0].ids is trees[1].ids
