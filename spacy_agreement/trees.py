@@ -224,6 +224,11 @@ class DependencyTree:
     def __len__(self) -> int:
         return len(self.forms)
 
+    def __getstate__(self) -> dict:
+        # a tree read through the compiled scanner also holds its file's coded words (``_scan``:
+        # adapters.conllu.scanned_trees.ScannedWords); a copy or a pickle is the tree alone
+        return {k: v for k, v in self.__dict__.items() if k != "_scan"}
+
     @property
     def partial(self) -> bool:
         """Whether some head or relation is not annotated yet (:attr:`unannotated`,

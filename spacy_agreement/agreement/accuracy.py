@@ -159,6 +159,8 @@ def token_mismatch(a: Union[DependencyTree, ConstituencyTree], b) -> Optional[st
         forms_a, forms_b = a.words or (), b.words or ()
     if n_a != n_b:
         return f"{n_a} {unit} against {n_b}"
+    if forms_a == forms_b:  # the same words (nearly every item): nothing to look for
+        return None
     if len(forms_a) == len(forms_b):
         for k, (x, y) in enumerate(zip(forms_a, forms_b), start=1):
             if x != y and x != "_" and y != "_":

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -58,16 +58,54 @@ WRITTEN_HEAD = "head"
 NONE = "(none)"
 
 
+class TokenUnits(Sequence[Tuple[int, int]]):
+    """The units of a layer, ``(item index, 0-based token)`` in order, the tokens of every item
+    one after the other: a sequence made from the items' lengths (one number per item, not one
+    tuple per token), equal to the list of its tuples."""
+
+    def __init__(self, lengths: Sequence[int]) -> None:
+        self.offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(np.asarray(lengths, dtype=np.int64), out=self.offsets[1:])
+
+    def __len__(self) -> int:
+        return int(self.offsets[-1])
+
+    def __getitem__(self, u):  # type: ignore[override]
+        if isinstance(u, slice):
+            return [self[k] for k in range(*u.indices(len(self)))]
+        n = len(self)
+        if not -n <= u < n:
+            raise IndexError(f"unit {u} of {n}")
+        u = u % n if u < 0 else u
+        item = int(np.searchsorted(self.offsets, u, side="right")) - 1
+        return item, int(u - self.offsets[item])
+
+    def __iter__(self) -> Iterator[Tuple[int, int]]:
+        for item, (a, b) in enumerate(zip(self.offsets[:-1].tolist(), self.offsets[1:].tolist())):
+            for k in range(b - a):
+                yield item, k
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TokenUnits):
+            return np.array_equal(self.offsets, other.offsets)
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"TokenUnits({len(self)} tokens of {len(self.offsets) - 1} items)"
+
+
 @dataclass
 class Layer:
     """One layer's reliability matrix: ``codes[a, u]`` the category number of unit u given
     by annotator a (``-1``: none), ``labels`` the categories by number, and ``units`` (item
-    index, 0-based token) of each column."""
+    index, 0-based token) of each column (:class:`TokenUnits`, or any sequence of pairs)."""
 
     name: str
     codes: np.ndarray
     labels: List[str]
-    units: List[Tuple[int, int]]
+    units: Sequence[Tuple[int, int]]
 
 
 @dataclass
@@ -99,7 +137,10 @@ def _heads(tree: DependencyTree, unannotated: str) -> List[Optional[str]]:
     """Each token's head as written: the head word's id (``0`` the root); for a token not
     annotated, the head the reader kept in MISC (:data:`WRITTEN_HEAD`), else no value (``_``
     with ``unannotated="value"``)."""
-    ids, missing = tree.ids, set(k - 1 for k in tree.unannotated)
+    ids = tree.ids
+    if not tree.unannotated:  # every head annotated: the head word's id, "0" for the root
+        return list(map((("0",) + ids).__getitem__, tree.heads.tolist()))
+    missing = set(k - 1 for k in tree.unannotated)
     out: List[Optional[str]] = []
     for k, h in enumerate(tree.heads.tolist()):
         if k not in missing:
@@ -142,7 +183,7 @@ def layer_data(corpus: Corpus, layers: Sequence[str] = LAYERS, misc_keys: Sequen
         data.items.append(item)
         data.item_names.append(item_name)
     lengths = [len(next(iter(item.values()))) for item in data.items]
-    units = [(i, k) for i, n in enumerate(lengths) for k in range(n)]
+    units = TokenUnits(lengths)
     columns = _Columns(data, names, lengths, unannotated)
     values: Dict[str, Layer] = {}  # numbered as soon as made: one int64 matrix per layer held
     basic = [n for n in layers if n in LAYERS + EXTRA_LAYERS and n != "deprel_same_head"]
@@ -211,7 +252,7 @@ class _Values:
         return ((self.codes >= 0) & (self.codes != none)).any(axis=0) if self.codes.shape[0] else \
             np.zeros(self.codes.shape[1], dtype=bool)
 
-    def layer(self, name: str, units: List[Tuple[int, int]]) -> Layer:
+    def layer(self, name: str, units: Sequence[Tuple[int, int]]) -> Layer:
         """The layer, its categories sorted and numbered in that order (as ``sorted`` orders strings)."""
         used = np.unique(self.codes[self.codes >= 0])
         labels = sorted(self.labels[k] for k in used.tolist())
@@ -231,10 +272,14 @@ class _Columns:
     def __init__(self, data: LayerData, names: Sequence[str], lengths: List[int], unannotated: str) -> None:
         self.data, self.names, self.lengths, self.unannotated = data, names, lengths, unannotated
         self._raw: Dict[str, Tuple[np.ndarray, List[Optional[str]]]] = {}
+        self.scanned = ScannedColumns.of(data.items, names, lengths)
 
     def raw(self, column: str) -> Tuple[np.ndarray, List[Optional[str]]]:
         """``(numbers, texts)``: ``texts[numbers[a, u]]`` annotator a's text of unit u (``None``
-        where the annotator lacks the item, or for a head: no value); ``-1`` indexes ``None`` too."""
+        where the annotator lacks the item, or for a head: no value); ``-1`` indexes ``None`` too.
+        The texts are distinct, in no particular order (every use numbers or sorts them again)."""
+        if column not in self._raw and self.scanned is not None:
+            self._raw[column] = self.scanned.raw(column)
         if column not in self._raw:
             rows = []
             for a in self.names:
@@ -288,6 +333,82 @@ class _Columns:
         return _Values.of(*self.raw(column), lambda text: _pairs(text).get(key, NONE))
 
 
+class ScannedColumns:
+    """:meth:`_Columns.raw` read from the coded words that trees read through the compiled scanner
+    carry (:class:`~spacy_agreement.adapters.conllu.scanned_trees.ScannedWords`): the codes of the
+    units gathered from each file's code columns, the files' string tables merged into one, instead
+    of every tree's strings looked up one by one. Used when every compared tree carries them."""
+
+    CODE_COLUMNS = {"form": 0, "lemma": 1, "upos": 2, "xpos": 3, "feats": 4, "deprel": 5, "misc": 6}
+
+    def __init__(self, sources: List[Any], source: np.ndarray, row: np.ndarray) -> None:
+        self.sources, self.source, self.row = sources, source, row
+        self._merged: Optional[Tuple[List[str], List[np.ndarray]]] = None
+
+    @classmethod
+    def of(cls, items: Sequence[Dict[str, DependencyTree]], names: Sequence[str],
+           lengths: Sequence[int]) -> Optional["ScannedColumns"]:
+        """The units' files and word rows (``-1``: the annotator lacks the item), or ``None`` where a
+        compared tree was not read through the scanner (or is partial: its texts are not the codes')."""
+        from ..adapters.conllu.scanned_trees import scanned_words
+
+        found: Dict[int, int] = {}
+        sources: List[Any] = []
+        which = np.full((len(names), len(items)), -1, dtype=np.int64)
+        first = np.zeros((len(names), len(items)), dtype=np.int64)
+        for a, name in enumerate(names):
+            for i, item in enumerate(items):
+                tree = item.get(name)
+                if tree is None:
+                    continue
+                scan = scanned_words(tree)
+                if scan is None or tree.unannotated:
+                    return None
+                words, start = scan
+                k = found.get(id(words))
+                if k is None:
+                    k = found[id(words)] = len(sources)
+                    sources.append(words)
+                which[a, i], first[a, i] = k, start
+        n = np.asarray(lengths, dtype=np.int64)
+        offsets = np.concatenate(([0], np.cumsum(n)))
+        within = np.arange(int(offsets[-1]), dtype=np.int64) - np.repeat(offsets[:-1], n)
+        source = np.repeat(which, n, axis=1)
+        row = np.repeat(first, n, axis=1) + within[None, :]
+        return cls(sources, source, row)
+
+    def merged(self) -> Tuple[List[str], List[np.ndarray]]:
+        """The strings of the files' tables merged into one, and each file's codes in it."""
+        if self._merged is None:
+            from .. import _conllu
+
+            table = _conllu.StringTable()
+            mappings = [words.table.merge_into(table) for words in self.sources]
+            self._merged = (table.strings, mappings)
+        return self._merged
+
+    def raw(self, column: str) -> Tuple[np.ndarray, List[Optional[str]]]:
+        """:meth:`_Columns.raw` of ``column`` (a text column or ``head``)."""
+        values = np.full(self.source.shape, -1, dtype=np.int64)
+        if column == "head":  # every head annotated: the head word's id as written, its number
+            for k, words in enumerate(self.sources):
+                at = self.source == k
+                values[at] = words.heads[self.row[at]]
+            strings: Any = None
+        else:
+            c = self.CODE_COLUMNS[column]
+            strings, mappings = self.merged()
+            for k, words in enumerate(self.sources):
+                at = self.source == k
+                values[at] = mappings[k][words.codes[self.row[at], c]]
+        used = np.unique(values[values >= 0])
+        lookup = np.zeros(int(used[-1]) + 2 if used.size else 1, dtype=np.int64)
+        lookup[used] = np.arange(1, used.size + 1)
+        texts: List[Optional[str]] = [None] + ([str(v) for v in used.tolist()] if strings is None
+                                               else [strings[v] for v in used.tolist()])
+        return np.where(values >= 0, lookup[values], 0), texts
+
+
 def _count_mismatch(a: Any, b: Any) -> Optional[str]:
     """Why two annotations cannot be compared token by token whatever their forms (``None``: they can)."""
     return None if len(a) == len(b) else f"{len(a)} tokens against {len(b)}"
@@ -308,4 +429,5 @@ def _keys(texts: Sequence[str]) -> List[str]:
     return sorted(found)
 
 
-__all__ = ["EXTRA_LAYERS", "LAYERS", "Layer", "LayerData", "NONE", "UNANNOTATED_POLICIES", "WRITTEN_HEAD", "layer_data"]
+__all__ = ["EXTRA_LAYERS", "LAYERS", "Layer", "LayerData", "NONE", "TokenUnits", "UNANNOTATED_POLICIES", "WRITTEN_HEAD",
+           "layer_data"]

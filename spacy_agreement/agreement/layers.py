@@ -228,9 +228,13 @@ def _label_rows(layer: Layer, annotators: Sequence[str], pairs: List[Tuple[int, 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a label no pair wrote: nan, as in the rows
         p_mean, r_mean, f_mean = (np.nanmean(x, axis=0) for x in (precision, recall, f))
-    rows = [LabelRow(label, {a: int(counts[k, c]) for k, a in enumerate(annotators)}, float(agreed[:, c].mean()),
-                     float(p_mean[c]), float(r_mean[c]), float(f_mean[c]), float(specific[c]))
-            for c, label in enumerate(layer.labels)]
+    # plain numbers first (a layer of lemmas has thousands of labels); the mean of one pair is its value
+    by_label = counts.T.tolist()
+    agreed_mean = agreed[0].tolist() if len(pairs) == 1 else [float(agreed[:, c].mean()) for c in range(size)]
+    p_list, r_list, f_list, s_list = (np.asarray(x, dtype=np.float64).tolist()
+                                      for x in (p_mean, r_mean, f_mean, specific))
+    rows = [LabelRow(label, dict(zip(annotators, by_label[c])), agreed_mean[c], p_list[c], r_list[c], f_list[c],
+                     s_list[c]) for c, label in enumerate(layer.labels)]
     return sorted(rows, key=lambda r: (-sum(r.counts.values()), r.label))
 
 
@@ -246,13 +250,13 @@ def layer_agreement(layer: Layer, annotators: Sequence[str], reference: str = ""
     """The figures of one layer (module docstring)."""
     codes, size = layer.codes, len(layer.labels)
     name = f"{layer.name} alpha"
-    alpha, engine = value_alpha(codes, size, name=name)
-    counts = unit_counts(codes, size)
-    observed = _quiet(observed_agreement, codes, size)
+    counts = unit_counts(codes, size)  # once: every figure below is made from them
+    alpha, engine = value_alpha(codes, size, name=name, counts=counts)
+    observed = _quiet(observed_agreement, codes, size, counts=counts)
     pairs = list(combinations(range(len(annotators)), 2))
     cohen = {f"{annotators[i]}|{annotators[j]}": _quiet(coded_cohen_kappa, codes[i], codes[j]) for i, j in pairs}
-    fleiss = _quiet(coded_fleiss_kappa, codes, size)
-    specific = category_agreement(codes, size)
+    fleiss = _quiet(coded_fleiss_kappa, codes, size, counts=counts)
+    specific = category_agreement(codes, size, counts=counts)
     lower, upper, times = confused_pairs(codes, size)
     confused = sorted(((layer.labels[a], layer.labels[b], n) for a, b, n in zip(lower.tolist(), upper.tolist(),
                                                                                times.tolist())),

@@ -76,7 +76,11 @@ def unit_counts(codes: np.ndarray, n_categories: Optional[int] = None) -> UnitCo
     units = np.flatnonzero(coders_all >= 2)
     # each unit's values sorted, units in order: the keys unit·V + c come out sorted, and runs of
     # equal keys are np.unique's counts without its sort of every value
-    sub = np.sort(codes[:, units], axis=0).T
+    chosen = codes[:, units]
+    if chosen.shape[0] == 2:  # two annotators: the sorted pair without a sort
+        sub = np.stack([np.minimum(chosen[0], chosen[1]), np.maximum(chosen[0], chosen[1])], axis=1)
+    else:
+        sub = np.sort(chosen, axis=0).T
     where = sub >= 0
     unit_of = np.broadcast_to(np.arange(units.size)[:, None], sub.shape)[where]
     keys = unit_of.astype(np.int64) * max(n_categories, 1) + sub[where]
@@ -88,9 +92,11 @@ def unit_counts(codes: np.ndarray, n_categories: Optional[int] = None) -> UnitCo
                       coders_all[units].astype(np.float64), n_categories)
 
 
-def nominal_alpha(codes: np.ndarray, n_categories: Optional[int] = None, name: str = "alpha") -> float:
-    """Krippendorff's α with the nominal metric by the closed form of the module docstring."""
-    counts = unit_counts(codes, n_categories)
+def nominal_alpha(codes: np.ndarray, n_categories: Optional[int] = None, name: str = "alpha",
+                  counts: Optional[UnitCounts] = None) -> float:
+    """Krippendorff's α with the nominal metric by the closed form of the module docstring
+    (``counts``: :func:`unit_counts` of ``codes`` where the caller has them)."""
+    counts = counts if counts is not None else unit_counts(codes, n_categories)
     n = counts.n
     if n == 0:
         return undefined(name, "no unit has two or more values", stacklevel=3)
@@ -101,21 +107,22 @@ def nominal_alpha(codes: np.ndarray, n_categories: Optional[int] = None, name: s
     return float(1 - (n - 1) * (n - counts.agreeing().sum()) / expected)
 
 
-def value_alpha(codes: np.ndarray, n_categories: Optional[int] = None, name: str = "alpha") -> Tuple[float, str]:
+def value_alpha(codes: np.ndarray, n_categories: Optional[int] = None, name: str = "alpha",
+                counts: Optional[UnitCounts] = None) -> Tuple[float, str]:
     """Nominal α and the engine that computed it: ``"krippendorff"`` (the package, on the value
     counts of the pairable units, unanimous units of one category merged: each adds only to
     o_cc and n_c, so merging them changes nothing) where that fits :data:`PACKAGE_CELLS`, else
-    ``"closed form"`` (:func:`nominal_alpha`)."""
-    counts = unit_counts(codes, n_categories)
+    ``"closed form"`` (:func:`nominal_alpha`); ``counts`` as there."""
+    counts = counts if counts is not None else unit_counts(codes, n_categories)
     n, v = counts.n, counts.n_categories
     totals = counts.totals()
     if n == 0 or n * n - float((totals ** 2).sum()) == 0:
-        return nominal_alpha(codes, n_categories, name), "closed form"
+        return nominal_alpha(codes, n_categories, name, counts), "closed form"
     distinct = np.bincount(counts.unit, minlength=counts.units.size)
     split = distinct[counts.unit] > 1  # the values of units where annotators differ
     rows = np.unique(counts.unit[split])
     if (rows.size + v) * v * v > PACKAGE_CELLS:
-        return nominal_alpha(codes, n_categories, name), "closed form"
+        return nominal_alpha(codes, n_categories, name, counts), "closed form"
     import krippendorff  # lazy: import time
 
     matrix = np.zeros((rows.size + v, v))
@@ -127,17 +134,21 @@ def value_alpha(codes: np.ndarray, n_categories: Optional[int] = None, name: str
     return float(value), "krippendorff"
 
 
-def observed_agreement(codes: np.ndarray, n_categories: Optional[int] = None) -> float:
-    """A_o = Σ_c o_cc / n over the pairable units (``nan`` with a warning when there is none)."""
-    counts = unit_counts(codes, n_categories)
+def observed_agreement(codes: np.ndarray, n_categories: Optional[int] = None,
+                       counts: Optional[UnitCounts] = None) -> float:
+    """A_o = Σ_c o_cc / n over the pairable units (``nan`` with a warning when there is none);
+    ``counts`` as in :func:`nominal_alpha`."""
+    counts = counts if counts is not None else unit_counts(codes, n_categories)
     if counts.n == 0:
         return undefined("observed agreement", "no unit has two or more values", stacklevel=3)
     return float(counts.agreeing().sum() / counts.n)
 
 
-def category_agreement(codes: np.ndarray, n_categories: Optional[int] = None) -> np.ndarray:
-    """o_cc / n_c for each category (``nan`` for one without pairable values, no warning)."""
-    counts = unit_counts(codes, n_categories)
+def category_agreement(codes: np.ndarray, n_categories: Optional[int] = None,
+                       counts: Optional[UnitCounts] = None) -> np.ndarray:
+    """o_cc / n_c for each category (``nan`` for one without pairable values, no warning);
+    ``counts`` as in :func:`nominal_alpha`."""
+    counts = counts if counts is not None else unit_counts(codes, n_categories)
     totals = counts.totals()
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(totals > 0, counts.agreeing() / np.where(totals > 0, totals, 1), np.nan)
@@ -158,9 +169,11 @@ def coded_cohen_kappa(x: np.ndarray, y: np.ndarray, name: str = "Cohen's kappa")
     return (observed - expected) / (1 - expected)
 
 
-def coded_fleiss_kappa(codes: np.ndarray, n_categories: Optional[int] = None, name: str = "Fleiss' kappa") -> float:
-    """Fleiss' κ over the units with two or more values (module docstring)."""
-    counts = unit_counts(codes, n_categories)
+def coded_fleiss_kappa(codes: np.ndarray, n_categories: Optional[int] = None, name: str = "Fleiss' kappa",
+                       counts: Optional[UnitCounts] = None) -> float:
+    """Fleiss' κ over the units with two or more values (module docstring); ``counts`` as in
+    :func:`nominal_alpha`."""
+    counts = counts if counts is not None else unit_counts(codes, n_categories)
     if counts.units.size == 0:
         return undefined(name, "no unit with two or more values", stacklevel=3)
     raters = counts.coders

@@ -81,3 +81,31 @@ def test_unit_counts_as_np_unique(seed):
     assert np.array_equal(got.unit, found // size) and np.array_equal(got.category, found % size)
     assert np.array_equal(got.count, count.astype(np.float64)) and got.count.dtype == np.float64
     assert got.unit.dtype == np.int64 and got.category.dtype == np.int64
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("options", OPTIONS)
+def test_scanned_codes_as_the_reference(tmp_path, seed, options):
+    """Files without tokens left unannotated are read through the compiled scanner, and the
+    layers then gather the codes the trees carry (``ScannedColumns``) instead of their strings:
+    the same matrices, categories and notes as the per-token reference, from two to four files
+    (each with a string table of its own, merged)."""
+    from spacy_agreement.agreement.layer_values import ScannedColumns, _Columns
+
+    paths = random_annotations(tmp_path, seed, annotators=2 + seed % 3, sentences=25, missing=0.15 * (seed % 2),
+                               bare=seed == 4, unannotated=False)
+    corpus = read_inputs(names(paths))
+    used = []
+    original = _Columns.__init__
+
+    def recording(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        used.append(self.scanned)
+
+    try:
+        _Columns.__init__ = recording
+        got = layer_data(corpus, **options)
+    finally:
+        _Columns.__init__ = original
+    assert used and all(isinstance(s, ScannedColumns) for s in used)
+    assert_same(got, reference.layer_data(corpus, **options))

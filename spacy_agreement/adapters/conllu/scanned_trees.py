@@ -31,6 +31,26 @@ WORD, RANGE, EMPTY = 0, 1, 2
 _IDS: List[Tuple[str, ...]] = [()]
 
 
+class ScannedWords:
+    """The coded columns of every word of one scanned file, which the trees read from it carry
+    (``tree.__dict__["_scan"] = (words, first)``: its words are ``first:first + len(tree)``), so that
+    a corpus-wide count (:mod:`~spacy_agreement.agreement.layer_values`) can read codes instead of
+    each tree's strings. ``codes[w]``: FORM, LEMMA, UPOS, XPOS, FEATS, DEPREL, MISC of word ``w`` in
+    ``table``; ``heads[w]``: its head (0 the root). Not pickled with a tree
+    (:meth:`~spacy_agreement.trees.DependencyTree.__getstate__`), and a tree changed by
+    :func:`dataclasses.replace` no longer carries it."""
+
+    __slots__ = ("codes", "heads", "table")
+
+    def __init__(self, codes: np.ndarray, heads: np.ndarray, table: object) -> None:
+        self.codes, self.heads, self.table = codes, heads, table
+
+
+def scanned_words(tree: object) -> Optional[Tuple[ScannedWords, int]]:
+    """``(words, first)`` of a tree read through the scanner, ``None`` for any other tree."""
+    return getattr(tree, "__dict__", {}).get("_scan")
+
+
 def _ids(n: int) -> Tuple[str, ...]:
     """``("1", ..., "n")``, one tuple per length for the whole process."""
     while len(_IDS) <= n:
@@ -94,6 +114,7 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
     source, ids = scanned.source, sentences["sent_id"]
     bounds = offsets.tolist()
     new = DependencyTree
+    words = ScannedWords(codes, heads, scanned.table)
     for s in range(len(bounds) - 1):
         a, b = bounds[s], bounds[s + 1]
         start = starts[s]
@@ -121,6 +142,7 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
         tree = new(tuple(forms[a:b]), heads[a:b], tuple(deprels[a:b]), tuple(upos[a:b]), _ids(b - a), location,
                    tuple(lemmas[a:b]), tuple(feats[a:b]), tuple(xpos[a:b]), tuple(misc[a:b]), multiword, (),
                    unlabelled)
+        tree.__dict__["_scan"] = (words, a)
         if stats is not None:
             stats.sentences += 1
             if unlabelled:  # ReadStats.count_partial of a tree whose heads are all annotated
@@ -129,4 +151,4 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
         yield tree
 
 
-__all__ = ["scanned_trees"]
+__all__ = ["ScannedWords", "scanned_trees", "scanned_words"]
