@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import List, Literal, Optional, Sequence, Tuple
+from typing import Dict, List, Literal, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -444,3 +444,33 @@ class Forest:
         lml, _ = gather(self.lml, self.offsets)
         keyroots, kr_offsets = gather(self.keyroots, self.kr_offsets)
         return Forest(labels, lml, offsets, keyroots, kr_offsets)
+
+
+def dependency_forest(trees: Sequence[DependencyTree], vocab: LabelVocab) -> Tuple[Forest, np.ndarray]:
+    """The :meth:`DependencyTree.to_ordered` trees of many dependency trees (``cycles="drop"``) as
+    one :class:`Forest`, built at once by the compiled builder
+    (:func:`spacy_agreement._conllu.dependency_forest`) instead of tree by tree, and the tokens each
+    tree dropped (head cycles). The same forest to the last array, and the same ``vocab``: labels are
+    added to it in the order the trees one by one would add them (postorder, tree after tree)."""
+    from . import _conllu
+
+    n = len(trees)
+    lengths = np.fromiter((len(t) for t in trees), dtype=np.int64, count=n)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    total = int(offsets[-1])
+    heads = np.concatenate([t.heads for t in trees]).astype(np.int32) if n else np.zeros(0, dtype=np.int32)
+    names: Dict[str, int] = {"": 0}  # the root's label, as in the vocabulary
+    found = names.setdefault
+    temporary = np.fromiter((found(d, len(names)) for t in trees for d in t.deprels), dtype=np.int32, count=total)
+    labels, lml, tree_offsets, keyroots, kr_offsets = _conllu.dependency_forest(
+        np.ascontiguousarray(heads), temporary, np.ones(total, dtype=np.int8), offsets)
+    # the vocabulary's ids in order of first appearance in postorder, as to_ordered adds them
+    seen, first = np.unique(labels, return_index=True)
+    by_name = list(names)
+    remap = np.zeros(len(names), dtype=np.int32)
+    for k in seen[np.argsort(first, kind="stable")].tolist():
+        if k:
+            remap[k] = vocab.add(by_name[k])
+    forest = Forest(np.ascontiguousarray(remap[labels]), lml, tree_offsets, keyroots, kr_offsets)
+    return forest, lengths - (np.diff(tree_offsets) - 1)

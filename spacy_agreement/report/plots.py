@@ -7,7 +7,7 @@ import base64
 import io
 import warnings
 from itertools import combinations
-from typing import Dict, List, Sequence
+from typing import Any, Dict, List, Sequence
 
 import numpy as np
 
@@ -15,7 +15,7 @@ from .. import _core
 from ..agreement.deltas import get_delta
 from ..corpus import Corpus
 from ..limits import check_forest
-from ..trees import Forest
+from ..trees import DependencyTree, Forest, dependency_forest
 from ..vocab import LabelVocab
 
 
@@ -25,21 +25,25 @@ def pair_distances(corpus: Corpus, kinds: Sequence[str]) -> Dict[str, List[float
     each pair's values those of :func:`~spacy_agreement.agreement.deltas.tree_edit_distance` and
     :func:`~spacy_agreement.agreement.deltas.delta_from_ted`."""
     vocab = LabelVocab()
-    ordered, sizes, locations, left, right = [], [], [], [], []
+    every: List[Any] = []
+    sizes, locations, left, right = [], [], [], []
     for item in corpus.items:
         trees = [item[n] for n in corpus.annotators if n in item]
-        first = len(ordered)
+        first = len(every)
+        every.extend(trees)
         for tree in trees:
-            ordered.append(tree.to_ordered(vocab, "drop")[0])
             sizes.append(tree.annotation_size)
             locations.append(tree.location)
-        for i, j in combinations(range(first, len(ordered)), 2):
+        for i, j in combinations(range(first, len(every)), 2):
             left.append(i)
             right.append(j)
     if not left:
         return {kind: [] for kind in kinds}
-    check_forest([t.size for t in ordered], locations)
-    forest = Forest.from_trees(ordered)
+    if all(isinstance(t, DependencyTree) for t in every):  # the whole forest at once, the same arrays
+        forest = dependency_forest(every, vocab)[0]
+    else:
+        forest = Forest.from_trees([t.to_ordered(vocab, "drop")[0] for t in every])
+    check_forest(forest.sizes.tolist(), locations)
     a, b = np.array(left, dtype=np.int64), np.array(right, dtype=np.int64)
     ted = _core.forest_ted_pairs(*forest.arrays(), a, b, vocab.cost_matrix(None, symmetric=False))
     size = np.array(sizes, dtype=np.int64)
