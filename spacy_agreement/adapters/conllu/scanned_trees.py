@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Iterator, List, Optional, Tuple
 
 import numpy as np
+from conllu.parser import parse_comment_line
 
 from ...corpus import ReadStats
 from ...errors import Location
@@ -64,7 +65,6 @@ def scanned_trees(scanned: Scanned, single_root: bool = False, cycles: str = "dr
     counted as each tree is given), or ``None`` where that reader must read the file to name an
     error (module docstring)."""
     from ... import _conllu
-    from .trees import _comment_sent_id
 
     rows, sentences = scanned.rows, scanned.sentences
     kind = rows["kind"]
@@ -88,7 +88,7 @@ def scanned_trees(scanned: Scanned, single_root: bool = False, cycles: str = "dr
     if cycles == "raise" and _conllu.first_unreachable(heads, offsets) >= 0:
         return None
     heads.flags.writeable = False
-    return _trees(scanned, row_sentence, word_rows, offsets, heads, stats, _comment_sent_id)
+    return _trees(scanned, row_sentence, word_rows, offsets, heads, stats, comment_sent_id)
 
 
 def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, offsets: np.ndarray,
@@ -152,3 +152,16 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
 
 
 __all__ = ["ScannedWords", "scanned_trees", "scanned_words"]
+
+
+def comment_sent_id(line: Optional[str]) -> Optional[str]:
+    """The ``sent_id`` of a comment line as :func:`~.trees.iter_conll` reads it (``conllu``'s rule)."""
+    if line is None:
+        return None
+    if line.startswith("# sent_id = "):  # the usual line: conllu's rule in short (key before the first "=")
+        return line[12:].strip() or None
+    found = None
+    for key, value in parse_comment_line(line.strip()):
+        if key == "sent_id":
+            found = value
+    return None if found is None else str(found)

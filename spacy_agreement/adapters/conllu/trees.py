@@ -50,7 +50,7 @@ from ...corpus import ReadStats
 from ...errors import InvalidTreeError, Location, not_utf8
 from ...trees import DependencyTree
 from .scan import scan_file
-from .scanned_trees import scanned_trees
+from .scanned_trees import comment_sent_id as _comment_sent_id, scanned_trees
 
 FIELDS = ("id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc")
 # Columns we do not use are kept as raw strings, so a CoNLL-X FEATS value such as "sg|nom"
@@ -442,19 +442,6 @@ class TreeColumns:
         where = self.where
         return TreeColumns(offsets, self.heads[rows], self.form[rows], self.upos[rows], self.deprel[rows],
                            self.lemma[rows], self.feats[rows], lambda s: where(int(sentences[s])))
-
-
-def _comment_sent_id(line: Optional[str]) -> Optional[str]:
-    """The ``sent_id`` of a comment line as :func:`iter_conll` reads it (``conllu``'s rule)."""
-    if line is None:
-        return None
-    if line.startswith("# sent_id = "):  # the usual line: conllu's rule in short (key before the first "=")
-        return line[12:].strip() or None
-    found = None
-    for key, value in parse_comment_line(line.strip()):
-        if key == "sent_id":
-            found = value
-    return None if found is None else str(found)
 
 
 def tree_columns_from_scan(scanned: Any) -> Optional[TreeColumns]:
