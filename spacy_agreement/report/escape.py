@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import List
+from typing import Dict, List
 
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _EMBEDDINGS, _ISOLATES = "\u202a\u202b\u202d\u202e", "\u2066\u2067\u2068"
@@ -48,7 +48,18 @@ def text(value: object) -> str:
     values in double or single quotes: ``&``, ``<``, ``>``, ``"`` and ``'`` become character
     references, so ``a&b`` shows as ``a&b`` once the page is parsed; a value with bidirectional
     controls is isolated (:func:`close_bidi`)."""
-    return html.escape(close_bidi(str(value)), quote=True)
+    s = str(value)
+    escaped = _ESCAPED.get(s)
+    if escaped is None:
+        escaped = html.escape(close_bidi(s), quote=True)
+        if len(_ESCAPED) >= 1 << 16:  # bounded: emptied when full
+            _ESCAPED.clear()
+        _ESCAPED[s] = escaped
+    return escaped
+
+
+#: strings already escaped (words and labels recur from sentence to sentence)
+_ESCAPED: Dict[str, str] = {}
 
 
 __all__ = ["close_bidi", "text"]

@@ -18,7 +18,7 @@ import re
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from ..trees import ConstituencyTree, DependencyTree
-from .svg import (DependencyLayout, PhraseLayout, layout_dependency, layout_phrase, render_dependency,
+from .svg import (Arc, DependencyLayout, PhraseLayout, layout_dependency, layout_phrase, render_dependency,
                   render_phrase)
 from .svg_parts import MARGIN, Box, WordRow
 
@@ -49,6 +49,10 @@ def _alone(layout: Union[DependencyLayout, PhraseLayout], band_index: int,
     dy = MARGIN - top
     moved = []
     for part, flag in zip(parts, differs):
+        if type(part) is Arc:  # the usual part, made at once (dataclasses.replace is slow)
+            moved.append(Arc(part.dependent, part.head, part.label, part.kind, part.level, bool(flag), part.x_head,
+                             part.x_dep, part.y_base + dy, part.y_top + dy, _shift_box(part.label_box, dy)))
+            continue
         changes = {"differs": bool(flag), "label_box": _shift_box(part.label_box, dy)}
         if hasattr(part, "y_top"):
             changes.update(y_top=part.y_top + dy, y_base=part.y_base + dy)
@@ -87,8 +91,10 @@ def analysis_pictures(words: Sequence[str], a: Tree, b: Tree, gold: Optional[Tre
     page once."""
     third = gold if gold is not None else a
     if isinstance(a, DependencyTree):
-        trees = [a, b, third]  # three bands: with two, the report draws the second below the words
-        layout = layout_dependency(words, [("", t.heads.tolist(), t.deprels) for t in trees])
+        # stacked bands (the report's picture of two puts the second below the words); without a
+        # gold no third band: it could only repeat A's arcs, unmarked, which are no wider than A's own
+        trees = [a, b, gold] if gold is not None else [a, b]
+        layout = layout_dependency(words, [("", t.heads.tolist(), t.deprels) for t in trees], stacked=True)
         if against_gold and isinstance(gold, DependencyTree):
             flags = [_dependency_marks(a, gold), _dependency_marks(b, gold), [False] * len(a)]
         else:

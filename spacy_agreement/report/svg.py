@@ -142,8 +142,10 @@ def _validated_dependencies(words: Sequence[str], analyses) -> List[Tuple[str, L
 
 
 def layout_dependency(words: Sequence[str], analyses: Sequence[Tuple[str, Sequence[int], Sequence[str]]],
-                      reference: int = 0) -> DependencyLayout:
-    """The geometry of :func:`dependency_svg` (see there for the arguments)."""
+                      reference: int = 0, *, stacked: bool = False) -> DependencyLayout:
+    """The geometry of :func:`dependency_svg` (see there for the arguments); ``stacked=True``
+    stacks two analyses as it stacks more (one band each, arcs above their own copy of the words)
+    instead of drawing the second below the words."""
     checked = _validated_dependencies(words, analyses)
     reference = _check_reference(reference, len(checked))
     n = len(words)
@@ -207,7 +209,7 @@ def layout_dependency(words: Sequence[str], analyses: Sequence[Tuple[str, Sequen
         name_box = Box(MARGIN, name_baseline - NAME_SIZE, MARGIN + nw, name_baseline + 3)
         return DependencyBand(_clean(name), above, row_index, name_box, name_baseline, tuple(arcs))
 
-    if len(checked) == 2:
+    if len(checked) == 2 and not stacked:
         base_a = MARGIN + extent(levels[0])
         top = base_a + 3
         rows.append(row(top))

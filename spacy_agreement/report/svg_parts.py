@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -49,7 +49,10 @@ _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 def _clean(value: object) -> str:
     """The string with every character XML 1.0 does not allow (controls, lone surrogates)
     replaced by U+FFFD, so the SVG stays well-formed XML."""
-    return _NOT_XML.sub("\ufffd", str(value))
+    s = str(value)
+    if s.isascii() and s.isprintable():  # the usual word or label: nothing to replace
+        return s
+    return _NOT_XML.sub("\ufffd", s)
 
 
 def _shown(value: object, limit: int) -> Tuple[str, bool]:
@@ -92,14 +95,34 @@ def text_width(s: str, size: float, bold: bool = False) -> float:
     Helvetica's widths for ASCII (8 % added for wider fonts), an accented letter as its base
     letter, 1 em for wide (East Asian) characters, nothing for combining marks and format
     characters, 0.6 em (0.75 for capitals) for anything else; bold 8 % wider."""
-    em = sum(_char_em(ch) for ch in s)
-    return em * size * _SAFETY * (1.08 if bold else 1.0)
+    key = (s, size, bold)
+    width = _WIDTHS.get(key)
+    if width is None:
+        em = sum(_char_em(ch) for ch in s)
+        width = em * size * _SAFETY * (1.08 if bold else 1.0)
+        if len(_WIDTHS) >= _CACHED:
+            _WIDTHS.clear()
+        _WIDTHS[key] = width
+    return width
+
+
+#: widths and coordinates already worked out (words, labels and positions recur from sentence to
+#: sentence); emptied when full, so memory stays bounded on any corpus
+_CACHED = 1 << 16
+_WIDTHS: Dict[Tuple[str, float, bool], float] = {}
+_WRITTEN: Dict[float, str] = {}
 
 
 def _n(v: float) -> str:
     """A coordinate as written: an integer, or one decimal."""
-    r = round(float(v), 1)
-    return str(int(r)) if r == int(r) else f"{r:.1f}"
+    written = _WRITTEN.get(v)
+    if written is None:
+        r = round(float(v), 1)
+        written = str(int(r)) if r == int(r) else f"{r:.1f}"
+        if len(_WRITTEN) >= _CACHED:
+            _WRITTEN.clear()
+        _WRITTEN[v] = written
+    return written
 
 
 # --- geometry ---------------------------------------------------------------------------------
@@ -152,19 +175,26 @@ def _conflicts(item: _Item, placed: Sequence[_Item], crossing: bool) -> bool:
     a label box over the top line of another at the same level, or (``crossing``) two spans
     crossing at the same level (their top lines would run on top of each other)."""
     box = item.box
-    y = item.level * UNIT
+    x0, y0, x1, y1 = box.x0, box.y0, box.x1, box.y1
+    level, first, last = item.level, item.first, item.last
+    s0, s1 = item.seg
+    y = level * UNIT
+    on_line = y0 < y < y1  # the label box across its own level's line
     for p in placed:
-        if box.overlaps(p.box):
+        other = p.box
+        if x0 < other.x1 and other.x0 < x1 and y0 < other.y1 and other.y0 < y1:  # Box.overlaps
             return True
-        if p.level != item.level:
+        if p.level != level:
             continue
-        if crossing and item.first < p.last and p.first < item.last:
+        p0, p1 = p.seg
+        if crossing:
+            if first < p.last and p.first < last:
+                return True
+        elif s0 < p1 and p0 < s1:
             return True
-        if not crossing and item.seg[0] < p.seg[1] and p.seg[0] < item.seg[1]:
+        if on_line and x0 < p1 - 1 and p0 + 1 < x1:
             return True
-        if box.x0 < p.seg[1] - 1 and p.seg[0] + 1 < box.x1 and box.y0 < y < box.y1:
-            return True
-        if p.box.x0 < item.seg[1] - 1 and item.seg[0] + 1 < p.box.x1:
+        if other.x0 < s1 - 1 and s0 + 1 < other.x1:
             return True
     return False
 
