@@ -93,6 +93,9 @@ def main() -> None:
     (``warning: ...``, :func:`~.warning_lines.cli_warnings`; a process of its own, so they
     are not handed on as well), Ctrl-C as ``interrupted`` and exit code 130 (in a command:
     :func:`~.handling.handled_errors`). Only the command named is loaded."""
+    from .._memory import freeze_after_reading
+
+    freeze_after_reading()  # one command, then exit: what it reads need not be collected (_memory)
     try:
         name = _command_named(sys.argv[1:])
         app = build_app(None if name is None else [name])
