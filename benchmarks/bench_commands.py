@@ -125,8 +125,36 @@ def main() -> None:
     print(f"\n| command | {heads} |\n|---|" + "---:|---:|---:|" * len(versions))
     bases = [figures[k][0] for k, figures in enumerate([rows[0][1]] * len(versions))]
     for name, figures in rows:
-        cells = " | ".join(f"{wall:.2f} | {wall / base:.1f} | {peak:.0f}" for (wall, peak), base in zip(figures, bases))
+        cells = " | ".join(f"{wall:.2f} | {wall / base:.2f} | {peak:.0f}" for (wall, peak), base in zip(figures, bases))
         print(f"| `{name}` | {cells} |")
+    print("\n" + "\n".join(goals({name: figures[-1] for name, figures in rows})))
+
+
+#: issue 50's goals: the most × evaluate's wall time (or seconds, for compare), and 300 MiB peak
+RATIO_GOALS = {"alpha A B --alpha off": 1.5, "layers A B": 2.0, "judge A B --gold A --html P": 2.0}
+
+
+def goals(now: dict) -> List[str]:
+    """Each of issue 50's goals that this run measured, with the figures and whether it is met."""
+    lines = []
+    base = now.get("evaluate A B", (float("nan"), 0.0))[0]
+    for name, most in RATIO_GOALS.items():
+        if name in now:
+            ratio = now[name][0] / base
+            lines.append(f"- `{name}`: {ratio:.2f}× evaluate (goal ≤ {most}×): {'met' if ratio <= most else 'NOT met'}")
+    if "compare A B C --metric las" in now:
+        wall = now["compare A B C --metric las"][0]
+        lines.append(f"- `compare`: {wall:.2f} s (goal ≤ 4 s): {'met' if wall <= 4 else 'NOT met'}")
+    if "report A B --html P" in now and "alpha A B" in now:
+        bound = now["alpha A B"][0] + 2 * base
+        wall = now["report A B --html P"][0]
+        lines.append(f"- `report`: {wall:.2f} s against alpha + 2× evaluate = {bound:.2f} s: "
+                     f"{'met' if wall <= bound else 'NOT met'}")
+    for name, (_, peak) in now.items():
+        if peak > 300:
+            lines.append(f"- `{name}`: peak {peak:.0f} MiB over 300 MiB"
+                         + (" (exact α's working memory counts here)" if name in ("alpha A B", "report A B --html P") else ""))
+    return lines
 
 
 if __name__ == "__main__":
