@@ -18,8 +18,10 @@ from typing import Dict, List, Optional, Union
 
 from conllu.parser import parse_comment_line
 
+from .._memory import collection_paused
 from ..corpus import Corpus, ReadStats
 from ..errors import InvalidTreeError, Location, MismatchedCorpusError
+from .conllu.scanned_trees import trees_from_bytes
 from .conllu.trees import _blocks, iter_conll
 from .matching import match_columns
 
@@ -68,7 +70,13 @@ def load_multi_user(source: Union[PathLike, io.TextIOBase], key: str = USER_KEY,
         name = name or os.fspath(source)
     users = user_ids(text, key)
     stats = ReadStats()
-    trees = list(iter_conll(io.StringIO(text), name, single_root, stats, cycles))
+    with collection_paused():  # many small objects and no cycle among them (_memory)
+        try:
+            scanned = trees_from_bytes(text.encode("utf-8"), name, single_root, cycles, stats)
+        except UnicodeEncodeError:  # a lone surrogate: the Python reader names it
+            scanned = None
+        trees = list(scanned) if scanned is not None else list(iter_conll(io.StringIO(text), name, single_root,
+                                                                           stats, cycles))
     if len(trees) != len(users):  # cannot happen: both count the blocks
         raise MismatchedCorpusError(f"{name}: {len(trees)} trees but {len(users)} sentences")
     columns: Dict[str, List] = {}

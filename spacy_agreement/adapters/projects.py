@@ -49,10 +49,12 @@ import zipfile
 from dataclasses import dataclass, fields
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
+from .._memory import collection_paused
 from ..corpus import Corpus, ReadStats, Tree
 from ..errors import BadOptionError, InvalidTreeError, Location, MismatchedCorpusError
 from ..trees import DependencyTree
 from .conllu import iter_conll
+from .conllu.scanned_trees import trees_from_bytes
 from .files import CONLL_SUFFIXES
 from .flat_folder import place_files
 from .matching import ItemMatch, _natural, _text, match_documents
@@ -120,9 +122,14 @@ class _Export:
 
     def trees(self, rel: str, single_root: bool, stats: ReadStats, cycles: str) -> List[DependencyTree]:
         if self.zip is None:
-            return list(iter_conll(self.name(rel), None, single_root, stats, cycles))
-        data = self.zip.read(self.top + rel)  # read as open() reads a file: UTF-8, universal newlines
-        try:
+            with collection_paused():  # many small objects and no cycle among them (_memory)
+                return list(iter_conll(self.name(rel), None, single_root, stats, cycles))
+        data = self.zip.read(self.top + rel)
+        with collection_paused():  # many small objects and no cycle among them (_memory)
+            scanned = trees_from_bytes(data, self.name(rel), single_root, cycles, stats)  # the compiled reading
+            if scanned is not None:
+                return list(scanned)
+        try:  # what the scanner leaves: read as open() reads a file (UTF-8, universal newlines), errors named
             return list(iter_conll(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), self.name(rel),
                                    single_root, stats, cycles))
         except UnicodeDecodeError as exc:  # found again in the whole member, as errors.not_utf8 does in a file

@@ -157,3 +157,53 @@ def test_strings_are_shared_between_sentences(tmp_path):
     trees = read_conll(path)
     assert trees[0].upos[0] is trees[2].upos[0]
     assert trees[0].ids is trees[1].ids
+
+
+def bytes_trees(data, **options):
+    """A file's bytes in memory as the ZIP exports' reader takes them: the compiled reading where
+    the scanner reads them, else the Python reader over them as open() reads a file."""
+    stats = ReadStats()
+    try:
+        found = scanned_module.trees_from_bytes(data, "f.conllu", stats=stats, **options)
+        if found is None:
+            return list(iter_conll(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), "f.conllu", stats=stats,
+                                   **options)), stats
+        return list(found), stats
+    except InvalidTreeError as exc:
+        return str(exc), stats
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.booleans(), st.sampled_from(["drop", "raise"]))
+def test_bytes_in_memory_give_the_python_readers_trees(seed, odd, single_root, cycles):
+    text = random_file(random.Random(seed), odd)
+    options = {"single_root": single_root, "cycles": cycles}
+    assert_same(python_trees(text.replace("\r\n", "\n"), **options), bytes_trees(text.encode("utf-8"), **options))
+
+
+def test_tool_exports_in_memory_are_read_by_the_scanner(tmp_path):
+    """A ZIP export's members and a multi-user file go through the compiled reading (their trees
+    carry the scanner's columns, which layers counts on), with the locations the Python reader gives."""
+    import zipfile
+
+    from spacy_agreement.adapters.conllu.scanned_trees import scanned_words
+    from spacy_agreement.adapters.multi_user import load_multi_user
+    from spacy_agreement.adapters.projects import load_project
+
+    sentence = "# sent_id = s{k}\n# user = {user}\n1\tdog\t_\tNOUN\t_\t_\t0\t{rel}\t_\t_\n\n"
+    multi = tmp_path / "multi.conllu"
+    multi.write_text("".join(sentence.format(k=k, user=u, rel=r) for k in range(3) for u, r in (("ann", "root"),
+                                                                                                   ("bob", "dep"))),
+                     encoding="utf-8")
+    corpus = load_multi_user(multi, key="user")
+    trees = [item[name] for item in corpus.items for name in corpus.annotators]
+    assert len(trees) == 6 and all(scanned_words(t) is not None for t in trees)
+    assert trees[1].deprels == ("dep",) and trees[1].location.line == 5 and trees[1].location.source == str(multi)
+    with zipfile.ZipFile(tmp_path / "export.zip", "w") as archive:
+        for user, rel in (("ann", "root"), ("bob", "dep")):
+            archive.writestr(f"annotation/doc.conllu/{user}.conllu",
+                             "".join(sentence.format(k=k, user=user, rel=rel) for k in range(3)))
+    project = load_project(tmp_path / "export.zip")
+    zipped = [item[name] for item in project.items for name in project.annotators]
+    assert len(zipped) == 6 and all(scanned_words(t) is not None for t in zipped)
+    assert zipped[0].location.source.endswith("export.zip:annotation/doc.conllu/ann.conllu")

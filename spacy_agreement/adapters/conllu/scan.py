@@ -13,10 +13,11 @@ but plain CoNLL-U with ``\\n`` line ends in valid UTF-8 (``None``: they read it 
 """
 from __future__ import annotations
 
+import io
 import os
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, List, Optional, Tuple, Union
+from typing import Any, BinaryIO, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -80,39 +81,49 @@ def scan_file(path: PathLike, table: Optional[object] = None, name: Optional[str
     """The file read by the Cython scanner in blocks, or ``None`` where the scanner leaves
     it to the Python readers (anything but plain CoNLL-U with ``\\n`` line ends, valid
     UTF-8: they read it and give the errors)."""
+    with open(path, "rb") as handle:
+        return _scan_blocks(handle, table, name or os.fspath(path))
+
+
+def scan_bytes(data: bytes, name: str, table: Optional[object] = None) -> Optional[Scanned]:
+    """:func:`scan_file` of a file's bytes already in memory (a member of a tool's ZIP export, a
+    multi-user file's text encoded), ``name`` naming it in the trees' locations."""
+    return _scan_blocks(io.BytesIO(data), table, name)
+
+
+def _scan_blocks(handle: BinaryIO, table: Optional[object], name: str) -> Optional[Scanned]:
     from ... import _conllu
 
     table = table if table is not None else _conllu.StringTable()
     parts: List[Tuple[dict, dict]] = []
     line = 1
     rest = b""
-    with open(path, "rb") as handle:
-        while True:
-            block = handle.read(BLOCK)
-            data = rest + block
-            if not block:
-                cut = len(data)
-            else:
-                cut = data.rfind(b"\n\n") + 2
-                if cut < 2:
-                    rest = data
-                    continue
-            chunk, rest = data[:cut], data[cut:]
-            if b"\r" in chunk:
-                return None
-            try:
-                stop, rows, sentences = _conllu.scan(chunk, table, line, check_utf8=True)
-            except (UnicodeDecodeError, OverflowError):
-                return None
-            if stop is not None:
-                return None
-            parts.append((rows, sentences))
-            line += chunk.count(b"\n")
-            if not block:
-                break
+    while True:
+        block = handle.read(BLOCK)
+        data = rest + block
+        if not block:
+            cut = len(data)
+        else:
+            cut = data.rfind(b"\n\n") + 2
+            if cut < 2:
+                rest = data
+                continue
+        chunk, rest = data[:cut], data[cut:]
+        if b"\r" in chunk:
+            return None
+        try:
+            stop, rows, sentences = _conllu.scan(chunk, table, line, check_utf8=True)
+        except (UnicodeDecodeError, OverflowError):
+            return None
+        if stop is not None:
+            return None
+        parts.append((rows, sentences))
+        line += chunk.count(b"\n")
+        if not block:
+            break
     if not parts or not len(parts[0][1]["line"]) and len(parts) == 1:
         return None  # an empty file: the readers say what they say about it
-    return Scanned(name or os.fspath(path), table, *join_scanned(parts))
+    return Scanned(name, table, *join_scanned(parts))
 
 
 def join_scanned(parts: List[Tuple[dict, dict]]) -> Tuple[dict, dict]:

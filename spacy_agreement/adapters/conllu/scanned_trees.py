@@ -23,7 +23,7 @@ from conllu.parser import parse_comment_line
 from ...corpus import ReadStats
 from ...errors import Location
 from ...trees import DependencyTree
-from .scan import Scanned
+from .scan import Scanned, scan_bytes
 
 # the scanner's code columns (rows["codes"])
 FORM, LEMMA, UPOS, XPOS, FEATS, DEPREL, MISC = range(7)
@@ -91,6 +91,17 @@ def scanned_trees(scanned: Scanned, single_root: bool = False, cycles: str = "dr
     return _trees(scanned, row_sentence, word_rows, offsets, heads, stats, comment_sent_id)
 
 
+def trees_from_bytes(data: bytes, name: str, single_root: bool = False, cycles: str = "drop",
+                     stats: Optional[ReadStats] = None) -> Optional[Iterator[DependencyTree]]:
+    """:func:`scanned_trees` of a file's bytes in memory (a member of a tool's ZIP export, a
+    multi-user file's text), ``name`` naming it; ``None`` (nothing read, nothing counted) where
+    the caller's Python reader must read them."""
+    if cycles not in ("drop", "raise"):
+        raise ValueError(f"cycles must be 'drop' or 'raise', not {cycles!r}")
+    scanned = scan_bytes(data, name)
+    return scanned_trees(scanned, single_root, cycles, stats) if scanned is not None else None
+
+
 def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, offsets: np.ndarray,
            heads: np.ndarray, stats: Optional[ReadStats], sent_id_of) -> Iterator[DependencyTree]:
     rows, sentences = scanned.rows, scanned.sentences
@@ -151,7 +162,7 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
         yield tree
 
 
-__all__ = ["ScannedWords", "scanned_trees", "scanned_words"]
+__all__ = ["ScannedWords", "comment_sent_id", "scanned_trees", "scanned_words", "trees_from_bytes"]
 
 
 def comment_sent_id(line: Optional[str]) -> Optional[str]:
