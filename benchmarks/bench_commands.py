@@ -12,8 +12,10 @@ seed) is the second system of ``compare``. ``DIR`` holds ``en_ewt-ud-dev.conllu`
 
 Each command is a fresh process (``_measure.run``: GNU time's peak resident set), run one after the
 other, ``--repeat`` times (best wall time, highest peak). The ratio is to ``evaluate A B``'s wall time.
-``evalb`` and ``leaf-ancestor`` score phrase-structure trees: they have their own benchmarks
-(bench_evalb.py, bench_leaf_ancestor.py) and are not run on these dependency files.
+``ZIP`` and ``MULTI``: ``A`` and ``B`` as two annotators of a tool's export (an INCEpTION-style ZIP, one
+multi-user file with ``# user_id`` comments), for the exports' readers. ``evalb`` and ``leaf-ancestor`` score
+phrase-structure trees: they have their own benchmarks (bench_evalb.py, bench_leaf_ancestor.py) and are not run
+on these dependency files.
 """
 from __future__ import annotations
 
@@ -68,8 +70,25 @@ def make_files(ewt: Path, times: int, folder: Path) -> Tuple[Path, Path, Path]:
     return paths
 
 
+def make_exports(a: Path, b: Path, folder: Path) -> Tuple[Path, Path]:
+    """``A`` and ``B`` as two annotators of a tool's export: an INCEpTION-style ZIP
+    (``annotation/doc.conllu/USER.conllu``) and one multi-user file (each tree with ``# user_id``)."""
+    import zipfile
+
+    archive = folder / "export.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        for user, path in (("ann", a), ("bob", b)):
+            z.write(path, f"annotation/doc.conllu/{user}.conllu")
+    blocks = [p.read_text(encoding="utf-8").strip().split("\n\n") for p in (a, b)]
+    multi = folder / "multi.conllu"
+    multi.write_text("".join(f"# user_id = {user}\n{block}\n\n" for pair in zip(*blocks)
+                             for user, block in zip(("ann", "bob"), pair)), encoding="utf-8")
+    return archive, multi
+
+
 def commands(a: Path, b: Path, c: Path, folder: Path) -> List[Tuple[str, List[str]]]:
     cli = ours()
+    archive, multi = make_exports(a, b, folder)
     return [
         ("evaluate A B", [*cli, "evaluate", str(a), str(b)]),
         ("alpha A B --alpha off", [*cli, "alpha", str(a), str(b), "--alpha", "off"]),
@@ -79,6 +98,11 @@ def commands(a: Path, b: Path, c: Path, folder: Path) -> List[Tuple[str, List[st
         ("compare A B C --metric las", [*cli, "compare", str(a), str(b), str(c), "--metric", "las"]),
         ("alpha A B", [*cli, "alpha", str(a), str(b)]),
         ("report A B --html P", [*cli, "report", str(a), str(b), "--html", str(folder / "report.html")]),
+        # the same two annotators as a tool exports them (the readers of the exports, issue 50's first item)
+        ("alpha ZIP --alpha off", [*cli, "alpha", str(archive), "--alpha", "off"]),
+        ("layers ZIP", [*cli, "layers", str(archive)]),
+        ("alpha MULTI --alpha off", [*cli, "alpha", str(multi), "--alpha", "off"]),
+        ("layers MULTI", [*cli, "layers", str(multi)]),
     ]
 
 
@@ -131,7 +155,8 @@ def main() -> None:
 
 
 #: issue 50's goals: the most × evaluate's wall time (or seconds, for compare), and 300 MiB peak
-RATIO_GOALS = {"alpha A B --alpha off": 1.5, "layers A B": 2.0, "judge A B --gold A --html P": 2.0}
+RATIO_GOALS = {"alpha A B --alpha off": 1.5, "layers A B": 2.0, "judge A B --gold A --html P": 2.0,
+               "alpha ZIP --alpha off": 1.5, "layers ZIP": 2.0, "alpha MULTI --alpha off": 1.5, "layers MULTI": 2.0}
 
 
 def goals(now: dict) -> List[str]:
