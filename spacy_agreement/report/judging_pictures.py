@@ -114,8 +114,16 @@ def analysis_pictures(words: Sequence[str], a: Tree, b: Tree, gold: Optional[Tre
     if not marks:
         flags = [[False] * len(f) for f in flags]
     names = ["A", "B", "gold"] if gold is not None else ["A", "B"]
-    return {name: _NAMELESS_TIP.sub(lambda m: m.group(1) or "", render(_alone(layout, k, flags[k]), inline_style=False))
-            for k, name in enumerate(names)}
+    return {name: _nameless(render(_alone(layout, k, flags[k]), inline_style=False)) for k, name in enumerate(names)}
+
+
+def _nameless(svg: str) -> str:
+    """The picture's hover texts without the band's (empty) name: :data:`_NAMELESS_TIP` taken
+    out. Without a phrase tree's ``; not in:`` its two other forms never overlap each other or
+    themselves, so two plain replacements do what the expression does, in a fraction of its time."""
+    if "; not in: " in svg:
+        return _NAMELESS_TIP.sub(lambda m: m.group(1) or "", svg)
+    return svg.replace("<title>: ", "<title>").replace("; : ", "; ")
 
 
 __all__ = ["analysis_pictures"]

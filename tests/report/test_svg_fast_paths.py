@@ -6,19 +6,20 @@ import html
 import random
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from spacy_agreement import DependencyTree
 from spacy_agreement.report import escape, svg_parts
-from spacy_agreement.report.judging_pictures import _NAMELESS_TIP, _alone, _dependency_marks, analysis_pictures
+from spacy_agreement.report.judging_pictures import (_NAMELESS_TIP, _alone, _dependency_marks, _nameless,
+                                                      analysis_pictures)
 from spacy_agreement.report.svg import layout_dependency, render_dependency
 
 from ..strategies import dependency_heads
 
 # every kind of character the input may hold: ASCII, controls, accents, wide, bidi controls,
 # combining marks, lone surrogates, the non-characters XML refuses, markup
-CHARACTERS = st.one_of(st.characters(), st.sampled_from(list("aZ0 .<>&\"'\t\n\x00\x1f\x7f\u00e9\u0301\u4e00\u202e"
+CHARACTERS = st.one_of(st.characters(), st.sampled_from(list("aZ0 .;:<>&\"'\t\n\x00\x1f\x7f\u00e9\u0301\u4e00\u202e"
                                                              "\u2066\u2069\ud800\ufffe\uffff")))
 TEXTS = st.text(CHARACTERS, max_size=12)
 
@@ -59,6 +60,15 @@ def test_the_caches_stay_bounded():
         escape.text(f"w{k}")
     assert len(svg_parts._WRITTEN) <= svg_parts._CACHED and len(escape._ESCAPED) <= 1 << 16
     assert svg_parts._n(3.25) == "3.2" and escape.text("a<b") == "a&lt;b"
+
+
+@given(st.lists(st.sampled_from(["<title>", "</title>", ": ", "; ", ":", ";", " ", "not in", "x", "of"]),
+                max_size=40))
+@example(["<title>", "x", "; ", "not in", ": ", "</title>"])  # a phrase tree's tip: the expression's own work
+@example(["<title>", ": ", "of x", "; ", ": ", "not in", ": ", "</title>"])  # three replacements would take too much
+def test_nameless_tips_as_the_expression_takes_them_out(parts):
+    svg = "".join(parts)
+    assert _nameless(svg) == _NAMELESS_TIP.sub(lambda m: m.group(1) or "", svg)
 
 
 def three_band_pictures(words, a, b):
