@@ -45,6 +45,7 @@ from ..corpus import Corpus
 from ..errors import BadOptionError
 from ..trees import DependencyTree
 from .accuracy import token_mismatch
+from .scanned_columns import ScannedColumns
 
 #: The layers computed by default, in output order.
 LAYERS = ("upos", "xpos", "feats", "lemma", "head", "deprel", "deprel_same_head")
@@ -331,82 +332,6 @@ class _Columns:
     def keyed(self, column: str, key: str) -> _Values:
         """A feature's (or MISC key's) value in each annotator's text, :data:`NONE` where it is not set."""
         return _Values.of(*self.raw(column), lambda text: _pairs(text).get(key, NONE))
-
-
-class ScannedColumns:
-    """:meth:`_Columns.raw` read from the coded words that trees read through the compiled scanner
-    carry (:class:`~spacy_agreement.adapters.conllu.scanned_trees.ScannedWords`): the codes of the
-    units gathered from each file's code columns, the files' string tables merged into one, instead
-    of every tree's strings looked up one by one. Used when every compared tree carries them."""
-
-    CODE_COLUMNS = {"form": 0, "lemma": 1, "upos": 2, "xpos": 3, "feats": 4, "deprel": 5, "misc": 6}
-
-    def __init__(self, sources: List[Any], source: np.ndarray, row: np.ndarray) -> None:
-        self.sources, self.source, self.row = sources, source, row
-        self._merged: Optional[Tuple[List[str], List[np.ndarray]]] = None
-
-    @classmethod
-    def of(cls, items: Sequence[Dict[str, DependencyTree]], names: Sequence[str],
-           lengths: Sequence[int]) -> Optional["ScannedColumns"]:
-        """The units' files and word rows (``-1``: the annotator lacks the item), or ``None`` where a
-        compared tree was not read through the scanner (or is partial: its texts are not the codes')."""
-        from ..adapters.conllu.scanned_trees import scanned_words
-
-        found: Dict[int, int] = {}
-        sources: List[Any] = []
-        which = np.full((len(names), len(items)), -1, dtype=np.int64)
-        first = np.zeros((len(names), len(items)), dtype=np.int64)
-        for a, name in enumerate(names):
-            for i, item in enumerate(items):
-                tree = item.get(name)
-                if tree is None:
-                    continue
-                scan = scanned_words(tree)
-                if scan is None or tree.unannotated:
-                    return None
-                words, start = scan
-                k = found.get(id(words))
-                if k is None:
-                    k = found[id(words)] = len(sources)
-                    sources.append(words)
-                which[a, i], first[a, i] = k, start
-        n = np.asarray(lengths, dtype=np.int64)
-        offsets = np.concatenate(([0], np.cumsum(n)))
-        within = np.arange(int(offsets[-1]), dtype=np.int64) - np.repeat(offsets[:-1], n)
-        source = np.repeat(which, n, axis=1)
-        row = np.repeat(first, n, axis=1) + within[None, :]
-        return cls(sources, source, row)
-
-    def merged(self) -> Tuple[List[str], List[np.ndarray]]:
-        """The strings of the files' tables merged into one, and each file's codes in it."""
-        if self._merged is None:
-            from .. import _conllu
-
-            table = _conllu.StringTable()
-            mappings = [words.table.merge_into(table) for words in self.sources]
-            self._merged = (table.strings, mappings)
-        return self._merged
-
-    def raw(self, column: str) -> Tuple[np.ndarray, List[Optional[str]]]:
-        """:meth:`_Columns.raw` of ``column`` (a text column or ``head``)."""
-        values = np.full(self.source.shape, -1, dtype=np.int64)
-        if column == "head":  # every head annotated: the head word's id as written, its number
-            for k, words in enumerate(self.sources):
-                at = self.source == k
-                values[at] = words.heads[self.row[at]]
-            strings: Any = None
-        else:
-            c = self.CODE_COLUMNS[column]
-            strings, mappings = self.merged()
-            for k, words in enumerate(self.sources):
-                at = self.source == k
-                values[at] = mappings[k][words.codes[self.row[at], c]]
-        used = np.unique(values[values >= 0])
-        lookup = np.zeros(int(used[-1]) + 2 if used.size else 1, dtype=np.int64)
-        lookup[used] = np.arange(1, used.size + 1)
-        texts: List[Optional[str]] = [None] + ([str(v) for v in used.tolist()] if strings is None
-                                               else [strings[v] for v in used.tolist()])
-        return np.where(values >= 0, lookup[values], 0), texts
 
 
 def _count_mismatch(a: Any, b: Any) -> Optional[str]:
