@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Dict, List
+from functools import lru_cache
+from typing import List
 
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _EMBEDDINGS, _ISOLATES = "\u202a\u202b\u202d\u202e", "\u2066\u2067\u2068"
@@ -48,18 +49,12 @@ def text(value: object) -> str:
     values in double or single quotes: ``&``, ``<``, ``>``, ``"`` and ``'`` become character
     references, so ``a&b`` shows as ``a&b`` once the page is parsed; a value with bidirectional
     controls is isolated (:func:`close_bidi`)."""
-    s = str(value)
-    escaped = _ESCAPED.get(s)
-    if escaped is None:
-        escaped = html.escape(close_bidi(s), quote=True)
-        if len(_ESCAPED) >= 1 << 16:  # bounded: emptied when full
-            _ESCAPED.clear()
-        _ESCAPED[s] = escaped
-    return escaped
+    return _escaped(str(value))
 
 
-#: strings already escaped (words and labels recur from sentence to sentence)
-_ESCAPED: Dict[str, str] = {}
+@lru_cache(maxsize=1 << 16)  # words and labels recur from sentence to sentence
+def _escaped(s: str) -> str:
+    return html.escape(close_bidi(s), quote=True)
 
 
 __all__ = ["close_bidi", "text"]

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from functools import lru_cache
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -90,39 +91,21 @@ def _char_em(ch: str) -> float:
     return 0.75 if ch.isupper() else 0.6
 
 
+@lru_cache(maxsize=1 << 16)  # words, labels and coordinates recur from sentence to sentence
 def text_width(s: str, size: float, bold: bool = False) -> float:
     """Estimated width in px of ``s`` at font size ``size`` in the picture's sans-serif:
     Helvetica's widths for ASCII (8 % added for wider fonts), an accented letter as its base
     letter, 1 em for wide (East Asian) characters, nothing for combining marks and format
     characters, 0.6 em (0.75 for capitals) for anything else; bold 8 % wider."""
-    key = (s, size, bold)
-    width = _WIDTHS.get(key)
-    if width is None:
-        em = sum(_char_em(ch) for ch in s)
-        width = em * size * _SAFETY * (1.08 if bold else 1.0)
-        if len(_WIDTHS) >= _CACHED:
-            _WIDTHS.clear()
-        _WIDTHS[key] = width
-    return width
+    em = sum(_char_em(ch) for ch in s)
+    return em * size * _SAFETY * (1.08 if bold else 1.0)
 
 
-#: widths and coordinates already worked out (words, labels and positions recur from sentence to
-#: sentence); emptied when full, so memory stays bounded on any corpus
-_CACHED = 1 << 16
-_WIDTHS: Dict[Tuple[str, float, bool], float] = {}
-_WRITTEN: Dict[float, str] = {}
-
-
+@lru_cache(maxsize=1 << 16)
 def _n(v: float) -> str:
     """A coordinate as written: an integer, or one decimal."""
-    written = _WRITTEN.get(v)
-    if written is None:
-        r = round(float(v), 1)
-        written = str(int(r)) if r == int(r) else f"{r:.1f}"
-        if len(_WRITTEN) >= _CACHED:
-            _WRITTEN.clear()
-        _WRITTEN[v] = written
-    return written
+    r = round(float(v), 1)
+    return str(int(r)) if r == int(r) else f"{r:.1f}"
 
 
 # --- geometry ---------------------------------------------------------------------------------

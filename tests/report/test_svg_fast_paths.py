@@ -55,10 +55,12 @@ def test_escaped_from_the_cache_as_html_escape(strings):
 
 
 def test_the_caches_stay_bounded():
-    for k in range(svg_parts._CACHED + 10):
+    for k in range((1 << 16) + 10):
         svg_parts._n(k + 0.25)
         escape.text(f"w{k}")
-    assert len(svg_parts._WRITTEN) <= svg_parts._CACHED and len(escape._ESCAPED) <= 1 << 16
+    for cached in (svg_parts._n, svg_parts.text_width, escape._escaped):
+        info = cached.cache_info()
+        assert info.maxsize == 1 << 16 and info.currsize <= info.maxsize
     assert svg_parts._n(3.25) == "3.2" and escape.text("a<b") == "a&lt;b"
 
 

@@ -162,9 +162,6 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
         yield tree
 
 
-__all__ = ["ScannedWords", "comment_sent_id", "scanned_trees", "scanned_words", "trees_from_bytes"]
-
-
 def comment_sent_id(line: Optional[str]) -> Optional[str]:
     """The ``sent_id`` of a comment line as :func:`~.trees.iter_conll` reads it (``conllu``'s rule)."""
     if line is None:
@@ -176,3 +173,6 @@ def comment_sent_id(line: Optional[str]) -> Optional[str]:
         if key == "sent_id":
             found = value
     return None if found is None else str(found)
+
+
+__all__ = ["ScannedWords", "comment_sent_id", "scanned_trees", "scanned_words", "trees_from_bytes"]
