@@ -85,8 +85,12 @@ class BuildExt(build_ext):
             print("spacy-agreement: the compiler has no OpenMP: the all-pairs sums will run on one thread",
                   file=sys.stderr)
         for ext in self.extensions:
-            ext.extra_compile_args = compile_args
+            ext.extra_compile_args = list(compile_args)
             ext.extra_link_args = link_args
+            if ext.name == "spacy_agreement._drawing" and kind != "msvc":
+                # the pictures repeat Python's floating-point operations one by one: no fused
+                # multiply-adds (gcc and clang contract by default where the target has them)
+                ext.extra_compile_args.append("-ffp-contract=off")
         super().build_extensions()
 
 

@@ -48,12 +48,13 @@ only as text (``textContent``), never as markup.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import os
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -66,7 +67,7 @@ from ..evaluation.judgments.judging_items import JudgingItem, JudgingSelection, 
 from ..signature import read_signature
 from ..trees import DependencyTree
 from .escape import text as esc
-from .judging_pictures import analysis_pictures
+from .judging_drawing import dependency_pictures
 from .judging_script import SCRIPT, STYLE
 from .svg_parts import STYLE as SVG_STYLE
 
@@ -152,7 +153,6 @@ class JudgingPage(ShowsAsCommandText):
 
     html: str
     selection: JudgingSelection
-    pictures: List[Dict[str, str]]
     page_id: str
     layout: str
     marks: bool
@@ -166,6 +166,23 @@ class JudgingPage(ShowsAsCommandText):
     @property
     def settings(self) -> JudgingSettings:
         return self.selection.settings
+
+    @functools.cached_property
+    def pictures(self) -> List[Dict[str, str]]:
+        """Each item's drawings, ``{"A": svg, "B": svg}`` (and ``"gold"`` when shown), read back from
+        the page's payload when first asked for (the page is all that is kept)."""
+        start = self.html.index(_PAYLOAD) + len(_PAYLOAD)
+        packed = self.html[start:self.html.index("</script>", start)]
+        payload = json.loads(zlib.decompress(base64.b64decode(packed), 31).decode("utf-8"))
+        out = []
+        for entry, first in zip(payload["items"], self.sides):
+            shown = entry["pictures"]
+            drawn = {first: shown["1"], ("B" if first == "A" else "A"): shown["2"]}
+            drawn = {name: drawn[name] for name in ("A", "B")}
+            if "gold" in shown:
+                drawn["gold"] = shown["gold"]
+            out.append(drawn)
+        return out
 
     @property
     def signature(self) -> str:
@@ -247,6 +264,18 @@ LEGEND_GOLD = ('<span class="red">Red</span>: where this analysis differs from t
                'a bracket the gold lacks), the label in bold; <span class="grey">grey</span>: as in the gold.')
 
 
+#: items drawn at a time (:func:`~.judging_drawing.dependency_pictures` draws the dependency
+#: items of a batch at once, the others one by one; the page is compressed as it is made)
+DRAWN_AT_ONCE = 1024
+
+
+_PAYLOAD = '<script type="text/plain" id="judging-data">'
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
 def build_judging_page(selection: JudgingSelection, layout: str = "stacked", marks: bool = True,
                        show_gold: bool = False, title: str = DEFAULT_TITLE, *, shuffle: bool = True) -> JudgingPage:
     """The page of the items of ``selection`` (module docstring)."""
@@ -262,17 +291,20 @@ def build_judging_page(selection: JudgingSelection, layout: str = "stacked", mar
     # the payload {"ties", "items": [{"id", "text", "pictures": {"1", "2", "gold"}}]} compressed as it is made
     packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # gzip's format, no time stamp
     chunks = [packer.compress(('{"ties":%s,"items":[' % json.dumps(ties)).encode("utf-8"))]
-    pictures = []
-    for k, (item, first) in enumerate(zip(selection.items, sides)):
-        drawn = analysis_pictures(item.words, item.a, item.b, item.gold if show_gold else None, marks,
-                                  against_gold=show_gold)
-        pictures.append(drawn)
-        shown = {"1": drawn[first], "2": drawn["B" if first == "A" else "A"]}
-        if "gold" in drawn:
-            shown["gold"] = drawn["gold"]
-        one = json.dumps({"id": item.id, "text": _sentence(item), "pictures": shown}, ensure_ascii=False,
-                         separators=(",", ":"))
-        chunks.append(packer.compress((("," if k else "") + one).encode("utf-8")))
+    # each item as json.dumps({"id", "text", "pictures": {"1", "2"[, "gold"]}}, ensure_ascii=False,
+    # separators=(",", ":")) writes it, the pictures already JSON inside (judging_drawing)
+    for start in range(0, len(selection.items), DRAWN_AT_ONCE):
+        batch = selection.items[start:start + DRAWN_AT_ONCE]
+        drawn = dependency_pictures([(item.words, item.a, item.b, item.gold if show_gold else None)
+                                     for item in batch], marks, against_gold=show_gold, as_json=True)
+        parts = []
+        for k, item, first, pictures in zip(range(start, start + len(batch)), batch, sides[start:], drawn):
+            head = ('%s{"id":%s,"text":%s,"pictures":{"1":"' % ("," if k else "", _json(item.id), _json(_sentence(item))))
+            parts += [head.encode("utf-8"), pictures[first], b'","2":"', pictures["B" if first == "A" else "A"]]
+            if "gold" in pictures:
+                parts += [b'","gold":"', pictures["gold"]]
+            parts.append(b'"}}')
+        chunks.append(packer.compress(b"".join(parts)))
     chunks.append(packer.compress(b"]}") + packer.flush())
     page_id = _page_id(selection, sides, show_gold, marks, shuffle)
     packed = base64.b64encode(b"".join(chunks)).decode("ascii")
@@ -336,11 +368,11 @@ When you are done, press Export and send the file it downloads.</p>
 <li>a click on an analysis chooses it</li></ul>
 <button type="button" id="help-close">Close</button>
 </div>
-<script type="text/plain" id="judging-data">{packed}</script>
+{_PAYLOAD}{packed}</script>
 <script>{SCRIPT}</script>
 </body></html>
 """
-    return JudgingPage(html, selection, pictures, page_id, layout, marks, show_gold, sides, shuffle)
+    return JudgingPage(html, selection, page_id, layout, marks, show_gold, sides, shuffle)
 
 
 #: 0.3's names of :func:`judging_page`'s options -> the command's (``judge``'s), which it now takes

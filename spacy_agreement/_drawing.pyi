@@ -1,0 +1,24 @@
+"""Type stubs of the compiled judging pictures (extension/_drawing.pyx): the dependency pictures
+of many sentences at once, as spacy_agreement.report.judging_pictures draws one."""
+from typing import List, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+def dependency_pictures(
+    strings: List[bytes],
+    offsets: npt.NDArray[np.int64],
+    word_width: npt.NDArray[np.float64],
+    word_shown: npt.NDArray[np.int32],
+    word_title: npt.NDArray[np.int32],
+    word_key: npt.NDArray[np.int32],
+    heads: npt.NDArray[np.int32],
+    plain: npt.NDArray[np.float64],
+    bold: npt.NDArray[np.float64],
+    label_shown: npt.NDArray[np.int32],
+    label_title: npt.NDArray[np.int32],
+    layout_bold: npt.NDArray[np.uint8],
+    flags: npt.NDArray[np.uint8],
+    json: bool = ...,
+) -> Tuple[List[List[Union[str, bytes]]], List[Tuple[int, int]]]: ...
+def coordinate(v: float) -> str: ...
