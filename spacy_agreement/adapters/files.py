@@ -34,6 +34,7 @@ Loading a corpus:
 """
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
 from dataclasses import dataclass
@@ -237,6 +238,15 @@ def check_same_lengths(paths: Sequence[PathLike], columns: Sequence[Sequence[Any
                 f"{os.fspath(paths[0])} has {len(first)} {unit} but {os.fspath(path)} has {len(column)}")
 
 
+def _file_key(path: PathLike) -> Optional[str]:
+    """The real path of a regular file (what a file given twice has twice), else None (a pipe,
+    standard input: read as often as given)."""
+    try:
+        return os.path.realpath(path) if os.path.isfile(path) else None
+    except (TypeError, ValueError, OSError):
+        return None
+
+
 def load_parallel_files(
     paths: Sequence[PathLike],
     fmt: Optional[Format] = None,
@@ -267,8 +277,18 @@ def load_parallel_files(
     names = annotator_names(paths, annotators)
     stats = {name: ReadStats() for name in names}
     with collection_paused():  # a corpus of small objects without cycles (_memory)
-        read: List[Any] = [reader.read(p, single_root=single_root, stats=stats[n], cycles=cycles)
-                           for p, n in zip(paths, names)]
+        read: List[Any] = []
+        first_read: Dict[str, int] = {}  # a file given twice (allow_duplicates) is read once
+        for p, n in zip(paths, names):
+            same = first_read.get(_file_key(p)) if allow_duplicates else None
+            if same is not None:
+                read.append(list(read[same]))
+                stats[n] = dataclasses.replace(stats[names[same]])
+                continue
+            read.append(reader.read(p, single_root=single_root, stats=stats[n], cycles=cycles))
+            if allow_duplicates and _file_key(p) is not None:
+                read[-1] = list(read[-1])
+                first_read[_file_key(p)] = len(read) - 1
         columns = cast(List[List[Optional[Tree]]], trim_trailing_failures(*read))
         matched, labels, how = match_items(columns, names, paths)  # by sent_id, position or text
         items, item_names = [], []

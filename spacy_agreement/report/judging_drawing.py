@@ -13,6 +13,7 @@ out of range.
 from __future__ import annotations
 
 import json
+from itertools import chain
 from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
@@ -63,9 +64,12 @@ class _Strings:
         return out
 
 
-def _codes(values, index: Dict[str, int], count: int) -> np.ndarray:
-    """Each value's number in ``index`` (new values numbered as they come)."""
-    return np.fromiter((index.setdefault(v, len(index)) for v in values), dtype=np.int32, count=count)
+def _codes(values: List[str], index: Dict[str, int]) -> np.ndarray:
+    """Each value's number in ``index``, the values not in it numbered as they first come."""
+    for value in dict.fromkeys(values):
+        if value not in index:
+            index[value] = len(index)
+    return np.fromiter(map(index.__getitem__, values), dtype=np.int32, count=len(values))
 
 
 def _differ(heads: np.ndarray, labels: np.ndarray, x: int, y: int) -> np.ndarray:
@@ -101,14 +105,15 @@ def dependency_pictures(items: Sequence[tuple], marks: bool = True, against_gold
         ends = np.cumsum(sizes)
         total = int(ends[-1])
         word_index: Dict[str, int] = {}
-        word_codes = _codes((w for k in candidates for w in items[k][0]), word_index, total)
+        word_codes = _codes(list(chain.from_iterable(items[k][0] for k in candidates)), word_index)
         word = strings.words(list(word_index))[word_codes]
         label_index: Dict[str, int] = {}  # labels as written: the marks compare them so
         label_ids = np.empty((n_bands, total), dtype=np.int32)
         heads = np.empty((n_bands, total), dtype=np.int32)
         for band in range(n_bands):
             heads[band] = np.concatenate([items[k][1 + band].heads for k in candidates])
-            label_ids[band] = _codes((x for k in candidates for x in items[k][1 + band].deprels), label_index, total)
+            label_ids[band] = _codes(list(chain.from_iterable(items[k][1 + band].deprels for k in candidates)),
+                                     label_index)
         label = strings.labels(list(label_index))[label_ids]  # (band, token, 4)
         bad = np.isnan(word[:, 0]) | np.isnan(label[:, :, 0]).any(axis=0)
         bad |= ((heads < 0) | (heads > np.repeat(sizes, sizes))).any(axis=0)

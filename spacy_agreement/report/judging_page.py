@@ -53,6 +53,7 @@ import hashlib
 import json
 import os
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Union
 
@@ -200,9 +201,10 @@ class JudgingPage(ShowsAsCommandText):
 
     def _key_items(self) -> Iterator[Dict[str, Any]]:
         for item, first in zip(self.selection.items, self.sides):
-            entry: Dict[str, Any] = {"id": item.id, "first": first, "a": tree_json(item.a), "b": tree_json(item.b)}
+            a = tree_json(item.a)
+            entry: Dict[str, Any] = {"id": item.id, "first": first, "a": a, "b": tree_json(item.b)}
             if item.gold is not None:
-                entry["gold"] = tree_json(item.gold)
+                entry["gold"] = a if item.gold is item.a else tree_json(item.gold)
             yield entry
 
     @property
@@ -222,8 +224,13 @@ class JudgingPage(ShowsAsCommandText):
         head = json.dumps(self._key_head(), ensure_ascii=False, separators=(",", ":"))
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(head[:-1] + ',"items":[')
-            for k, entry in enumerate(self._key_items()):
-                handle.write(("," if k else "") + json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
+            for k, (item, first) in enumerate(zip(self.selection.items, self.sides)):
+                # json.dumps of a _key_items entry, compact, each tree dumped once
+                a, b = _compact(tree_json(item.a)), _compact(tree_json(item.b))
+                gold = "" if item.gold is None else ',"gold":' + (a if item.gold is item.a else
+                                                                  _compact(tree_json(item.gold)))
+                handle.write(f'{"," if k else ""}{{"id":{_compact(item.id)},"first":{_compact(first)},"a":{a},'
+                             f'"b":{b}{gold}}}')
             handle.write("]}\n")
         self.key_written = os.fspath(path)
 
@@ -252,9 +259,13 @@ def _page_id(selection: JudgingSelection, sides: List[str], show_gold: bool, mar
     digest = hashlib.sha256()
     digest.update(json.dumps([selection.settings.signature(), show_gold, marks, shuffle, sides]).encode("utf-8"))
     for item in selection.items:
-        digest.update(json.dumps([item.id, tree_json(item.a), tree_json(item.b),
-                                  None if item.gold is None else tree_json(item.gold)],
-                                 ensure_ascii=False).encode("utf-8"))
+        # json.dumps([id, a, b, gold], ensure_ascii=False) as written, each tree dumped once (the gold
+        # is often one of the systems' trees, read from the same file)
+        a = json.dumps(tree_json(item.a), ensure_ascii=False)
+        b = json.dumps(tree_json(item.b), ensure_ascii=False)
+        gold = "null" if item.gold is None else a if item.gold is item.a else json.dumps(tree_json(item.gold),
+                                                                                         ensure_ascii=False)
+        digest.update(f"[{json.dumps(item.id, ensure_ascii=False)}, {a}, {b}, {gold}]".encode("utf-8"))
     return digest.hexdigest()[:12]
 
 
@@ -272,8 +283,30 @@ DRAWN_AT_ONCE = 1024
 _PAYLOAD = '<script type="text/plain" id="judging-data">'
 
 
+def _payload_items(batch: Sequence[JudgingItem], sides: Sequence[str], start: int, marks: bool,
+                   show_gold: bool) -> List[bytes]:
+    """The items of ``batch`` (the ``start``-th of the page first) in the page's payload, each as
+    ``json.dumps({"id", "text", "pictures": {"1", "2"[, "gold"]}}, ensure_ascii=False,
+    separators=(",", ":"))`` writes it, in UTF-8 pieces: the pictures drawn as JSON string insides
+    (:func:`~.judging_drawing.dependency_pictures`)."""
+    drawn = dependency_pictures([(item.words, item.a, item.b, item.gold if show_gold else None) for item in batch],
+                                marks, against_gold=show_gold, as_json=True)
+    parts: List[bytes] = []
+    for k, item, first, pictures in zip(range(start, start + len(batch)), batch, sides, drawn):
+        head = '%s{"id":%s,"text":%s,"pictures":{"1":"' % ("," if k else "", _json(item.id), _json(_sentence(item)))
+        parts += [head.encode("utf-8"), pictures[first], b'","2":"', pictures["B" if first == "A" else "A"]]
+        if "gold" in pictures:
+            parts += [b'","gold":"', pictures["gold"]]
+        parts.append(b'"}}')
+    return parts
+
+
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def build_judging_page(selection: JudgingSelection, layout: str = "stacked", marks: bool = True,
@@ -288,24 +321,20 @@ def build_judging_page(selection: JudgingSelection, layout: str = "stacked", mar
                             "once punctuation is removed (--all to judge them anyway)")
     sides = item_sides(len(selection.items), selection.settings.seed)
     ties = selection.settings.ties
-    # the payload {"ties", "items": [{"id", "text", "pictures": {"1", "2", "gold"}}]} compressed as it is made
+    # the payload {"ties", "items": [{"id", "text", "pictures": {"1", "2", "gold"}}]} compressed as it is
+    # made, by a thread of its own while the next items are drawn (zlib lets go of the interpreter
+    # while it compresses; one worker keeps the order, and deflate's output does not depend on how
+    # its input is cut)
     packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # gzip's format, no time stamp
-    chunks = [packer.compress(('{"ties":%s,"items":[' % json.dumps(ties)).encode("utf-8"))]
-    # each item as json.dumps({"id", "text", "pictures": {"1", "2"[, "gold"]}}, ensure_ascii=False,
-    # separators=(",", ":")) writes it, the pictures already JSON inside (judging_drawing)
-    for start in range(0, len(selection.items), DRAWN_AT_ONCE):
-        batch = selection.items[start:start + DRAWN_AT_ONCE]
-        drawn = dependency_pictures([(item.words, item.a, item.b, item.gold if show_gold else None)
-                                     for item in batch], marks, against_gold=show_gold, as_json=True)
-        parts = []
-        for k, item, first, pictures in zip(range(start, start + len(batch)), batch, sides[start:], drawn):
-            head = ('%s{"id":%s,"text":%s,"pictures":{"1":"' % ("," if k else "", _json(item.id), _json(_sentence(item))))
-            parts += [head.encode("utf-8"), pictures[first], b'","2":"', pictures["B" if first == "A" else "A"]]
-            if "gold" in pictures:
-                parts += [b'","gold":"', pictures["gold"]]
-            parts.append(b'"}}')
-        chunks.append(packer.compress(b"".join(parts)))
-    chunks.append(packer.compress(b"]}") + packer.flush())
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="judging-page") as compressor:
+        chunks = [compressor.submit(packer.compress, ('{"ties":%s,"items":[' % json.dumps(ties)).encode("utf-8"))]
+        for start in range(0, len(selection.items), DRAWN_AT_ONCE):
+            batch = selection.items[start:start + DRAWN_AT_ONCE]
+            parts = _payload_items(batch, sides[start:], start, marks, show_gold)
+            chunks.append(compressor.submit(packer.compress, b"".join(parts)))
+        chunks.append(compressor.submit(packer.compress, b"]}"))
+        chunks.append(compressor.submit(packer.flush))
+        chunks = [chunk.result() for chunk in chunks]
     page_id = _page_id(selection, sides, show_gold, marks, shuffle)
     packed = base64.b64encode(b"".join(chunks)).decode("ascii")
     del chunks

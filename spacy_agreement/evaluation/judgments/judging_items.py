@@ -30,9 +30,10 @@ settings (:class:`JudgingSettings`) whose signature (``judge|...``) reproduces t
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -40,7 +41,7 @@ from ...adapters.files import load_parallel_files
 from ...errors import BadOptionError
 from ...signature import Settings, setting
 from ...trees import ConstituencyTree, DependencyTree
-from ..dependency.settings import PUNCT_RULES, EvaluationSettings, is_punct_form, punct_mask
+from ..dependency.settings import PUNCT_RULES, EvaluationSettings, is_punct_form
 
 PathLike = Union[str, "os.PathLike[str]"]
 Tree = Union[DependencyTree, ConstituencyTree]
@@ -117,12 +118,25 @@ class JudgingSelection:
                 **{f"left_out_{reason.replace(' ', '_')}": n for reason, n in self.left_out.items()}}
 
 
-def _dependency_punct(tree: DependencyTree, options: EvaluationSettings) -> np.ndarray:
+@functools.lru_cache(maxsize=32)
+def _punct_settings(rules: FrozenSet[str]) -> Tuple[EvaluationSettings, Optional[EvaluationSettings]]:
+    """The settings of the punctuation ``rules``, and of the rules other than ``form`` (None when
+    there are none), made once."""
+    others = rules - {"form"}
+    return EvaluationSettings(punct_rules=rules), (EvaluationSettings(punct_rules=others) if others else None)
+
+
+def _punct_rule(tree: DependencyTree, settings: Tuple[EvaluationSettings, Optional[EvaluationSettings]]
+                ) -> Callable[[int], bool]:
+    """Whether token ``k`` (0-based) of ``tree`` is punctuation (:func:`~..dependency.settings.punct_mask`'s rule, token by
+    token); a sentence without forms (every form ``_``) by the rules other than ``form`` only."""
+    options, others = settings
     if "form" in options.punct_rules and all(f == "_" for f in tree.forms):
-        rules = options.punct_rules - {"form"}  # no forms: the other rules only
-        return np.zeros(len(tree), dtype=bool) if not rules else punct_mask(
-            tree, EvaluationSettings(punct_rules=rules))
-    return punct_mask(tree, options)
+        if others is None:
+            return lambda k: False
+        options = others
+    forms, upos, labels = tree.forms, tree.upos, tree.deprels
+    return lambda k: options.is_punct(forms[k], upos[k], labels[k])
 
 
 def differ_without_punctuation(a: Tree, b: Tree, gold: Optional[Tree] = None,
@@ -130,15 +144,17 @@ def differ_without_punctuation(a: Tree, b: Tree, gold: Optional[Tree] = None,
     """Whether analyses ``a`` and ``b`` of one sentence differ once punctuation is removed
     (module docstring); ``gold`` decides what is punctuation where given."""
     if isinstance(a, DependencyTree) and isinstance(b, DependencyTree):
-        options = EvaluationSettings(punct_rules=frozenset(punct))
-        if isinstance(gold, DependencyTree):
-            punctuation = _dependency_punct(gold, options)
-        else:
-            punctuation = _dependency_punct(a, options) | _dependency_punct(b, options)
-        kept = ~punctuation
-        heads_differ = np.asarray(a.heads)[kept] != np.asarray(b.heads)[kept]
-        labels_differ = [x != y for x, y, k in zip(a.deprels, b.deprels, kept) if k]
-        return bool(heads_differ.any() or any(labels_differ))
+        heads_a, heads_b, labels_a, labels_b = a.heads.tolist(), b.heads.tolist(), a.deprels, b.deprels
+        if len(heads_a) != len(heads_b):
+            raise ValueError(f"{len(heads_a)} tokens in A and {len(heads_b)} in B")
+        rules = _punct_settings(frozenset(punct))  # bad rules raise here, whatever the trees
+        changed = [k for k in range(len(heads_a)) if heads_a[k] != heads_b[k] or labels_a[k] != labels_b[k]]
+        if not changed:  # the same analyses: whatever is punctuation, they do not differ
+            return False
+        # whether the tokens that differ are punctuation (by the gold's columns, else by A's or B's)
+        judges = [_punct_rule(gold, rules)] if isinstance(gold, DependencyTree) else \
+            [_punct_rule(a, rules), _punct_rule(b, rules)]
+        return any(not any(judge(k) for judge in judges) for k in changed)
     if isinstance(a, ConstituencyTree) and isinstance(b, ConstituencyTree):
         words = next((t.words for t in (gold, a, b) if t is not None and t.words is not None), None)
         if words is None:
