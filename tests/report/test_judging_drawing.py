@@ -142,3 +142,26 @@ def test_the_compiled_loops_refuse_what_is_out_of_range():
         call(offsets=(0, 0, 2))
     with pytest.raises(TypeError, match="bytes only"):
         call(strings=("w",))
+
+
+def test_a_file_given_twice_is_read_once_with_the_same_result(tmp_path):
+    """The judging study's gold may be one of the systems' files: read once, each annotator gets the
+    same trees and counts as reading it again gives (a pipe or standard input is read as often as given)."""
+    from spacy_agreement.adapters.files import load_parallel_files
+
+    path = tmp_path / "a.conllu"
+    path.write_text("# sent_id = s1\n1-2\tdu\t_\t_\t_\t_\t_\t_\t_\t_\n1\tde\tde\tADP\t_\t_\t2\tcase\t_\t_\n"
+                    "2\tle\tle\tDET\t_\t_\t0\troot\t_\t_\n\n# sent_id = s2\n1\tok\tok\tX\t_\t_\t0\troot\t_\t_\n\n",
+                    encoding="utf-8")
+    other = tmp_path / "b.conllu"
+    other.write_text(path.read_text(encoding="utf-8").replace("case", "det"), encoding="utf-8")
+    once = load_parallel_files([path, other, path], annotators=["gold", "A", "B"], allow_duplicates=True)
+    copy = tmp_path / "copy.conllu"
+    copy.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    twice = load_parallel_files([path, other, copy], annotators=["gold", "A", "B"])
+    assert once.names == twice.names and once.read_stats == twice.read_stats
+    assert once.read_stats["B"] is not once.read_stats["gold"] and once.read_stats["B"].multiword_ranges == 1
+    for x, y in zip(once.items, twice.items):
+        assert {n: (t.heads.tolist(), t.deprels, t.forms) for n, t in x.items()} == \
+               {n: (t.heads.tolist(), t.deprels, t.forms) for n, t in y.items()}
+    assert once.items[0]["gold"] is once.items[0]["B"]  # the same trees, not read again
