@@ -47,28 +47,21 @@ only as text (``textContent``), never as markup.
 """
 from __future__ import annotations
 
-import base64
 import functools
-import hashlib
 import json
 import os
-import zlib
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, List, Optional, Union
 
 import numpy as np
 
 from .._display import ShowsAsCommandText
 from .._version import __version__
-from ..adapters.conllu.trees import sentence_text
-from ..adapters.judgments_files import tree_json
 from ..errors import BadOptionError, JudgmentError
-from ..evaluation.judgments.judging_items import JudgingItem, JudgingSelection, JudgingSettings, select_judging_items
+from ..evaluation.judgments.judging_items import JudgingSelection, JudgingSettings, select_judging_items
 from ..signature import read_signature
-from ..trees import DependencyTree
 from .escape import text as esc
-from .judging_drawing import dependency_pictures
+from .judging_payload import PAYLOAD_OPEN, key_item_lines, key_items, make_page_id, packed_payload, pictures_of_page
 from .judging_script import SCRIPT, STYLE
 from .svg_parts import STYLE as SVG_STYLE
 
@@ -136,15 +129,6 @@ def item_sides(n: int, seed: int) -> List[str]:
     return ["A" if k < (n + 1) // 2 else "B" for k in drawn.tolist()]
 
 
-def _sentence(item: JudgingItem) -> str:
-    """What the page shows as the sentence: the ``# text`` of a CoNLL-U sentence (rebuilt from its
-    tokens and ``SpaceAfter=No``), else the words joined by spaces."""
-    tree = item.gold if item.gold is not None else item.a
-    if isinstance(tree, DependencyTree) and tuple(tree.forms) == tuple(item.words):
-        return sentence_text(tree)
-    return " ".join(item.words)
-
-
 @dataclass
 class JudgingPage(ShowsAsCommandText):
     """A judging page (module docstring): ``html`` the page, ``selection`` its items and what
@@ -172,18 +156,7 @@ class JudgingPage(ShowsAsCommandText):
     def pictures(self) -> List[Dict[str, str]]:
         """Each item's drawings, ``{"A": svg, "B": svg}`` (and ``"gold"`` when shown), read back from
         the page's payload when first asked for (the page is all that is kept)."""
-        start = self.html.index(_PAYLOAD) + len(_PAYLOAD)
-        packed = self.html[start:self.html.index("</script>", start)]
-        payload = json.loads(zlib.decompress(base64.b64decode(packed), 31).decode("utf-8"))
-        out = []
-        for entry, first in zip(payload["items"], self.sides):
-            shown = entry["pictures"]
-            drawn = {first: shown["1"], ("B" if first == "A" else "A"): shown["2"]}
-            drawn = {name: drawn[name] for name in ("A", "B")}
-            if "gold" in shown:
-                drawn["gold"] = shown["gold"]
-            out.append(drawn)
-        return out
+        return pictures_of_page(self.html, self.sides)
 
     @property
     def signature(self) -> str:
@@ -200,12 +173,7 @@ class JudgingPage(ShowsAsCommandText):
                           "rule": "per judge: judge_order(page, judge) (spacy_agreement.report.judging_page)"}}
 
     def _key_items(self) -> Iterator[Dict[str, Any]]:
-        for item, first in zip(self.selection.items, self.sides):
-            a = tree_json(item.a)
-            entry: Dict[str, Any] = {"id": item.id, "first": first, "a": a, "b": tree_json(item.b)}
-            if item.gold is not None:
-                entry["gold"] = a if item.gold is item.a else tree_json(item.gold)
-            yield entry
+        return key_items(self.selection.items, self.sides)
 
     @property
     def key(self) -> Dict[str, Any]:
@@ -224,13 +192,8 @@ class JudgingPage(ShowsAsCommandText):
         head = json.dumps(self._key_head(), ensure_ascii=False, separators=(",", ":"))
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(head[:-1] + ',"items":[')
-            for k, (item, first) in enumerate(zip(self.selection.items, self.sides)):
-                # json.dumps of a _key_items entry, compact, each tree dumped once
-                a, b = _compact(tree_json(item.a)), _compact(tree_json(item.b))
-                gold = "" if item.gold is None else ',"gold":' + (a if item.gold is item.a else
-                                                                  _compact(tree_json(item.gold)))
-                handle.write(f'{"," if k else ""}{{"id":{_compact(item.id)},"first":{_compact(first)},"a":{a},'
-                             f'"b":{b}{gold}}}')
+            for line in key_item_lines(self.selection.items, self.sides):
+                handle.write(line)
             handle.write("]}\n")
         self.key_written = os.fspath(path)
 
@@ -254,59 +217,10 @@ class JudgingPage(ShowsAsCommandText):
         return html_table(f"Judging page {self.page_id}", rows, self.signature, ["page.write(path) saves it"])
 
 
-def _page_id(selection: JudgingSelection, sides: List[str], show_gold: bool, marks: bool, shuffle: bool) -> str:
-    """A hash of everything that makes the study (module docstring)."""
-    digest = hashlib.sha256()
-    digest.update(json.dumps([selection.settings.signature(), show_gold, marks, shuffle, sides]).encode("utf-8"))
-    for item in selection.items:
-        # json.dumps([id, a, b, gold], ensure_ascii=False) as written, each tree dumped once (the gold
-        # is often one of the systems' trees, read from the same file)
-        a = json.dumps(tree_json(item.a), ensure_ascii=False)
-        b = json.dumps(tree_json(item.b), ensure_ascii=False)
-        gold = "null" if item.gold is None else a if item.gold is item.a else json.dumps(tree_json(item.gold),
-                                                                                         ensure_ascii=False)
-        digest.update(f"[{json.dumps(item.id, ensure_ascii=False)}, {a}, {b}, {gold}]".encode("utf-8"))
-    return digest.hexdigest()[:12]
-
-
 LEGEND_PAIR = ('<span class="red">Red</span>: where the two analyses differ (another head or relation, a bracket '
                'the other lacks), the label in bold; <span class="grey">grey</span>: the same in both.')
 LEGEND_GOLD = ('<span class="red">Red</span>: where this analysis differs from the gold (another head or relation, '
                'a bracket the gold lacks), the label in bold; <span class="grey">grey</span>: as in the gold.')
-
-
-#: items drawn at a time (:func:`~.judging_drawing.dependency_pictures` draws the dependency
-#: items of a batch at once, the others one by one; the page is compressed as it is made)
-DRAWN_AT_ONCE = 1024
-
-
-_PAYLOAD = '<script type="text/plain" id="judging-data">'
-
-
-def _payload_items(batch: Sequence[JudgingItem], sides: Sequence[str], start: int, marks: bool,
-                   show_gold: bool) -> List[bytes]:
-    """The items of ``batch`` (the ``start``-th of the page first) in the page's payload, each as
-    ``json.dumps({"id", "text", "pictures": {"1", "2"[, "gold"]}}, ensure_ascii=False,
-    separators=(",", ":"))`` writes it, in UTF-8 pieces: the pictures drawn as JSON string insides
-    (:func:`~.judging_drawing.dependency_pictures`)."""
-    drawn = dependency_pictures([(item.words, item.a, item.b, item.gold if show_gold else None) for item in batch],
-                                marks, against_gold=show_gold, as_json=True)
-    parts: List[bytes] = []
-    for k, item, first, pictures in zip(range(start, start + len(batch)), batch, sides, drawn):
-        head = '%s{"id":%s,"text":%s,"pictures":{"1":"' % ("," if k else "", _json(item.id), _json(_sentence(item)))
-        parts += [head.encode("utf-8"), pictures[first], b'","2":"', pictures["B" if first == "A" else "A"]]
-        if "gold" in pictures:
-            parts += [b'","gold":"', pictures["gold"]]
-        parts.append(b'"}}')
-    return parts
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def build_judging_page(selection: JudgingSelection, layout: str = "stacked", marks: bool = True,
@@ -321,23 +235,8 @@ def build_judging_page(selection: JudgingSelection, layout: str = "stacked", mar
                             "once punctuation is removed (--all to judge them anyway)")
     sides = item_sides(len(selection.items), selection.settings.seed)
     ties = selection.settings.ties
-    # the payload {"ties", "items": [{"id", "text", "pictures": {"1", "2", "gold"}}]} compressed as it is
-    # made, by a thread of its own while the next items are drawn (zlib lets go of the interpreter
-    # while it compresses; one worker keeps the order, and deflate's output does not depend on how
-    # its input is cut)
-    packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # gzip's format, no time stamp
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="judging-page") as compressor:
-        chunks = [compressor.submit(packer.compress, ('{"ties":%s,"items":[' % json.dumps(ties)).encode("utf-8"))]
-        for start in range(0, len(selection.items), DRAWN_AT_ONCE):
-            batch = selection.items[start:start + DRAWN_AT_ONCE]
-            parts = _payload_items(batch, sides[start:], start, marks, show_gold)
-            chunks.append(compressor.submit(packer.compress, b"".join(parts)))
-        chunks.append(compressor.submit(packer.compress, b"]}"))
-        chunks.append(compressor.submit(packer.flush))
-        chunks = [chunk.result() for chunk in chunks]
-    page_id = _page_id(selection, sides, show_gold, marks, shuffle)
-    packed = base64.b64encode(b"".join(chunks)).decode("ascii")
-    del chunks
+    packed = packed_payload(selection.items, sides, ties, marks, show_gold)
+    page_id = make_page_id(selection, sides, show_gold, marks, shuffle)
     n = len(selection.items)
     keys = "<kbd>1</kbd> or <kbd>\u2190</kbd> the first, <kbd>2</kbd> or <kbd>\u2192</kbd> the second" + (
         ", <kbd>0</kbd> or <kbd>=</kbd> equally good" if ties else "")
@@ -397,7 +296,7 @@ When you are done, press Export and send the file it downloads.</p>
 <li>a click on an analysis chooses it</li></ul>
 <button type="button" id="help-close">Close</button>
 </div>
-{_PAYLOAD}{packed}</script>
+{PAYLOAD_OPEN}{packed}</script>
 <script>{SCRIPT}</script>
 </body></html>
 """

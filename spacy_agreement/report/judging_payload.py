@@ -1,0 +1,137 @@
+"""What a judging page (:mod:`.judging_page`) carries besides its template, made for pages of
+thousands of items: the items' payload, the page id, the key's items, and the pictures read back
+from a page.
+
+* The payload is ``{"ties", "items": [{"id", "text", "pictures": {"1", "2"[, "gold"]}}]}`` as
+  ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))`` writes it, gzip-compressed (level
+  6, no time stamp) and base64-encoded (:func:`packed_payload`). The items are drawn a batch at a
+  time (:data:`DRAWN_AT_ONCE`; the dependency items by the compiled loops of
+  :func:`~.judging_drawing.dependency_pictures`, straight as JSON string insides) and compressed
+  by a thread of its own while the next batch is drawn: zlib lets go of the interpreter while it
+  compresses, one worker keeps the order, and deflate's output does not depend on how its input
+  is cut, so the bytes are those of one ``json.dumps`` compressed at once.
+* The page id (:func:`make_page_id`) hashes the settings, the sides and every item's trees; the
+  key (:func:`key_items`, :func:`key_item_lines`) holds each item's side and trees. A tree given
+  twice (the gold that is one of the systems' files) is turned into JSON once.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Dict, Iterator, List, Sequence
+
+from ..adapters.conllu.trees import sentence_text
+from ..adapters.judgments_files import tree_json
+from ..evaluation.judgments.judging_items import JudgingItem, JudgingSelection
+from ..trees import DependencyTree
+from .judging_drawing import dependency_pictures
+
+#: items drawn at a time (the dependency items of a batch at once, the others one by one)
+DRAWN_AT_ONCE = 1024
+#: where the payload starts in the page
+PAYLOAD_OPEN = '<script type="text/plain" id="judging-data">'
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def sentence_shown(item: JudgingItem) -> str:
+    """What the page shows as the sentence: the ``# text`` of a CoNLL-U sentence (rebuilt from its
+    tokens and ``SpaceAfter=No``), else the words joined by spaces."""
+    tree = item.gold if item.gold is not None else item.a
+    if isinstance(tree, DependencyTree) and tuple(tree.forms) == tuple(item.words):
+        return sentence_text(tree)
+    return " ".join(item.words)
+
+
+def _payload_items(batch: Sequence[JudgingItem], sides: Sequence[str], start: int, marks: bool,
+                   show_gold: bool) -> bytes:
+    """The items of ``batch`` (the ``start``-th of the page first) as the payload writes them."""
+    drawn = dependency_pictures([(item.words, item.a, item.b, item.gold if show_gold else None) for item in batch],
+                                marks, against_gold=show_gold, as_json=True)
+    parts: List[bytes] = []
+    for k, item, first, pictures in zip(range(start, start + len(batch)), batch, sides, drawn):
+        head = '%s{"id":%s,"text":%s,"pictures":{"1":"' % ("," if k else "", _json(item.id),
+                                                            _json(sentence_shown(item)))
+        parts += [head.encode("utf-8"), pictures[first], b'","2":"', pictures["B" if first == "A" else "A"]]
+        if "gold" in pictures:
+            parts += [b'","gold":"', pictures["gold"]]
+        parts.append(b'"}}')
+    return b"".join(parts)
+
+
+def packed_payload(items: Sequence[JudgingItem], sides: Sequence[str], ties: bool, marks: bool,
+                   show_gold: bool) -> str:
+    """The page's payload, compressed and base64-encoded (module docstring): ``sides[k]`` the
+    system shown first for item ``k``, ``marks`` and ``show_gold`` as the page draws them."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # gzip's format, no time stamp
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="judging-page") as compressor:
+        chunks = [compressor.submit(packer.compress, ('{"ties":%s,"items":[' % json.dumps(ties)).encode("utf-8"))]
+        for start in range(0, len(items), DRAWN_AT_ONCE):
+            batch = _payload_items(items[start:start + DRAWN_AT_ONCE], sides[start:], start, marks, show_gold)
+            chunks.append(compressor.submit(packer.compress, batch))
+        chunks.append(compressor.submit(packer.compress, b"]}"))
+        chunks.append(compressor.submit(packer.flush))
+        packed = b"".join(chunk.result() for chunk in chunks)
+    return base64.b64encode(packed).decode("ascii")
+
+
+def pictures_of_page(html: str, sides: Sequence[str]) -> List[Dict[str, str]]:
+    """Each item's drawings in a page, ``{"A": svg, "B": svg}`` (and ``"gold"`` when shown), read
+    back from its payload (``sides``: the system shown first, per item)."""
+    start = html.index(PAYLOAD_OPEN) + len(PAYLOAD_OPEN)
+    packed = html[start:html.index("</script>", start)]
+    payload = json.loads(zlib.decompress(base64.b64decode(packed), 31).decode("utf-8"))
+    out = []
+    for entry, first in zip(payload["items"], sides):
+        shown = entry["pictures"]
+        by_system = {first: shown["1"], ("B" if first == "A" else "A"): shown["2"]}
+        drawn = {name: by_system[name] for name in ("A", "B")}
+        if "gold" in shown:
+            drawn["gold"] = shown["gold"]
+        out.append(drawn)
+    return out
+
+
+def make_page_id(selection: JudgingSelection, sides: List[str], show_gold: bool, marks: bool, shuffle: bool) -> str:
+    """A hash of everything that makes the study (:mod:`.judging_page`'s docstring): the sha256 of
+    the settings, sides and options, then of each item's ``json.dumps([id, a, b, gold],
+    ensure_ascii=False)``; its first 12 hex digits."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps([selection.settings.signature(), show_gold, marks, shuffle, sides]).encode("utf-8"))
+    for item in selection.items:
+        a, b = _json(tree_json(item.a)), _json(tree_json(item.b))
+        gold = "null" if item.gold is None else a if item.gold is item.a else _json(tree_json(item.gold))
+        digest.update(f"[{_json(item.id)}, {a}, {b}, {gold}]".encode("utf-8"))
+    return digest.hexdigest()[:12]
+
+
+def key_items(items: Sequence[JudgingItem], sides: Sequence[str]) -> Iterator[Dict[str, Any]]:
+    """The key's items: ``{"id", "first", "a", "b"[, "gold"]}``, the trees as :func:`tree_json`."""
+    for item, first in zip(items, sides):
+        a = tree_json(item.a)
+        entry: Dict[str, Any] = {"id": item.id, "first": first, "a": a, "b": tree_json(item.b)}
+        if item.gold is not None:
+            entry["gold"] = a if item.gold is item.a else tree_json(item.gold)
+        yield entry
+
+
+def key_item_lines(items: Sequence[JudgingItem], sides: Sequence[str]) -> Iterator[str]:
+    """:func:`key_items` as the key file writes them, comma-separated: each as ``json.dumps(entry,
+    ensure_ascii=False, separators=(",", ":"))``, each tree dumped once."""
+    for k, (item, first) in enumerate(zip(items, sides)):
+        a, b = _compact(tree_json(item.a)), _compact(tree_json(item.b))
+        gold = "" if item.gold is None else ',"gold":' + (a if item.gold is item.a else _compact(tree_json(item.gold)))
+        yield f'{"," if k else ""}{{"id":{_compact(item.id)},"first":{_compact(first)},"a":{a},"b":{b}{gold}}}'
+
+
+__all__ = ["DRAWN_AT_ONCE", "PAYLOAD_OPEN", "key_item_lines", "key_items", "make_page_id", "packed_payload",
+           "pictures_of_page", "sentence_shown"]
