@@ -61,7 +61,7 @@ from ..errors import BadOptionError, JudgmentError
 from ..evaluation.judgments.judging_items import JudgingSelection, JudgingSettings, select_judging_items
 from ..signature import read_signature
 from .escape import text as esc
-from .judging_payload import PAYLOAD_OPEN, key_item_lines, key_items, make_page_id, packed_payload, pictures_of_page
+from .judging_payload import PAYLOAD_OPEN, key_item_lines, key_items, packed_payload, page_id_and_key, pictures_of_page
 from .judging_script import SCRIPT, STYLE
 from .svg_parts import STYLE as SVG_STYLE
 
@@ -147,6 +147,8 @@ class JudgingPage(ShowsAsCommandText):
     #: where :meth:`write` and :meth:`write_key` last wrote the page and its key (``str()`` says so)
     written: Optional[str] = None
     key_written: Optional[str] = None
+    #: the key's items as written, made with the page id (:func:`~.judging_payload.page_id_and_key`)
+    _key_lines: Optional[List[str]] = field(default=None, repr=False, compare=False)
 
     @property
     def settings(self) -> JudgingSettings:
@@ -192,7 +194,7 @@ class JudgingPage(ShowsAsCommandText):
         head = json.dumps(self._key_head(), ensure_ascii=False, separators=(",", ":"))
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(head[:-1] + ',"items":[')
-            for line in key_item_lines(self.selection.items, self.sides):
+            for line in self._key_lines or key_item_lines(self.selection.items, self.sides):
                 handle.write(line)
             handle.write("]}\n")
         self.key_written = os.fspath(path)
@@ -235,8 +237,9 @@ def build_judging_page(selection: JudgingSelection, layout: str = "stacked", mar
                             "once punctuation is removed (--all to judge them anyway)")
     sides = item_sides(len(selection.items), selection.settings.seed)
     ties = selection.settings.ties
-    packed = packed_payload(selection.items, sides, ties, marks, show_gold)
-    page_id = make_page_id(selection, sides, show_gold, marks, shuffle)
+    # the page id and the key's items while the last items are compressed
+    packed, (page_id, key_lines) = packed_payload(selection.items, sides, ties, marks, show_gold,
+                                                  lambda: page_id_and_key(selection, sides, show_gold, marks, shuffle))
     n = len(selection.items)
     keys = "<kbd>1</kbd> or <kbd>\u2190</kbd> the first, <kbd>2</kbd> or <kbd>\u2192</kbd> the second" + (
         ", <kbd>0</kbd> or <kbd>=</kbd> equally good" if ties else "")
@@ -300,7 +303,9 @@ When you are done, press Export and send the file it downloads.</p>
 <script>{SCRIPT}</script>
 </body></html>
 """
-    return JudgingPage(html, selection, page_id, layout, marks, show_gold, sides, shuffle)
+    page = JudgingPage(html, selection, page_id, layout, marks, show_gold, sides, shuffle)
+    page._key_lines = key_lines
+    return page
 
 
 #: 0.3's names of :func:`judging_page`'s options -> the command's (``judge``'s), which it now takes

@@ -21,7 +21,8 @@ import hashlib
 import json
 import zlib
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, Iterator, List, Sequence
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, TypeVar
 
 from ..adapters.conllu.trees import sentence_text
 from ..adapters.judgments_files import tree_json
@@ -68,10 +69,14 @@ def _payload_items(batch: Sequence[JudgingItem], sides: Sequence[str], start: in
     return b"".join(parts)
 
 
-def packed_payload(items: Sequence[JudgingItem], sides: Sequence[str], ties: bool, marks: bool,
-                   show_gold: bool) -> str:
+T = TypeVar("T")
+
+
+def packed_payload(items: Sequence[JudgingItem], sides: Sequence[str], ties: bool, marks: bool, show_gold: bool,
+                   meanwhile: Callable[[], T]) -> Tuple[str, T]:
     """The page's payload, compressed and base64-encoded (module docstring): ``sides[k]`` the
-    system shown first for item ``k``, ``marks`` and ``show_gold`` as the page draws them."""
+    system shown first for item ``k``, ``marks`` and ``show_gold`` as the page draws them; and what
+    ``meanwhile()`` gives, called once every item is drawn, while the last are compressed."""
     packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # gzip's format, no time stamp
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="judging-page") as compressor:
         chunks = [compressor.submit(packer.compress, ('{"ties":%s,"items":[' % json.dumps(ties)).encode("utf-8"))]
@@ -80,8 +85,9 @@ def packed_payload(items: Sequence[JudgingItem], sides: Sequence[str], ties: boo
             chunks.append(compressor.submit(packer.compress, batch))
         chunks.append(compressor.submit(packer.compress, b"]}"))
         chunks.append(compressor.submit(packer.flush))
+        done = meanwhile()
         packed = b"".join(chunk.result() for chunk in chunks)
-    return base64.b64encode(packed).decode("ascii")
+    return base64.b64encode(packed).decode("ascii"), done
 
 
 def pictures_of_page(html: str, sides: Sequence[str]) -> List[Dict[str, str]]:
@@ -101,17 +107,46 @@ def pictures_of_page(html: str, sides: Sequence[str]) -> List[Dict[str, str]]:
     return out
 
 
-def make_page_id(selection: JudgingSelection, sides: List[str], show_gold: bool, marks: bool, shuffle: bool) -> str:
+def _tree_texts(tree: Any) -> Tuple[str, str]:
+    """``json.dumps(tree_json(tree), ensure_ascii=False)``, and the same with the compact
+    separators ``(",", ":")``, each string of the tree encoded once for both."""
+    if not isinstance(tree, DependencyTree):
+        data = tree_json(tree)
+        return _json(data), _compact(data)
+    columns = [('"forms"', list(map(encode_basestring, tree.forms))), ('"heads"', list(map(str, tree.heads.tolist()))),
+               ('"deprels"', list(map(encode_basestring, tree.deprels)))]
+    if any(u != "_" for u in tree.upos):  # as tree_json: the UPOS only where known
+        columns.append(('"upos"', list(map(encode_basestring, tree.upos))))
+    spaced = "{" + ", ".join(f"{name}: [{', '.join(values)}]" for name, values in columns) + "}"
+    compact = "{" + ",".join(f"{name}:[{','.join(values)}]" for name, values in columns) + "}"
+    return spaced, compact
+
+
+def page_id_and_key(selection: JudgingSelection, sides: List[str], show_gold: bool, marks: bool,
+                    shuffle: bool) -> Tuple[str, List[str]]:
     """A hash of everything that makes the study (:mod:`.judging_page`'s docstring): the sha256 of
     the settings, sides and options, then of each item's ``json.dumps([id, a, b, gold],
-    ensure_ascii=False)``; its first 12 hex digits."""
+    ensure_ascii=False)``, its first 12 hex digits; and the key's items as the key file writes
+    them (:func:`key_item_lines`), each tree turned into JSON once for both."""
     digest = hashlib.sha256()
     digest.update(json.dumps([selection.settings.signature(), show_gold, marks, shuffle, sides]).encode("utf-8"))
-    for item in selection.items:
-        a, b = _json(tree_json(item.a)), _json(tree_json(item.b))
-        gold = "null" if item.gold is None else a if item.gold is item.a else _json(tree_json(item.gold))
-        digest.update(f"[{_json(item.id)}, {a}, {b}, {gold}]".encode("utf-8"))
-    return digest.hexdigest()[:12]
+    lines = []
+    for k, (item, first) in enumerate(zip(selection.items, sides)):
+        a, b = _tree_texts(item.a), _tree_texts(item.b)
+        gold = None if item.gold is None else a if item.gold is item.a else _tree_texts(item.gold)
+        digest.update(f"[{_json(item.id)}, {a[0]}, {b[0]}, {'null' if gold is None else gold[0]}]".encode("utf-8"))
+        lines.append(_key_line(k, item.id, first, a[1], b[1], None if gold is None else gold[1]))
+    return digest.hexdigest()[:12], lines
+
+
+def make_page_id(selection: JudgingSelection, sides: List[str], show_gold: bool, marks: bool, shuffle: bool) -> str:
+    """The page id of :func:`page_id_and_key`."""
+    return page_id_and_key(selection, sides, show_gold, marks, shuffle)[0]
+
+
+def _key_line(k: int, item_id: Any, first: str, a: str, b: str, gold: Optional[str]) -> str:
+    tail = "" if gold is None else ',"gold":' + gold
+    return f'{"," if k else ""}{{"id":{_compact(item_id)},"first":{_compact(first)},"a":{a},"b":{b}{tail}}}'
 
 
 def key_items(items: Sequence[JudgingItem], sides: Sequence[str]) -> Iterator[Dict[str, Any]]:
@@ -128,10 +163,10 @@ def key_item_lines(items: Sequence[JudgingItem], sides: Sequence[str]) -> Iterat
     """:func:`key_items` as the key file writes them, comma-separated: each as ``json.dumps(entry,
     ensure_ascii=False, separators=(",", ":"))``, each tree dumped once."""
     for k, (item, first) in enumerate(zip(items, sides)):
-        a, b = _compact(tree_json(item.a)), _compact(tree_json(item.b))
-        gold = "" if item.gold is None else ',"gold":' + (a if item.gold is item.a else _compact(tree_json(item.gold)))
-        yield f'{"," if k else ""}{{"id":{_compact(item.id)},"first":{_compact(first)},"a":{a},"b":{b}{gold}}}'
+        a, b = _tree_texts(item.a)[1], _tree_texts(item.b)[1]
+        gold = None if item.gold is None else a if item.gold is item.a else _tree_texts(item.gold)[1]
+        yield _key_line(k, item.id, first, a, b, gold)
 
 
 __all__ = ["DRAWN_AT_ONCE", "PAYLOAD_OPEN", "key_item_lines", "key_items", "make_page_id", "packed_payload",
-           "pictures_of_page", "sentence_shown"]
+           "page_id_and_key", "pictures_of_page", "sentence_shown"]
