@@ -165,3 +165,20 @@ def test_a_file_given_twice_is_read_once_with_the_same_result(tmp_path):
         assert {n: (t.heads.tolist(), t.deprels, t.forms) for n, t in x.items()} == \
                {n: (t.heads.tolist(), t.deprels, t.forms) for n, t in y.items()}
     assert once.items[0]["gold"] is once.items[0]["B"]  # the same trees, not read again
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_trees_as_json_dumps_writes_them(data):
+    """The page id and the key encode each tree's strings once for both separators: the same text
+    as json.dumps of tree_json, spaced and compact."""
+    from spacy_agreement.adapters.judgments_files import tree_json
+    from spacy_agreement.report.judging_payload import _tree_texts
+
+    heads, _ = data.draw(dependency_heads(max_tokens=8, allow_cycles=True))
+    n = len(heads)
+    column = st.lists(st.text(CHARACTERS, min_size=1, max_size=6), min_size=n, max_size=n)
+    upos = data.draw(st.one_of(st.just(["_"] * n), column))
+    tree = DependencyTree.create(heads, data.draw(column), data.draw(column), upos)
+    assert _tree_texts(tree) == (json.dumps(tree_json(tree), ensure_ascii=False),
+                                 json.dumps(tree_json(tree), ensure_ascii=False, separators=(",", ":")))
