@@ -235,11 +235,14 @@ def space_after(tree: DependencyTree) -> List[bool]:
 def surface_tokens(tree: DependencyTree) -> List[Tuple[str, int, int]]:
     """The surface tokens of a sentence in order, as ``(form, first, last)`` over the 1-based
     word positions: a multiword token's form over its words, every other word on its own."""
+    forms = tree.forms
+    if not tree.multiword:
+        return [(form, k, k) for k, form in enumerate(forms, 1)]
     starts = {first: (form, last) for first, last, form, _ in tree.multiword}
     out: List[Tuple[str, int, int]] = []
-    k = 1
-    while k <= len(tree):
-        form, last = starts.get(k, (tree.forms[k - 1], k))
+    k, n = 1, len(forms)
+    while k <= n:
+        form, last = starts.get(k, (forms[k - 1], k))
         out.append((form, k, last))
         k = last + 1
     return out
