@@ -183,6 +183,8 @@ cdef bint nameless(Out *o) noexcept nogil:
 
 
 cdef const char *HEX = "0123456789abcdef"
+# the short escapes of the control characters (U+0000 to U+001F) that have one; "0": none, \u00XX
+cdef const char *SHORT = "00000000btn0fr000000000000000000"
 
 
 cdef void put_json(Out *o, const char *s, Py_ssize_t n) noexcept nogil:
@@ -198,22 +200,14 @@ cdef void put_json(Out *o, const char *s, Py_ssize_t n) noexcept nogil:
             continue
         put(o, s + run, i - run)
         run = i + 1
-        if c == 34:
-            put(o, "\\\"", 2)
-        elif c == 92:
-            put(o, "\\\\", 2)
-        elif c == 10:
-            put(o, "\\n", 2)
-        elif c == 13:
-            put(o, "\\r", 2)
-        elif c == 9:
-            put(o, "\\t", 2)
-        elif c == 8:
-            put(o, "\\b", 2)
-        elif c == 12:
-            put(o, "\\f", 2)
+        tmp[0] = 92  # a backslash, then what it escapes
+        if c == 34 or c == 92:
+            tmp[1] = <char>c
+            put(o, tmp, 2)
+        elif SHORT[c] != 48:  # \b \t \n \f \r
+            tmp[1] = SHORT[c]
+            put(o, tmp, 2)
         else:
-            tmp[0] = 92
             tmp[1] = 117
             tmp[2] = 48
             tmp[3] = 48
