@@ -195,6 +195,41 @@ cdef class StringTable:
             self.slots[at] = <int32_t>k
         return 0
 
+    def shrink(self):
+        """The table's storage cut down to what it holds (it still takes new values, growing as
+        before): a file's own table stays alive as long as the trees read from it, and a
+        one-sentence file's table would otherwise keep the room made for a treebank's (about
+        100 KB; 26,000 files of a corpus of one sentence per file, 300 MB)."""
+        cdef int64_t capacity = 16, k
+        cdef int64_t room = self.count if self.count > 16 else 16
+        cdef int64_t arena_size = self.arena_used if self.arena_used > 64 else 64
+        cdef void* grown
+        while capacity < 2 * self.count + 2:
+            capacity *= 2
+        if arena_size < self.arena_size:
+            grown = realloc(self.arena, arena_size)
+            if grown:
+                self.arena = <char*>grown
+                self.arena_size = arena_size
+        if room < self.room:
+            grown = realloc(self.starts, room * sizeof(int64_t))
+            if grown:
+                self.starts = <int64_t*>grown
+            grown = realloc(self.lengths, room * sizeof(int32_t))
+            if grown:
+                self.lengths = <int32_t*>grown
+            grown = realloc(self.hashes, room * sizeof(uint64_t))
+            if grown:
+                self.hashes = <uint64_t*>grown
+            self.room = room  # each of the three holds at least room entries (a failed realloc keeps more)
+        if capacity < self.capacity:
+            grown = malloc(capacity * sizeof(int32_t))
+            if grown:
+                free(self.slots)
+                self.slots = <int32_t*>grown
+                self.capacity = capacity
+                self._rebuild_slots()
+
     def merge_into(self, StringTable other, int64_t start=0):
         """The codes in ``other`` of this table's codes ``start..`` (added to ``other`` where
         new, in this table's order), as an int32 array: what makes the codes of a file

@@ -67,18 +67,22 @@ class ScannedColumns:
 
     def raw(self, column: str) -> Tuple[np.ndarray, List[Optional[str]]]:
         """:meth:`_Columns.raw` of ``column`` (a text column or ``head``)."""
+        # the files' columns end to end, each unit's word found at its file's start plus its row:
+        # one gather whatever the number of files (a corpus of one sentence per file has thousands)
+        sizes = np.fromiter((len(words.heads) for words in self.sources), dtype=np.int64, count=len(self.sources))
+        starts = np.concatenate(([0], np.cumsum(sizes)[:-1])) if len(sizes) else sizes
+        present = self.source >= 0
+        rows = starts[self.source[present]] + self.row[present]
         values = np.full(self.source.shape, -1, dtype=np.int64)
         if column == "head":  # every head annotated: the head word's id as written, its number
-            for k, words in enumerate(self.sources):
-                at = self.source == k
-                values[at] = words.heads[self.row[at]]
+            flat = np.concatenate([words.heads for words in self.sources]) if self.sources else np.zeros(0, np.int64)
             strings: Any = None
         else:
             c = self.CODE_COLUMNS[column]
             strings, mappings = self.merged()
-            for k, words in enumerate(self.sources):
-                at = self.source == k
-                values[at] = mappings[k][words.codes[self.row[at], c]]
+            flat = np.concatenate([mapping[words.codes[:, c]] for mapping, words in zip(mappings, self.sources)]) \
+                if self.sources else np.zeros(0, np.int64)
+        values[present] = flat[rows]
         used = np.unique(values[values >= 0])
         lookup = np.zeros(int(used[-1]) + 2 if used.size else 1, dtype=np.int64)
         lookup[used] = np.arange(1, used.size + 1)

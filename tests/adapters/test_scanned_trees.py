@@ -22,6 +22,13 @@ COLUMNS = ("forms", "deprels", "upos", "ids", "lemmas", "feats", "xpos", "misc",
            "unlabelled")
 
 
+@pytest.fixture(autouse=True)
+def every_file_scanned(monkeypatch):
+    """The small files of these tests through the compiled scanner too (in use it reads a file from
+    ``SCAN_FROM_BYTES`` on; ``test_small_files_are_read_by_the_python_reader`` checks below it)."""
+    monkeypatch.setattr("spacy_agreement.adapters.conllu.scan.SCAN_FROM_BYTES", 0)
+
+
 def python_trees(text, **options):
     stats = ReadStats()
     try:
@@ -207,3 +214,46 @@ def test_tool_exports_in_memory_are_read_by_the_scanner(tmp_path):
     zipped = [item[name] for item in project.items for name in project.annotators]
     assert len(zipped) == 6 and all(scanned_words(t) is not None for t in zipped)
     assert zipped[0].location.source.endswith("export.zip:annotation/doc.conllu/ann.conllu")
+
+
+def test_small_files_are_read_by_the_python_reader(tmp_path, monkeypatch):
+    """Below ``SCAN_FROM_BYTES`` (a file, a ZIP member) the Python reader reads, and its trees carry no
+    scanner columns (a corpus of one sentence per file keeps no table per file); the trees are the
+    same either way, and at the threshold the scanner reads."""
+    from spacy_agreement.adapters.conllu import scan
+    from spacy_agreement.adapters.conllu.scanned_trees import scanned_words
+
+    monkeypatch.undo()
+    assert scan.SCAN_FROM_BYTES == 4096
+    text = random_file(random.Random(3), False)
+    data = text.encode("utf-8")
+    path = tmp_path / "f.conllu"
+    path.write_bytes(data)
+    for threshold, scanned in ((len(data) + 1, False), (len(data), True)):
+        monkeypatch.setattr(scan, "SCAN_FROM_BYTES", threshold)
+        trees = path_trees(path)
+        assert_same(python_trees(text), trees)
+        assert all((scanned_words(t) is not None) == scanned for t in trees[0])
+        assert (scanned_module.trees_from_bytes(data, "f.conllu") is not None) == scanned
+
+
+def test_a_shrunk_string_table_still_finds_and_takes_values():
+    """``StringTable.shrink`` (a file's own table after its scan) cuts the storage down; the codes
+    stay, new values are added and found, and merging into another table gives the same codes."""
+    from spacy_agreement import _conllu
+
+    table = _conllu.StringTable()
+    values = [f"v{k}" * (k % 5 + 1) for k in range(300)]
+    codes = [table.code(v) for v in values]
+    table.shrink()
+    assert [table.code(v) for v in values] == codes and table.strings == values
+    more = [f"w{k}" for k in range(5000)]
+    assert [table.code(v) for v in more] == list(range(300, 5300))
+    assert [table.code(v) for v in values + more] == codes + list(range(300, 5300))
+    other = _conllu.StringTable()
+    other.code("w7")
+    mapped = table.merge_into(other)
+    assert [other.strings[k] for k in mapped.tolist()] == values + more
+    empty = _conllu.StringTable()
+    empty.shrink()
+    assert empty.code("x") == 0 and len(empty) == 1

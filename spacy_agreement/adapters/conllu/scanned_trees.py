@@ -98,6 +98,10 @@ def trees_from_bytes(data: bytes, name: str, single_root: bool = False, cycles: 
     the caller's Python reader must read them."""
     if cycles not in ("drop", "raise"):
         raise ValueError(f"cycles must be 'drop' or 'raise', not {cycles!r}")
+    from . import scan
+
+    if len(data) < scan.SCAN_FROM_BYTES:  # a member of a sentence or two: the Python reader
+        return None
     scanned = scan_bytes(data, name)
     return scanned_trees(scanned, single_root, cycles, stats) if scanned is not None else None
 

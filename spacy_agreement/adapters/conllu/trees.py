@@ -278,6 +278,17 @@ def _blocks(handle: Iterable[str]) -> Iterator[List[Tuple[int, str]]]:
         yield block
 
 
+def _worth_scanning(path: PathLike) -> bool:
+    """Whether a file is big enough for the compiled scanner (:data:`~.scan.SCAN_FROM_BYTES`); one
+    whose size cannot be known (a pipe) is scanned, as any file was."""
+    from . import scan
+
+    try:
+        return os.path.getsize(path) >= scan.SCAN_FROM_BYTES or not os.path.isfile(path)
+    except OSError:
+        return True
+
+
 def iter_conll(
     source: Union[PathLike, io.TextIOBase],
     name: Optional[str] = None,
@@ -297,8 +308,10 @@ def iter_conll(
         raise ValueError(f"cycles must be 'drop' or 'raise', not {cycles!r}")
     if isinstance(source, (str, os.PathLike)):
         name = name or os.fspath(source)
-        scanned = scan_file(source, name=name)  # plain CoNLL-U: the compiled scanner's columns
-        trees = scanned_trees(scanned, single_root, cycles, stats) if scanned is not None else None
+        trees = None
+        if _worth_scanning(source):  # plain CoNLL-U: the compiled scanner's columns
+            scanned = scan_file(source, name=name)
+            trees = scanned_trees(scanned, single_root, cycles, stats) if scanned is not None else None
         if trees is not None:
             yield from trees
             return
