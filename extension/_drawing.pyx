@@ -644,7 +644,8 @@ def dependency_pictures(list strings, const int64_t[::1] offsets, const double[:
     differs), ``label_shown`` and ``label_title`` (as the word's), ``layout_bold`` (the label is
     placed as one that differs), ``flags`` (the picture marks it as one that differs)."""
     cdef Py_ssize_t n_items = offsets.shape[0] - 1, T = word_width.shape[0], B = heads.shape[0]
-    cdef Py_ssize_t i, k, a, n, top = 0, count = len(strings)
+    cdef tuple kept = tuple(strings)  # the texts held here while their bytes are read without the GIL
+    cdef Py_ssize_t i, k, a, n, top = 0, count = len(kept)
     cdef int64_t start, end
     cdef int32_t v
     cdef Strings table
@@ -661,7 +662,8 @@ def dependency_pictures(list strings, const int64_t[::1] offsets, const double[:
         raise ValueError("offsets: at least one entry (0)")
     if B < 1:
         raise ValueError("no analyses to draw")
-    for name, rows in (("plain", (plain.shape[0], plain.shape[1])), ("bold", (bold.shape[0], bold.shape[1])),
+    for name, rows in (("heads", (heads.shape[0], heads.shape[1])),
+                       ("plain", (plain.shape[0], plain.shape[1])), ("bold", (bold.shape[0], bold.shape[1])),
                        ("label_shown", (label_shown.shape[0], label_shown.shape[1])),
                        ("label_title", (label_title.shape[0], label_title.shape[1])),
                        ("layout_bold", (layout_bold.shape[0], layout_bold.shape[1])),
@@ -696,7 +698,7 @@ def dependency_pictures(list strings, const int64_t[::1] offsets, const double[:
                         raise ValueError(f"sentence {i}, token {k - start + 1}: string {v} out of range")
                 if label_shown[a, k] < 0:
                     raise ValueError(f"sentence {i}, analysis {a}, token {k - start + 1}: no label")
-    for text in strings:
+    for text in kept:
         if type(text) is not bytes:
             raise TypeError("strings: bytes only")
     table.count = count
@@ -710,8 +712,8 @@ def dependency_pictures(list strings, const int64_t[::1] offsets, const double[:
         if table.text == NULL or table.size == NULL or outs == NULL or space == NULL or items == NULL:
             raise MemoryError()
         for k in range(count):
-            table.text[k] = PyBytes_AS_STRING(strings[k])
-            table.size[k] = PyBytes_GET_SIZE(strings[k])
+            table.text[k] = PyBytes_AS_STRING(kept[k])
+            table.size[k] = PyBytes_GET_SIZE(kept[k])
         for a in range(B):
             outs[a].buf = NULL
             outs[a].len = outs[a].cap = outs[a].failed = 0

@@ -655,6 +655,57 @@ def kernels(data: bytes) -> Tag:
     return f"{'phrase' if phrase else 'dependency'}:{len(trees)}"
 
 
+def _drawing_items(r: ByteReader) -> list:
+    """Judging items ``(words, a, b, gold or None)``: trees of one length decoded from the bytes."""
+    items, with_gold = [], bool(r.byte() & 1)
+    for _ in range(1 + r.below(3)):
+        n = 1 + r.below(8)
+        try:
+            trees = [_dependency(r, n) for _ in range(3)]
+        except AgreementError:
+            continue
+        words = [_label(r) for _ in range(n)] if r.byte() & 1 else list(trees[0].forms)
+        items.append((words, trees[0], trees[1], trees[2] if with_gold else None))
+    return items
+
+
+def drawing(data: bytes) -> Tag:
+    """The judging page's compiled pictures (``_drawing``): judging items decoded from the bytes
+    (odd words and labels, self-heads, cycles) drawn by ``judging_drawing.dependency_pictures``,
+    which must give the Python drawing's pictures; then ``_drawing.dependency_pictures`` directly
+    with some arrays broken, which must raise ``ValueError`` or ``TypeError``, never crash."""
+    from spacy_agreement import _drawing
+    from spacy_agreement.report.judging_drawing import dependency_pictures
+    from spacy_agreement.report.judging_pictures import analysis_pictures
+
+    r = ByteReader(data)
+    items = _drawing_items(r)
+    marks, against_gold = bool(r.byte() & 1), bool(r.byte() & 1)
+    expected = [analysis_pictures(w, a, b, g, marks, against_gold) for w, a, b, g in items]
+    assert dependency_pictures(items, marks, against_gold) == expected
+    n = sum(len(w) for w, *_ in items)
+    bands = 3 if items and items[0][3] is not None else 2
+    offsets = np.concatenate(([0], np.cumsum([len(w) for w, *_ in items]))).astype(np.int64)
+    ints = [np.zeros(n, dtype=np.int32) for _ in range(3)] + \
+        [np.zeros((bands, n), dtype=np.int32) for _ in range(3)]
+    ints[3][:] = np.concatenate([t.heads for _, *trees in items for t in trees[:bands]]).reshape(bands, -1) \
+        if items else ints[3]
+    floats = [np.ones(n), np.ones((bands, n)), np.ones((bands, n))]
+    flags = [np.zeros((bands, n), dtype=np.uint8) for _ in range(2)]
+    if r.byte() & 1:
+        _mutate_arrays(r, [offsets, *ints])
+        for f in flags:
+            if f.size:
+                f.flat[r.below(f.size)] = r.byte()
+    strings = [b"w", b"x&amp;"] if r.byte() & 1 else [b"w", "x"]
+    try:
+        _drawing.dependency_pictures(strings, offsets, floats[0], ints[0], ints[1] - 1, ints[2], ints[3],
+                                     floats[1], floats[2], ints[4], ints[5] - 1, flags[0], flags[1])
+    except (ValueError, TypeError):
+        pass
+    return f"drawing:{len(items)}"
+
+
 # --------------------------------------------------------------------------- registry and seeds
 
 TARGETS: Dict[str, Callable[[bytes], Tag]] = {
@@ -666,6 +717,7 @@ TARGETS: Dict[str, Callable[[bytes], Tag]] = {
     "evalb_params": evalb_params,
     "evalb": evalb,
     "kernels": kernels,
+    "drawing": drawing,
 }
 
 
@@ -795,6 +847,7 @@ SEEDS: Dict[str, Callable[[], List[bytes]]] = {
     "evalb_params": _params_seeds,
     "evalb": _evalb_seeds,
     "kernels": _kernel_seeds,
+    "drawing": _kernel_seeds,
 }
 
 # tokens the plain mutator inserts, per target (atheris finds its own)

@@ -67,7 +67,7 @@ def test_short_fuzz_run(name):
     finally:
         signal.signal(signal.SIGALRM, previous)
     assert sum(outcomes.values()) == SHORT_RUN
-    if name not in ("evalb_params", "evalb", "kernels"):
+    if name not in ("evalb_params", "evalb", "kernels", "drawing"):
         assert "ok" in outcomes, f"{name}: no input got past the reader's checks: {outcomes}"
 
 

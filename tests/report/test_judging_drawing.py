@@ -142,6 +142,8 @@ def test_the_compiled_loops_refuse_what_is_out_of_range():
         call(offsets=(0, 0, 2))
     with pytest.raises(TypeError, match="bytes only"):
         call(strings=("w",))
+    with pytest.raises(ValueError, match=r"heads: shape \(2, 1\), not \(2, 2\)"):
+        call(heads=((0,), (0,)))
 
 
 def test_a_file_given_twice_is_read_once_with_the_same_result(tmp_path):
