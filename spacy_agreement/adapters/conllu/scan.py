@@ -84,6 +84,15 @@ BLOCK = 1 << 24
 SCAN_FROM_BYTES = 4096
 
 
+def worth_scanning(path: PathLike) -> bool:
+    """Whether a file is big enough for the compiled scanner (:data:`SCAN_FROM_BYTES`); one whose
+    size cannot be known (a pipe) is scanned, as any file was."""
+    try:
+        return os.path.getsize(path) >= SCAN_FROM_BYTES or not os.path.isfile(path)
+    except OSError:
+        return True
+
+
 def scan_file(path: PathLike, table: Optional[object] = None, name: Optional[str] = None) -> Optional[Scanned]:
     """The file read by the Cython scanner in blocks, or ``None`` where the scanner leaves
     it to the Python readers (anything but plain CoNLL-U with ``\\n`` line ends, valid
@@ -211,4 +220,4 @@ def conllu_columns_from_scan(scanned: Scanned, arrays: Optional[StringArrays] = 
 
 
 __all__ = ["BLOCK", "Scanned", "StringArrays", "conllu_columns_from_scan", "join_scanned", "remove_spaces",
-           "scan_file"]
+           "scan_file", "worth_scanning"]

@@ -112,12 +112,13 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
     strings = scanned.table.strings
     values = np.asarray(list(strings) + [""], dtype=object)  # code -1 (none here) last
     codes = rows["codes"][word_rows]
-    forms, lemmas, upos, xpos, feats, deprels, misc = (values[codes[:, c]].tolist() for c in range(7))
+    # tuples, whose slices are the trees' columns at once
+    forms, lemmas, upos, xpos, feats, deprels, misc = (tuple(values[codes[:, c]].tolist()) for c in range(7))
     underscore = strings.index("_") if "_" in strings else -2  # a relation not annotated yet
     unlabelled_words = np.flatnonzero(codes[:, DEPREL] == underscore)
     unlabelled_sentences = set((np.searchsorted(offsets, unlabelled_words, side="right") - 1).tolist())
     line_starts = np.asarray(sentences["line"], dtype=np.int64)
-    line_offsets = (rows["line"][word_rows] - line_starts[row_sentence[word_rows]]).tolist()
+    line_offsets = tuple((rows["line"][word_rows] - line_starts[row_sentence[word_rows]]).tolist())
     starts = line_starts.tolist()
     # multiword ranges and empty nodes: the multiword tokens and the ids of the other lines
     extra_rows = np.flatnonzero(rows["kind"] != WORD)
@@ -152,11 +153,9 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
         unlabelled: Tuple[int, ...] = ()
         if s in unlabelled_sentences:
             unlabelled = tuple(k - a + 1 for k in range(a, b) if deprels[k] == "_")
-        location = Location(source, s + 1, None, start, sent_id_of(ids[s]), None, tuple(line_offsets[a:b]),
-                            extra_offsets)
-        tree = new(tuple(forms[a:b]), heads[a:b], tuple(deprels[a:b]), tuple(upos[a:b]), _ids(b - a), location,
-                   tuple(lemmas[a:b]), tuple(feats[a:b]), tuple(xpos[a:b]), tuple(misc[a:b]), multiword, (),
-                   unlabelled)
+        location = Location(source, s + 1, None, start, sent_id_of(ids[s]), None, line_offsets[a:b], extra_offsets)
+        tree = new(forms[a:b], heads[a:b], deprels[a:b], upos[a:b], _ids(b - a), location, lemmas[a:b], feats[a:b],
+                   xpos[a:b], misc[a:b], multiword, (), unlabelled)
         tree.__dict__["_scan"] = (words, a)
         if stats is not None:
             stats.sentences += 1

@@ -49,7 +49,7 @@ from ..._memory import collection_paused
 from ...corpus import ReadStats
 from ...errors import InvalidTreeError, Location, not_utf8
 from ...trees import DependencyTree
-from .scan import scan_file
+from .scan import scan_file, worth_scanning
 from .scanned_trees import comment_sent_id as _comment_sent_id, scanned_trees
 
 FIELDS = ("id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc")
@@ -278,17 +278,6 @@ def _blocks(handle: Iterable[str]) -> Iterator[List[Tuple[int, str]]]:
         yield block
 
 
-def _worth_scanning(path: PathLike) -> bool:
-    """Whether a file is big enough for the compiled scanner (:data:`~.scan.SCAN_FROM_BYTES`); one
-    whose size cannot be known (a pipe) is scanned, as any file was."""
-    from . import scan
-
-    try:
-        return os.path.getsize(path) >= scan.SCAN_FROM_BYTES or not os.path.isfile(path)
-    except OSError:
-        return True
-
-
 def iter_conll(
     source: Union[PathLike, io.TextIOBase],
     name: Optional[str] = None,
@@ -309,7 +298,7 @@ def iter_conll(
     if isinstance(source, (str, os.PathLike)):
         name = name or os.fspath(source)
         trees = None
-        if _worth_scanning(source):  # plain CoNLL-U: the compiled scanner's columns
+        if worth_scanning(source):  # plain CoNLL-U: the compiled scanner's columns
             scanned = scan_file(source, name=name)
             trees = scanned_trees(scanned, single_root, cycles, stats) if scanned is not None else None
         if trees is not None:
