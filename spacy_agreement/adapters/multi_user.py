@@ -22,7 +22,7 @@ from .._memory import collection_paused
 from ..corpus import Corpus, ReadStats
 from ..errors import InvalidTreeError, Location, MismatchedCorpusError
 from .conllu.scanned_trees import trees_from_bytes
-from .conllu.trees import _blocks, iter_conll
+from .conllu.trees import iter_conll
 from .matching import match_columns
 
 #: The comment naming a tree's annotator in Arborator-Grew's multi-user files.
@@ -32,16 +32,26 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 
 def user_ids(text: str, key: str = USER_KEY) -> List[Optional[str]]:
-    """For each sentence of CoNLL-U text, in order, the value of its ``# KEY = VALUE``
-    comment (``None`` where there is none)."""
+    """For each sentence of CoNLL-U text, in order, the value of its (last) ``# KEY = VALUE``
+    comment (``None`` where there is none). Sentences are the blocks of non-blank lines (a line of
+    white space only is blank), as every reader of the package cuts them; only the comment lines that
+    hold ``KEY`` are parsed (``conllu``'s ``parse_comment_line``)."""
     out: List[Optional[str]] = []
-    for block in _blocks(io.StringIO(text)):
-        value = None
-        for _, line in block:
-            if line.startswith("#"):
-                for name, found in parse_comment_line(line):
-                    if name == key:
-                        value = str(found)
+    value: Optional[str] = None
+    inside = False
+    for line in io.StringIO(text):  # lines as a file gives them: cut at "\n" only
+        line = line.strip()
+        if not line:
+            if inside:
+                out.append(value)
+                value, inside = None, False
+            continue
+        inside = True
+        if line[0] == "#" and key in line:  # a comment's name is a part of its text
+            for name, found in parse_comment_line(line):
+                if name == key:
+                    value = str(found)
+    if inside:
         out.append(value)
     return out
 

@@ -166,3 +166,44 @@ def test_another_sentence_under_position_matching_is_a_one_line_error(tmp_path):
     c = write(tmp_path / "c.conllu", [[(f, min(h, len(s)), r) for f, h, r in s] for s in split], ids=False)
     values = alpha_json(a, c)
     assert values["items_matched_by"] == "position" and values["items_mismatched"] == 1
+
+
+def _reference_user_ids(text, key):
+    """The blocks as the readers cut them, each comment line parsed: what user_ids did before issue 50
+    made it look only at the comments that hold the key."""
+    import io
+
+    from conllu.parser import parse_comment_line
+
+    from spacy_agreement.adapters.conllu.trees import _blocks
+
+    out = []
+    for block in _blocks(io.StringIO(text)):
+        value = None
+        for _, line in block:
+            if line.startswith("#"):
+                for name, found in parse_comment_line(line):
+                    if name == key:
+                        value = str(found)
+        out.append(value)
+    return out
+
+
+def test_user_ids_as_every_comment_parsed():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from spacy_agreement.adapters.multi_user import user_ids
+
+    pieces = st.sampled_from(["# user_id = ann", "#user_id=bob", "# user_id =", "# user_idx = c", "# x user_id = d",
+                              "# user_id = e = f", "# newdoc id = user_id", "#  user_id  =  g ", "# sent_id = 1",
+                              "1\tw\t_\t_\t_\t_\t0\troot\t_\t_", "", " ", "\t", "\u3000", "\x1c", "# user_id = h\r",
+                              "#", "# user_id", "2\tx\t_\t_\t_\t_\t1\tdep\t_\t_"])
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(pieces, max_size=30), st.sampled_from(["user_id", "user", "id"]), st.booleans())
+    def check(lines, key, final_newline):
+        text = "\n".join(lines) + ("\n" if final_newline else "")
+        assert user_ids(text, key) == _reference_user_ids(text, key)
+
+    check()
