@@ -21,17 +21,14 @@ import hashlib
 import json
 import zlib
 from concurrent.futures import ThreadPoolExecutor
-from itertools import chain
 from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, TypeVar
-
-import numpy as np
 
 from ..adapters.conllu.trees import sentence_text
 from ..adapters.judgments_files import tree_json
 from ..evaluation.judgments.judging_items import JudgingItem, JudgingSelection
 from ..trees import DependencyTree
-from .judging_drawing import _codes, dependency_pictures
+from .judging_drawing import dependency_pictures
 
 #: items drawn at a time (the dependency items of a batch at once, the others one by one)
 DRAWN_AT_ONCE = 1024
@@ -125,72 +122,20 @@ def _tree_texts(tree: Any) -> Tuple[str, str]:
     return spaced, compact
 
 
-def _compiled_texts(trees: Sequence[DependencyTree]) -> Optional[List[Tuple[bytes, bytes]]]:
-    """:func:`_tree_texts` of dependency trees, UTF-8, by the compiled loops (``_drawing.tree_texts``):
-    each distinct string JSON-encoded once; None where a string cannot be written as UTF-8 (the
-    Python path then raises what it raises) or a tree's columns are not all as long as its heads."""
-    from .._drawing import tree_texts
-
-    if any(not (len(t.heads) == len(t.forms) == len(t.deprels) == len(t.upos)) for t in trees):
-        return None
-    index: Dict[str, int] = {}
-    columns = [_codes(list(chain.from_iterable(getattr(t, name) for t in trees)), index)
-               for name in ("forms", "deprels", "upos")]
-    try:
-        strings = [encode_basestring(value).encode("utf-8") for value in index]
-    except UnicodeEncodeError:
-        return None
-    sizes = np.fromiter((len(t.heads) for t in trees), dtype=np.int64, count=len(trees))
-    offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
-    heads = np.concatenate([np.asarray(t.heads, dtype=np.int64) for t in trees]) if trees else np.zeros(0, np.int64)
-    if heads.size and (heads.min() < -(2 ** 31) or heads.max() >= 2 ** 31):
-        return None
-    underscore = index.get("_", -1)
-    known = np.concatenate(([0], np.cumsum(columns[2] != underscore)))
-    with_upos = (known[offsets[1:]] - known[offsets[:-1]] > 0).astype(np.uint8)  # tree_json: UPOS where known
-    return tree_texts(strings, offsets, columns[0], heads.astype(np.int32), columns[1], columns[2], with_upos)
-
-
-def _items_tree_texts(items: Sequence[JudgingItem]) -> List[Tuple[Tuple[bytes, bytes], ...]]:
-    """Per item, ``(a, b[, gold])`` each as ``(spaced, compact)`` UTF-8 :func:`_tree_texts`; a gold that is
-    A's tree (read from the same file) turned into text once."""
-    trees: List[Any] = []
-    where: Dict[int, int] = {}
-    for item in items:
-        for tree in (item.a, item.b, item.gold):
-            if tree is not None and id(tree) not in where:
-                where[id(tree)] = len(trees)
-                trees.append(tree)
-    texts: List[Optional[Tuple[bytes, bytes]]] = [None] * len(trees)
-    dependency = [k for k, t in enumerate(trees) if type(t) is DependencyTree]
-    compiled = _compiled_texts([trees[k] for k in dependency]) if dependency else None
-    if compiled is not None:
-        for k, pair in zip(dependency, compiled):
-            texts[k] = pair
-    for k, tree in enumerate(trees):
-        if texts[k] is None:
-            spaced, compact = _tree_texts(tree)
-            texts[k] = (spaced.encode("utf-8"), compact.encode("utf-8"))
-    return [tuple(texts[where[id(t)]] for t in (item.a, item.b, item.gold) if t is not None)  # type: ignore[misc]
-            for item in items]
-
-
 def page_id_and_key(selection: JudgingSelection, sides: List[str], show_gold: bool, marks: bool,
-                    shuffle: bool) -> Tuple[str, List[bytes]]:
+                    shuffle: bool) -> Tuple[str, List[str]]:
     """A hash of everything that makes the study (:mod:`.judging_page`'s docstring): the sha256 of
     the settings, sides and options, then of each item's ``json.dumps([id, a, b, gold],
     ensure_ascii=False)``, its first 12 hex digits; and the key's items as the key file writes
-    them (:func:`key_item_lines`, UTF-8), each tree turned into JSON once for both."""
+    them (:func:`key_item_lines`), each tree turned into JSON once for both."""
     digest = hashlib.sha256()
     digest.update(json.dumps([selection.settings.signature(), show_gold, marks, shuffle, sides]).encode("utf-8"))
-    lines: List[bytes] = []
-    for k, (item, first, texts) in enumerate(zip(selection.items, sides, _items_tree_texts(selection.items))):
-        (a, a_key), (b, b_key) = texts[0], texts[1]
-        gold, gold_key = texts[2] if item.gold is not None else (b"null", None)
-        digest.update(b"[%s, %s, %s, %s]" % (_json(item.id).encode("utf-8"), a, b, gold))
-        lines.append(b'%s{"id":%s,"first":%s,"a":%s,"b":%s%s}' % (
-            b"," if k else b"", _compact(item.id).encode("utf-8"), _compact(first).encode("utf-8"), a_key, b_key,
-            b"" if gold_key is None else b',"gold":' + gold_key))
+    lines = []
+    for k, (item, first) in enumerate(zip(selection.items, sides)):
+        a, b = _tree_texts(item.a), _tree_texts(item.b)
+        gold = None if item.gold is None else a if item.gold is item.a else _tree_texts(item.gold)
+        digest.update(f"[{_json(item.id)}, {a[0]}, {b[0]}, {'null' if gold is None else gold[0]}]".encode("utf-8"))
+        lines.append(_key_line(k, item.id, first, a[1], b[1], None if gold is None else gold[1]))
     return digest.hexdigest()[:12], lines
 
 

@@ -175,40 +175,12 @@ def test_trees_as_json_dumps_writes_them(data):
     """The page id and the key encode each tree's strings once for both separators: the same text
     as json.dumps of tree_json, spaced and compact."""
     from spacy_agreement.adapters.judgments_files import tree_json
-    from spacy_agreement.report.judging_payload import _compiled_texts, _tree_texts
+    from spacy_agreement.report.judging_payload import _tree_texts
 
     heads, _ = data.draw(dependency_heads(max_tokens=8, allow_cycles=True))
     n = len(heads)
     column = st.lists(st.text(CHARACTERS, min_size=1, max_size=6), min_size=n, max_size=n)
     upos = data.draw(st.one_of(st.just(["_"] * n), column))
     tree = DependencyTree.create(heads, data.draw(column), data.draw(column), upos)
-    expected = (json.dumps(tree_json(tree), ensure_ascii=False),
-                json.dumps(tree_json(tree), ensure_ascii=False, separators=(",", ":")))
-    assert _tree_texts(tree) == expected
-    other = DependencyTree.create(heads[::-1], data.draw(column), None)  # the compiled loops, beside another tree
-    got = _compiled_texts([other, tree])
-    if any("\ud800" <= ch <= "\udfff" for value in tree.forms + tree.deprels + tree.upos + other.deprels
-           for ch in value):
-        assert got is None  # not UTF-8: the Python path raises as before
-    else:
-        assert got[1] == tuple(text.encode("utf-8") for text in expected)
-
-
-def test_the_compiled_tree_texts_refuse_what_is_out_of_range():
-    from spacy_agreement._drawing import tree_texts
-
-    def call(offsets=(0, 2), forms=(0, 1), strings=(b'"a"', b'"b"'), with_upos=(1,)):
-        ints = np.array(forms, dtype=np.int32)
-        return tree_texts(list(strings), np.array(offsets, dtype=np.int64), ints, np.zeros(2, dtype=np.int32), ints,
-                          ints, np.array(with_upos, dtype=np.uint8))
-
-    assert call() == [(b'{"forms": ["a", "b"], "heads": [0, 0], "deprels": ["a", "b"], "upos": ["a", "b"]}',
-                       b'{"forms":["a","b"],"heads":[0,0],"deprels":["a","b"],"upos":["a","b"]}')]
-    with pytest.raises(ValueError, match="string out of range"):
-        call(forms=(0, 2))
-    with pytest.raises(ValueError, match="offsets must run from 0 to 2"):
-        call(offsets=(0, 1))
-    with pytest.raises(ValueError, match="one per tree"):
-        call(with_upos=(1, 1))
-    with pytest.raises(TypeError, match="bytes only"):
-        call(strings=('"a"', b'"b"'))
+    assert _tree_texts(tree) == (json.dumps(tree_json(tree), ensure_ascii=False),
+                                 json.dumps(tree_json(tree), ensure_ascii=False, separators=(",", ":")))
