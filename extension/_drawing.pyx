@@ -140,6 +140,12 @@ cdef void put_n(Out *o, double v) noexcept nogil:
     put(o, tmp, 1)
 
 
+cdef inline void put_sep_n(Out *o, const char *sep, double v) noexcept nogil:
+    """``sep`` then the coordinate ``v`` (a path's command letters and separators)."""
+    puts_(o, sep)
+    put_n(o, v)
+
+
 # --- hover texts without the band's name (report.judging_pictures._nameless) -------------------
 cdef Py_ssize_t find(const char *s, Py_ssize_t n, const char *pattern, Py_ssize_t m, Py_ssize_t start) noexcept nogil:
     cdef Py_ssize_t i, j
@@ -443,36 +449,24 @@ cdef void put_svg(Out *o, Sentence *s, Strings *strings, Item *arcs, double *xs,
         sy = -1 if y_top < y_base else 1
         if h < 0 or h == k:
             put_n(o, x_dep)
-            put(o, ",", 1)
-            put_n(o, y_top)
-            put(o, "V", 1)
-            put_n(o, y_base)
+            put_sep_n(o, ",", y_top)
+            put_sep_n(o, "V", y_base)
         else:
             sx = 1 if x_dep > x_head else -1
             r = fabs(x_dep - x_head) / 2
             if not (r < 4.0):
                 r = 4.0
             put_n(o, x_head)
-            put(o, ",", 1)
-            put_n(o, y_base)
-            put(o, "V", 1)
-            put_n(o, y_top - sy * r)
-            put(o, "q0,", 3)
-            put_n(o, sy * r)
-            put(o, " ", 1)
-            put_n(o, sx * r)
-            put(o, ",", 1)
-            put_n(o, sy * r)
-            put(o, "H", 1)
-            put_n(o, x_dep - sx * r)
-            put(o, "q", 1)
-            put_n(o, sx * r)
-            put(o, ",0 ", 3)
-            put_n(o, sx * r)
-            put(o, ",", 1)
-            put_n(o, -sy * r)
-            put(o, "V", 1)
-            put_n(o, y_base)
+            put_sep_n(o, ",", y_base)
+            put_sep_n(o, "V", y_top - sy * r)
+            put_sep_n(o, "q0,", sy * r)
+            put_sep_n(o, " ", sx * r)
+            put_sep_n(o, ",", sy * r)
+            put_sep_n(o, "H", x_dep - sx * r)
+            put_sep_n(o, "q", sx * r)
+            put_sep_n(o, ",0 ", sx * r)
+            put_sep_n(o, ",", -sy * r)
+            put_sep_n(o, "V", y_base)
         puts_(o, "m-3,")
         put_int(o, 5 * sy)
         put(o, "l3,", 3)
