@@ -109,7 +109,7 @@ def dependency_pictures(items: Sequence[tuple], marks: bool = True, against_gold
         word = strings.words(list(word_index))[word_codes]
         label_index: Dict[str, int] = {}  # labels as written: the marks compare them so
         label_ids = np.empty((n_bands, total), dtype=np.int32)
-        heads = np.empty((n_bands, total), dtype=np.int32)
+        heads = np.empty((n_bands, total), dtype=np.int64)  # checked before they are made int32
         for band in range(n_bands):
             heads[band] = np.concatenate([items[k][1 + band].heads for k in candidates])
             label_ids[band] = _codes(list(chain.from_iterable(items[k][1 + band].deprels for k in candidates)),
@@ -127,7 +127,7 @@ def dependency_pictures(items: Sequence[tuple], marks: bool = True, against_gold
         offsets = np.zeros(len(fast) + 1, dtype=np.int64)
         np.cumsum(sizes, out=offsets[1:])
         total = int(offsets[-1])
-        heads = np.ascontiguousarray(heads)
+        heads = np.ascontiguousarray(heads, dtype=np.int32)
         word_width = np.ascontiguousarray(word[:, 0])
         word_shown, word_title, word_key = (np.ascontiguousarray(word[:, c], dtype=np.int32) for c in (1, 2, 3))
         plain, bold = np.ascontiguousarray(label[:, :, 0]), np.ascontiguousarray(label[:, :, 1])

@@ -117,6 +117,13 @@ def test_bad_input_raises_as_the_reference_path():
     with pytest.raises(ValueError, match="no words"):
         dependency_pictures([([], a, b, None)])
     assert dependency_pictures([]) == []
+    import dataclasses
+
+    huge = dataclasses.replace(b, heads=np.array([2, 2 ** 32 + 1]))  # no int32 wrap-around into range
+    with pytest.raises(ValueError, match="out of range"):
+        dependency_pictures([(words, a, huge, None)])
+    with pytest.raises(ValueError, match="out of range"):
+        analysis_pictures(words, a, huge)
 
 
 def test_the_compiled_loops_refuse_what_is_out_of_range():
