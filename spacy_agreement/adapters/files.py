@@ -278,17 +278,18 @@ def load_parallel_files(
     stats = {name: ReadStats() for name in names}
     with collection_paused():  # a corpus of small objects without cycles (_memory)
         read: List[Any] = []
-        first_read: Dict[str, int] = {}  # a file given twice (allow_duplicates) is read once
+        first_read: Dict[Optional[str], int] = {}  # a file given twice (allow_duplicates) is read once
         for p, n in zip(paths, names):
-            same = first_read.get(_file_key(p)) if allow_duplicates else None
-            if same is not None:
+            key = _file_key(p) if allow_duplicates else None
+            if key in first_read:
+                same = first_read[key]
                 read.append(list(read[same]))
                 stats[n] = dataclasses.replace(stats[names[same]])
                 continue
             read.append(reader.read(p, single_root=single_root, stats=stats[n], cycles=cycles))
-            if allow_duplicates and _file_key(p) is not None:
+            if key is not None:
                 read[-1] = list(read[-1])
-                first_read[_file_key(p)] = len(read) - 1
+                first_read[key] = len(read) - 1
         columns = cast(List[List[Optional[Tree]]], trim_trailing_failures(*read))
         matched, labels, how = match_items(columns, names, paths)  # by sent_id, position or text
         items, item_names = [], []

@@ -10,7 +10,7 @@ from a page.
   by a thread of its own while the next batch is drawn: zlib lets go of the interpreter while it
   compresses, one worker keeps the order, and deflate's output does not depend on how its input
   is cut, so the bytes are those of one ``json.dumps`` compressed at once.
-* The page id (:func:`make_page_id`) hashes the settings, the sides and every item's trees; the
+* The page id (:func:`page_id_and_key`) hashes the settings, the sides and every item's trees; the
   key (:func:`key_items`, :func:`key_item_lines`) holds each item's side and trees. A tree given
   twice (the gold that is one of the systems' files) is turned into JSON once.
 """
@@ -122,31 +122,33 @@ def _tree_texts(tree: Any) -> Tuple[str, str]:
     return spaced, compact
 
 
+def _item_texts(items: Sequence[JudgingItem], sides: Sequence[str]) -> Iterator[Tuple[str, str]]:
+    """Per item, what the page id hashes, ``json.dumps([id, a, b, gold], ensure_ascii=False)``, and
+    its line of the key, ``json.dumps(entry, ensure_ascii=False, separators=(",", ":"))`` of its
+    :func:`key_items` entry (after a comma but for the first); each tree turned into JSON once for
+    both, a gold that is A's tree (read from the same file) once for the two."""
+    for k, (item, first) in enumerate(zip(items, sides)):
+        a, b = _tree_texts(item.a), _tree_texts(item.b)
+        gold = None if item.gold is None else a if item.gold is item.a else _tree_texts(item.gold)
+        hashed = f"[{_json(item.id)}, {a[0]}, {b[0]}, {'null' if gold is None else gold[0]}]"
+        tail = "" if gold is None else ',"gold":' + gold[1]
+        yield hashed, (f'{"," if k else ""}{{"id":{_compact(item.id)},"first":{_compact(first)},"a":{a[1]},'
+                       f'"b":{b[1]}{tail}}}')
+
+
 def page_id_and_key(selection: JudgingSelection, sides: List[str], show_gold: bool, marks: bool,
                     shuffle: bool) -> Tuple[str, List[str]]:
     """A hash of everything that makes the study (:mod:`.judging_page`'s docstring): the sha256 of
     the settings, sides and options, then of each item's ``json.dumps([id, a, b, gold],
     ensure_ascii=False)``, its first 12 hex digits; and the key's items as the key file writes
-    them (:func:`key_item_lines`), each tree turned into JSON once for both."""
+    them (:func:`key_item_lines`), made in the same pass."""
     digest = hashlib.sha256()
     digest.update(json.dumps([selection.settings.signature(), show_gold, marks, shuffle, sides]).encode("utf-8"))
     lines = []
-    for k, (item, first) in enumerate(zip(selection.items, sides)):
-        a, b = _tree_texts(item.a), _tree_texts(item.b)
-        gold = None if item.gold is None else a if item.gold is item.a else _tree_texts(item.gold)
-        digest.update(f"[{_json(item.id)}, {a[0]}, {b[0]}, {'null' if gold is None else gold[0]}]".encode("utf-8"))
-        lines.append(_key_line(k, item.id, first, a[1], b[1], None if gold is None else gold[1]))
+    for hashed, line in _item_texts(selection.items, sides):
+        digest.update(hashed.encode("utf-8"))
+        lines.append(line)
     return digest.hexdigest()[:12], lines
-
-
-def make_page_id(selection: JudgingSelection, sides: List[str], show_gold: bool, marks: bool, shuffle: bool) -> str:
-    """The page id of :func:`page_id_and_key`."""
-    return page_id_and_key(selection, sides, show_gold, marks, shuffle)[0]
-
-
-def _key_line(k: int, item_id: Any, first: str, a: str, b: str, gold: Optional[str]) -> str:
-    tail = "" if gold is None else ',"gold":' + gold
-    return f'{"," if k else ""}{{"id":{_compact(item_id)},"first":{_compact(first)},"a":{a},"b":{b}{tail}}}'
 
 
 def key_items(items: Sequence[JudgingItem], sides: Sequence[str]) -> Iterator[Dict[str, Any]]:
@@ -160,13 +162,9 @@ def key_items(items: Sequence[JudgingItem], sides: Sequence[str]) -> Iterator[Di
 
 
 def key_item_lines(items: Sequence[JudgingItem], sides: Sequence[str]) -> Iterator[str]:
-    """:func:`key_items` as the key file writes them, comma-separated: each as ``json.dumps(entry,
-    ensure_ascii=False, separators=(",", ":"))``, each tree dumped once."""
-    for k, (item, first) in enumerate(zip(items, sides)):
-        a, b = _tree_texts(item.a)[1], _tree_texts(item.b)[1]
-        gold = None if item.gold is None else a if item.gold is item.a else _tree_texts(item.gold)[1]
-        yield _key_line(k, item.id, first, a, b, gold)
+    """:func:`key_items` as the key file writes them, comma-separated (:func:`_item_texts`)."""
+    return (line for _, line in _item_texts(items, sides))
 
 
-__all__ = ["DRAWN_AT_ONCE", "PAYLOAD_OPEN", "key_item_lines", "key_items", "make_page_id", "packed_payload",
+__all__ = ["DRAWN_AT_ONCE", "PAYLOAD_OPEN", "key_item_lines", "key_items", "packed_payload",
            "page_id_and_key", "pictures_of_page", "sentence_shown"]

@@ -23,6 +23,7 @@ from conllu.parser import parse_comment_line
 from ...corpus import ReadStats
 from ...errors import Location
 from ...trees import DependencyTree
+from . import scan
 from .scan import Scanned, scan_bytes
 
 # the scanner's code columns (rows["codes"])
@@ -98,8 +99,6 @@ def trees_from_bytes(data: bytes, name: str, single_root: bool = False, cycles: 
     the caller's Python reader must read them."""
     if cycles not in ("drop", "raise"):
         raise ValueError(f"cycles must be 'drop' or 'raise', not {cycles!r}")
-    from . import scan
-
     if len(data) < scan.SCAN_FROM_BYTES:  # a member of a sentence or two: the Python reader
         return None
     scanned = scan_bytes(data, name)
