@@ -303,9 +303,7 @@ When you are done, press Export and send the file it downloads.</p>
 <script>{SCRIPT}</script>
 </body></html>
 """
-    page = JudgingPage(html, selection, page_id, layout, marks, show_gold, sides, shuffle)
-    page._key_lines = key_lines
-    return page
+    return JudgingPage(html, selection, page_id, layout, marks, show_gold, sides, shuffle, _key_lines=key_lines)
 
 
 #: 0.3's names of :func:`judging_page`'s options -> the command's (``judge``'s), which it now takes
