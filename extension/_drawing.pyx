@@ -22,7 +22,7 @@ from libc.math cimport ceil, fabs, fma, nearbyint
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdio cimport snprintf
 from libc.stdlib cimport free, malloc, qsort, realloc
-from libc.string cimport memcpy, memmove
+from libc.string cimport memchr, memcmp, memcpy, memmove, strlen
 
 import numpy as np
 
@@ -75,10 +75,7 @@ cdef inline void put(Out *o, const char *s, Py_ssize_t n) noexcept nogil:
 
 
 cdef inline void puts_(Out *o, const char *s) noexcept nogil:
-    cdef Py_ssize_t n = 0
-    while s[n]:
-        n += 1
-    put(o, s, n)
+    put(o, s, strlen(s))  # inlined: the compiler counts a literal's length
 
 
 cdef void put_int(Out *o, int64_t v) noexcept nogil:
@@ -147,50 +144,50 @@ cdef inline void put_sep_n(Out *o, const char *sep, double v) noexcept nogil:
 
 
 # --- hover texts without the band's name (report.judging_pictures._nameless) -------------------
-cdef Py_ssize_t find(const char *s, Py_ssize_t n, const char *pattern, Py_ssize_t m, Py_ssize_t start) noexcept nogil:
-    cdef Py_ssize_t i, j
-    for i in range(start, n - m + 1):
-        if s[i] != pattern[0]:
-            continue
-        j = 1
-        while j < m and s[i + j] == pattern[j]:
-            j += 1
-        if j == m:
-            return i
-    return -1
-
-
-cdef Py_ssize_t replace_all(char *s, Py_ssize_t n, const char *pattern, Py_ssize_t m,
-                            const char *by, Py_ssize_t r) noexcept nogil:
-    """``str.replace`` in place (``by`` no longer than ``pattern``): every occurrence, left to
-    right, none overlapping; the new length."""
-    cdef Py_ssize_t read = 0, write = 0, at
-    while True:
-        at = find(s, n, pattern, m, read)
-        if at < 0:
-            break
-        memmove(s + write, s + read, at - read)
-        write += at - read
-        memcpy(s + write, by, r)
-        write += r
-        read = at + m
-    memmove(s + write, s + read, n - read)
-    return write + n - read
+cdef inline bint colon_after(const char *s, Py_ssize_t n, Py_ssize_t i, const char *before, Py_ssize_t m) noexcept nogil:
+    """Whether ``s[i]`` is the ``:`` of ``before + ": "`` (``before`` ``m`` bytes long)."""
+    return i >= m and i + 1 < n and s[i + 1] == 32 and memcmp(s + i - m, before, m) == 0
 
 
 cdef bint nameless(Out *o) noexcept nogil:
-    """The two plain replacements of report.judging_pictures._nameless; False (nothing done) where
-    the picture holds "; not in: " and needs its regular expression."""
-    if find(o.buf, o.len, "; not in: ", 10, 0) >= 0:
-        return False
-    o.len = replace_all(o.buf, o.len, "<title>: ", 9, "<title>", 7)
-    o.len = replace_all(o.buf, o.len, "; : ", 4, "; ", 2)
+    """The two plain replacements of report.judging_pictures._nameless (``"<title>: "`` -> ``"<title>"``,
+    then ``"; : "`` -> ``"; "``) in one pass over the colons; False (nothing done) where the picture
+    holds ``"; not in: "`` and needs its regular expression. Each pattern's ``": "`` is dropped where
+    the pattern is found in the picture as drawn: neither pattern overlaps itself or the other, and
+    taking out the first's ``": "`` makes no new second (what precedes it is ``">"``), so one pass
+    finds what the two replacements find one after the other."""
+    cdef char *s = o.buf
+    cdef Py_ssize_t n = o.len, i, read = 0, write = 0
+    cdef char *p = <char *>memchr(s, 58, n) if n else NULL
+    while p != NULL:
+        i = p - s
+        if colon_after(s, n, i, "; not in", 8):
+            return False
+        p = <char *>memchr(p + 1, 58, n - i - 1) if i + 1 < n else NULL
+    p = <char *>memchr(s, 58, n) if n else NULL
+    while p != NULL:
+        i = p - s
+        # the bytes before a colon are read where no byte was moved yet (the last move ends before
+        # the previous match's ": ", and both patterns end in ": ")
+        if colon_after(s, n, i, "<title>", 7) or colon_after(s, n, i, "; ", 2):
+            memmove(s + write, s + read, i - read)
+            write += i - read
+            read = i + 2
+        p = <char *>memchr(p + 1, 58, n - i - 1) if i + 1 < n else NULL
+    memmove(s + write, s + read, n - read)
+    o.len = write + n - read
     return True
 
 
 cdef const char *HEX = "0123456789abcdef"
 # the short escapes of the control characters (U+0000 to U+001F) that have one; "0": none, \u00XX
 cdef const char *SHORT = "00000000btn0fr000000000000000000"
+
+
+# the bytes a JSON string escapes: the control characters, the quote and the backslash
+cdef uint8_t ESCAPED[256]
+for _c in range(256):
+    ESCAPED[_c] = _c < 0x20 or _c == 34 or _c == 92
 
 
 cdef void put_json(Out *o, const char *s, Py_ssize_t n) noexcept nogil:
@@ -202,7 +199,7 @@ cdef void put_json(Out *o, const char *s, Py_ssize_t n) noexcept nogil:
     out_reserve(o, n + n // 8 + 16)
     for i in range(n):
         c = <unsigned char>s[i]
-        if c >= 0x20 and c != 34 and c != 92:
+        if not ESCAPED[c]:
             continue
         put(o, s + run, i - run)
         run = i + 1
@@ -641,7 +638,7 @@ def dependency_pictures(list strings, const int64_t[::1] offsets, const double[:
     cdef tuple kept = tuple(strings)  # the texts held here while their bytes are read without the GIL
     cdef Py_ssize_t i, k, a, n, top = 0, count = len(kept)
     cdef int64_t start, end
-    cdef int32_t v
+    cdef int32_t v, shown, title
     cdef Strings table
     cdef Sentence s
     cdef Out *outs = NULL
@@ -677,20 +674,24 @@ def dependency_pictures(list strings, const int64_t[::1] offsets, const double[:
         n = end - start
         if n > top:
             top = n
-        for k in range(start, end):
-            for v in (word_shown[k], word_title[k]):
-                if not -1 <= v < count:
-                    raise ValueError(f"sentence {i}, token {k - start + 1}: string {v} out of range")
-            if word_shown[k] < 0:
+        for k in range(start, end):  # plain C comparisons; the message built where one fails
+            shown, title = word_shown[k], word_title[k]
+            if not (-1 <= shown < count):
+                raise ValueError(f"sentence {i}, token {k - start + 1}: string {shown} out of range")
+            if not (-1 <= title < count):
+                raise ValueError(f"sentence {i}, token {k - start + 1}: string {title} out of range")
+            if shown < 0:
                 raise ValueError(f"sentence {i}, token {k - start + 1}: no word")
             for a in range(B):
-                if not 0 <= heads[a, k] <= n:
+                if not (0 <= heads[a, k] <= n):
                     raise ValueError(f"sentence {i}, analysis {a}: head {heads[a, k]} of token "
                                      f"{k - start + 1} out of range 0..{n}")
-                for v in (label_shown[a, k], label_title[a, k]):
-                    if not -1 <= v < count:
-                        raise ValueError(f"sentence {i}, token {k - start + 1}: string {v} out of range")
-                if label_shown[a, k] < 0:
+                shown, title = label_shown[a, k], label_title[a, k]
+                if not (-1 <= shown < count):
+                    raise ValueError(f"sentence {i}, token {k - start + 1}: string {shown} out of range")
+                if not (-1 <= title < count):
+                    raise ValueError(f"sentence {i}, token {k - start + 1}: string {title} out of range")
+                if shown < 0:
                     raise ValueError(f"sentence {i}, analysis {a}, token {k - start + 1}: no label")
     for text in kept:
         if type(text) is not bytes:

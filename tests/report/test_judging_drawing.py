@@ -108,6 +108,19 @@ def test_a_treebank_sized_batch_as_the_reference_path():
         assert dependency_pictures(batch, True, with_gold) == reference(batch, True, with_gold)
 
 
+@pytest.mark.parametrize("word", [":", "; :", ";", "a; : b", "x;", "; ", ": ", "; not in", "in:", "<title>", "::"])
+@pytest.mark.parametrize("label", ["punct", ": x", ";", "; : ", "dep:", "; not in: y"])
+def test_colons_next_to_the_hover_texts_as_the_reference_path(word, label):
+    """The compiled loops take the band's empty name out of the hover texts in one pass over the
+    colons (extension/_drawing.pyx, nameless): words and labels with colons and semicolons of their
+    own, at either end, next to the ``"; : "`` and ``"<title>: "`` the pictures write."""
+    words = [word, "of", word, "x" * 40 + word]
+    a = DependencyTree.create([0, 1, 1, 3], ["root", label, "obj", label], words)
+    b = DependencyTree.create([0, 3, 1, 1], ["root", label + "2", label, "obj"], words)
+    for marks in (True, False):
+        assert dependency_pictures([(words, a, b, None)], marks) == reference([(words, a, b, None)], marks, False)
+
+
 def test_bad_input_raises_as_the_reference_path():
     words = ["a", "b"]
     a = DependencyTree.create([0, 1], ["root", "x"], words)
