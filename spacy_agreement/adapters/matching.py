@@ -171,8 +171,12 @@ def _by_key(columns: Sequence[Sequence[Optional[Any]]], names: Sequence[str], ke
 
 
 def _natural(key: str) -> Tuple:
-    """A sort key comparing the digits of ids as numbers (``s2`` before ``s10``)."""
-    return tuple([(0, int(part), "") if part.isdigit() else (1, 0, part) for part in _DIGIT_RUNS.split(key)])
+    """A sort key comparing the digits of ids as numbers (``s2`` before ``s10``): the key cut at
+    its runs of digits, which the cut puts at the odd places (``"s10a"`` -> ``("s", 10, "a")``), so
+    that two keys compare text with text and number with number, place by place."""
+    parts = _DIGIT_RUNS.split(key)
+    parts[1::2] = map(int, parts[1::2])
+    return tuple(parts)
 
 
 _DIGIT_RUNS = re.compile(r"(\d+)")

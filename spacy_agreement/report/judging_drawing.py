@@ -24,12 +24,16 @@ from .judging_pictures import _nameless, analysis_pictures
 from .svg_parts import DIFF_SIZE, LABEL_SIZE, MAX_LABEL, MAX_WORD, WORD_SIZE, _clean, _shown, text_width
 
 
-class _Strings:
-    """The escaped UTF-8 texts the compiled loops copy, each once."""
+class PictureStrings:
+    """What the compiled loops need of each distinct word and label, worked out once for all the
+    batches of a page (:func:`dependency_pictures` ``strings=``): the escaped UTF-8 texts they copy,
+    each once, and per word and label (as written) its row of :meth:`words` and :meth:`labels`."""
 
     def __init__(self) -> None:
         self.texts: List[bytes] = []
         self._ids: Dict[str, int] = {}
+        self._words: Dict[str, tuple] = {}
+        self._labels: Dict[str, tuple] = {}
 
     def id(self, value: str) -> int:
         k = self._ids.get(value)
@@ -38,30 +42,45 @@ class _Strings:
             self.texts.append(text(value).encode("utf-8"))
         return k
 
+    def _word(self, word: str) -> tuple:
+        clean = _clean(word)
+        if _BIDI.search(clean) is not None:
+            return _UNDRAWN
+        shown, cut = _shown(clean, MAX_WORD)
+        return text_width(shown, WORD_SIZE), self.id(shown), self.id(clean) if cut else -1, self.id(clean)
+
+    def _label(self, label: str) -> tuple:
+        clean = _clean(label)
+        if _BIDI.search(clean) is not None:
+            return _UNDRAWN
+        shown, cut = _shown(clean, MAX_LABEL)
+        return (text_width(shown, LABEL_SIZE), text_width(shown, DIFF_SIZE, True), self.id(shown),
+                self.id(clean) if cut else -1)
+
     def words(self, raw: Sequence[str]) -> np.ndarray:
         """Per distinct word (as written): text width of what is shown, the shown text, the whole
         word where it is shortened (else -1), an id equal for equal (cleaned) words; NaN where the
         loops cannot draw it (bidirectional controls)."""
-        out = np.full((len(raw), 4), np.nan)
-        for k, word in enumerate(raw):
-            clean = _clean(word)
-            if _BIDI.search(clean) is None:
-                shown, cut = _shown(clean, MAX_WORD)
-                out[k] = (text_width(shown, WORD_SIZE), self.id(shown), self.id(clean) if cut else -1, self.id(clean))
-        return out
+        return self._rows(raw, self._words, self._word)
 
     def labels(self, raw: Sequence[str]) -> np.ndarray:
         """Per distinct label (as written): text widths of what is shown (plain, and bold at the size of
         a label that differs), the shown text, the whole label where it is shortened (else -1); NaN
         where the loops cannot draw it."""
-        out = np.full((len(raw), 4), np.nan)
-        for k, label in enumerate(raw):
-            clean = _clean(label)
-            if _BIDI.search(clean) is None:
-                shown, cut = _shown(clean, MAX_LABEL)
-                out[k] = (text_width(shown, LABEL_SIZE), text_width(shown, DIFF_SIZE, True), self.id(shown),
-                          self.id(clean) if cut else -1)
-        return out
+        return self._rows(raw, self._labels, self._label)
+
+    @staticmethod
+    def _rows(raw: Sequence[str], known: Dict[str, tuple], work_out: Any) -> np.ndarray:
+        rows = []
+        for value in raw:
+            row = known.get(value)
+            if row is None:
+                row = known[value] = work_out(value)
+            rows.append(row)
+        return np.array(rows, dtype=float).reshape(len(raw), 4)
+
+
+_UNDRAWN = (np.nan,) * 4
 
 
 def _codes(values: List[str], index: Dict[str, int]) -> np.ndarray:
@@ -86,7 +105,7 @@ def _json_inside(svg: str) -> bytes:
 
 
 def dependency_pictures(items: Sequence[tuple], marks: bool = True, against_gold: bool = False,
-                        as_json: bool = False) -> List[Dict[str, Any]]:
+                        as_json: bool = False, strings: Optional[PictureStrings] = None) -> List[Dict[str, Any]]:
     """``[analysis_pictures(words, a, b, gold, marks, against_gold) for words, a, b, gold in items]``
     (``gold`` None where not shown), the dependency items drawn by the compiled loops.
     ``as_json=True``: each picture as the inside of a JSON string, UTF-8 (what
@@ -98,7 +117,7 @@ def dependency_pictures(items: Sequence[tuple], marks: bool = True, against_gold
     n_bands = 3 if with_gold else 2
     candidates = [k for k, (words, a, b, gold) in enumerate(items)
                   if (gold is not None) == with_gold and _same_shape(words, (a, b, gold) if with_gold else (a, b))]
-    strings = _Strings()
+    strings = strings if strings is not None else PictureStrings()
     fast: List[int] = []
     if candidates:
         sizes = np.fromiter((len(items[k][0]) for k in candidates), dtype=np.int64, count=len(candidates))
@@ -160,4 +179,4 @@ def dependency_pictures(items: Sequence[tuple], marks: bool = True, against_gold
     return out  # type: ignore[return-value]
 
 
-__all__ = ["dependency_pictures"]
+__all__ = ["PictureStrings", "dependency_pictures"]

@@ -28,7 +28,7 @@ from ..adapters.conllu.trees import sentence_text
 from ..adapters.judgments_files import tree_json
 from ..evaluation.judgments.judging_items import JudgingItem, JudgingSelection
 from ..trees import DependencyTree
-from .judging_drawing import dependency_pictures
+from .judging_drawing import PictureStrings, dependency_pictures
 
 #: items drawn at a time (the dependency items of a batch at once, the others one by one)
 DRAWN_AT_ONCE = 1024
@@ -54,10 +54,11 @@ def sentence_shown(item: JudgingItem) -> str:
 
 
 def _payload_items(batch: Sequence[JudgingItem], sides: Sequence[str], start: int, marks: bool,
-                   show_gold: bool) -> bytes:
-    """The items of ``batch`` (the ``start``-th of the page first) as the payload writes them."""
+                   show_gold: bool, strings: Optional[PictureStrings] = None) -> bytes:
+    """The items of ``batch`` (the ``start``-th of the page first) as the payload writes them
+    (``strings``: the words and labels of the page's earlier batches)."""
     drawn = dependency_pictures([(item.words, item.a, item.b, item.gold if show_gold else None) for item in batch],
-                                marks, against_gold=show_gold, as_json=True)
+                                marks, against_gold=show_gold, as_json=True, strings=strings)
     parts: List[bytes] = []
     for k, item, first, pictures in zip(range(start, start + len(batch)), batch, sides, drawn):
         head = '%s{"id":%s,"text":%s,"pictures":{"1":"' % ("," if k else "", _json(item.id),
@@ -80,8 +81,9 @@ def packed_payload(items: Sequence[JudgingItem], sides: Sequence[str], ties: boo
     packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # gzip's format, no time stamp
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="judging-page") as compressor:
         chunks = [compressor.submit(packer.compress, ('{"ties":%s,"items":[' % json.dumps(ties)).encode("utf-8"))]
+        strings = PictureStrings()  # each word and label worked out once for the page
         for start in range(0, len(items), DRAWN_AT_ONCE):
-            batch = _payload_items(items[start:start + DRAWN_AT_ONCE], sides[start:], start, marks, show_gold)
+            batch = _payload_items(items[start:start + DRAWN_AT_ONCE], sides[start:], start, marks, show_gold, strings)
             chunks.append(compressor.submit(packer.compress, batch))
         chunks.append(compressor.submit(packer.compress, b"]}"))
         chunks.append(compressor.submit(packer.flush))

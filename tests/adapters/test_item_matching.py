@@ -90,6 +90,34 @@ def test_items_come_in_the_natural_order_of_their_sent_ids(tmp_path):
     assert sorted(ids, key=_natural) == ["a", "d9-s3", "d10-s1", "s1", "s2", "s2a", "s2b", "s10", "s100"]
 
 
+def test_the_natural_order_compares_each_run_of_digits_as_a_number():
+    """The order of ids against a slow rule written here: each run of digits a number, each other
+    run text, a number before text at the same place, run by run, then the shorter first."""
+    from functools import cmp_to_key
+
+    from spacy_agreement.adapters.matching import _natural
+
+    def runs(key):
+        out, k = [], 0
+        while k < len(key):
+            j = k
+            digits = key[k].isdecimal()
+            while j < len(key) and key[j].isdecimal() == digits:
+                j += 1
+            out.append((0, int(key[k:j]), "") if digits else (1, 0, key[k:j]))
+            k = j
+        return out
+
+    def compare(x, y):
+        a, b = runs(x), runs(y)
+        return (a > b) - (a < b)
+
+    rnd = random.Random(5)
+    for _ in range(500):
+        ids = ["".join(rnd.choice("ab-_.0129\u0663") for _ in range(rnd.randint(0, 7))) for _ in range(20)]
+        assert sorted(ids, key=_natural) == sorted(ids, key=cmp_to_key(compare))
+
+
 def test_duplicate_ids_and_unpairable_files_are_one_line_errors(tmp_path):
     gold, other = annotators(seed=3, items=5)
     a = write(tmp_path / "a.conllu", gold)
