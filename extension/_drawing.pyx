@@ -1,5 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
-"""The judging page's dependency pictures, many sentences at once (spacy_agreement.report.judging_drawing).
+"""The judging page's compiled parts: its dependency pictures, many sentences at once
+(spacy_agreement.report.judging_drawing), and the trees' JSON texts of its id and key
+(:func:`tree_texts`, for spacy_agreement.report.judging_payload).
 
 :func:`dependency_pictures` lays out each sentence's analyses as the report's stacked bands
 (``report.svg.layout_dependency(..., stacked=True)``: word columns as wide as their text, a gap
@@ -780,3 +782,95 @@ def coordinate(double v):
         return PyUnicode_DecodeUTF8(o.buf, o.len, "strict")
     finally:
         free(o.buf)
+cdef void put_list(Out *o, Strings *s, const int32_t *codes, Py_ssize_t n, const char *sep, Py_ssize_t m) noexcept nogil:
+    cdef Py_ssize_t k
+    put(o, "[", 1)
+    for k in range(n):
+        if k:
+            put(o, sep, m)
+        put_string(o, s, codes[k])
+    put(o, "]", 1)
+
+
+cdef void put_ints(Out *o, const int32_t *values, Py_ssize_t n, const char *sep, Py_ssize_t m) noexcept nogil:
+    cdef Py_ssize_t k
+    put(o, "[", 1)
+    for k in range(n):
+        if k:
+            put(o, sep, m)
+        put_int(o, values[k])
+    put(o, "]", 1)
+
+
+cdef void put_tree(Out *o, Strings *s, const int32_t *forms, const int32_t *heads, const int32_t *deprels,
+                   const int32_t *upos, Py_ssize_t n, bint with_upos, bint spaced) noexcept nogil:
+    """``json.dumps(tree_json(tree), ensure_ascii=False)``, spaced (``", "``, ``": "``) or compact."""
+    cdef const char *sep = ", " if spaced else ","
+    cdef Py_ssize_t m = 2 if spaced else 1
+    puts_(o, '{"forms": ' if spaced else '{"forms":')
+    put_list(o, s, forms, n, sep, m)
+    puts_(o, ', "heads": ' if spaced else ',"heads":')
+    put_ints(o, heads, n, sep, m)
+    puts_(o, ', "deprels": ' if spaced else ',"deprels":')
+    put_list(o, s, deprels, n, sep, m)
+    if with_upos:
+        puts_(o, ', "upos": ' if spaced else ',"upos":')
+        put_list(o, s, upos, n, sep, m)
+    put(o, "}", 1)
+
+
+def tree_texts(list strings, const int64_t[::1] offsets, const int32_t[::1] forms, const int32_t[::1] heads,
+               const int32_t[::1] deprels, const int32_t[::1] upos, const uint8_t[::1] with_upos):
+    """Each dependency tree as the judging page's id and key write it: ``(spaced, compact)``, UTF-8,
+    ``json.dumps(tree_json(tree), ensure_ascii=False)`` and the same with ``separators=(",", ":")``.
+    Tree ``i`` is tokens ``offsets[i]:offsets[i + 1]``: ``forms``, ``deprels`` and ``upos`` index
+    ``strings`` (each string JSON-encoded, quotes included), ``heads`` its heads; ``with_upos[i]``
+    whether its UPOS are written (``tree_json`` writes them where one is not ``_``)."""
+    cdef tuple kept = tuple(strings)
+    cdef Py_ssize_t n_trees = offsets.shape[0] - 1, T = forms.shape[0], count = len(kept), i, k
+    cdef int64_t start, end
+    cdef Strings table
+    cdef Out o
+    cdef bint spaced
+    if n_trees < 0 or offsets[0] != 0 or offsets[n_trees] != T:
+        raise ValueError(f"offsets must run from 0 to {T}")
+    if heads.shape[0] != T or deprels.shape[0] != T or upos.shape[0] != T or with_upos.shape[0] != n_trees:
+        raise ValueError("forms, heads, deprels and upos: one entry per token; with_upos: one per tree")
+    for i in range(n_trees):
+        if offsets[i + 1] < offsets[i]:
+            raise ValueError(f"offsets must not decrease (tree {i})")
+    for k in range(T):
+        if not (0 <= forms[k] < count and 0 <= deprels[k] < count and 0 <= upos[k] < count):
+            raise ValueError(f"token {k}: string out of range")
+    for text in kept:
+        if type(text) is not bytes:
+            raise TypeError("strings: bytes only")
+    table.count = count
+    table.text = <const char **>malloc((count + 1) * sizeof(char *))
+    table.size = <Py_ssize_t *>malloc((count + 1) * sizeof(Py_ssize_t))
+    o.buf = NULL
+    o.len = o.cap = o.failed = 0
+    result = []
+    try:
+        if table.text == NULL or table.size == NULL:
+            raise MemoryError()
+        for k in range(count):
+            table.text[k] = PyBytes_AS_STRING(kept[k])
+            table.size[k] = PyBytes_GET_SIZE(kept[k])
+        for i in range(n_trees):
+            start, end = offsets[i], offsets[i + 1]
+            pair = []
+            for spaced in (True, False):
+                o.len = 0
+                put_tree(&o, &table, &forms[start] if end > start else NULL, &heads[start] if end > start else NULL,
+                         &deprels[start] if end > start else NULL, &upos[start] if end > start else NULL,
+                         end - start, with_upos[i], spaced)
+                if o.failed:
+                    raise MemoryError()
+                pair.append(PyBytes_FromStringAndSize(o.buf, o.len))
+            result.append(tuple(pair))
+    finally:
+        free(o.buf)
+        free(<void *>table.text)
+        free(table.size)
+    return result

@@ -1,5 +1,6 @@
-"""Type stubs of the compiled judging pictures (extension/_drawing.pyx): the dependency pictures
-of many sentences at once, as spacy_agreement.report.judging_pictures draws one."""
+"""Type stubs of the judging page's compiled parts (extension/_drawing.pyx): the dependency pictures
+of many sentences at once, as spacy_agreement.report.judging_pictures draws one, and the trees'
+JSON texts of the page id and the key."""
 from typing import List, Tuple, Union
 
 import numpy as np
@@ -22,3 +23,12 @@ def dependency_pictures(
     json: bool = ...,
 ) -> Tuple[List[List[Union[str, bytes]]], List[Tuple[int, int]]]: ...
 def coordinate(v: float) -> str: ...
+def tree_texts(
+    strings: List[bytes],
+    offsets: npt.NDArray[np.int64],
+    forms: npt.NDArray[np.int32],
+    heads: npt.NDArray[np.int32],
+    deprels: npt.NDArray[np.int32],
+    upos: npt.NDArray[np.int32],
+    with_upos: npt.NDArray[np.uint8],
+) -> List[Tuple[bytes, bytes]]: ...

@@ -148,7 +148,7 @@ class JudgingPage(ShowsAsCommandText):
     written: Optional[str] = None
     key_written: Optional[str] = None
     #: the key's items as written, made with the page id (:func:`~.judging_payload.page_id_and_key`)
-    _key_lines: Optional[List[str]] = field(default=None, repr=False, compare=False)
+    _key_lines: Optional[List[bytes]] = field(default=None, repr=False, compare=False)
 
     @property
     def settings(self) -> JudgingSettings:
@@ -192,11 +192,11 @@ class JudgingPage(ShowsAsCommandText):
         """The key (JSON, one item at a time: its trees are not all held at once) to ``path``: keep it
         from the judges."""
         head = json.dumps(self._key_head(), ensure_ascii=False, separators=(",", ":"))
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(head[:-1] + ',"items":[')
+        with open(path, "wb") as handle:  # the lines are UTF-8 already; the line end as a text file writes it
+            handle.write((head[:-1] + ',"items":[').encode("utf-8"))
             for line in self._key_lines or key_item_lines(self.selection.items, self.sides):
                 handle.write(line)
-            handle.write("]}\n")
+            handle.write(("]}" + os.linesep).encode("utf-8"))
         self.key_written = os.fspath(path)
 
     def to_dict(self) -> Dict[str, Any]:

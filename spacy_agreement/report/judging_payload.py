@@ -24,6 +24,9 @@ from concurrent.futures import ThreadPoolExecutor
 from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, TypeVar
 
+import numpy as np
+
+from ..adapters.conllu.scanned_trees import tree_codes
 from ..adapters.conllu.trees import sentence_text
 from ..adapters.judgments_files import tree_json
 from ..evaluation.judgments.judging_items import JudgingItem, JudgingSelection
@@ -124,31 +127,74 @@ def _tree_texts(tree: Any) -> Tuple[str, str]:
     return spaced, compact
 
 
-def _item_texts(items: Sequence[JudgingItem], sides: Sequence[str]) -> Iterator[Tuple[str, str]]:
-    """Per item, what the page id hashes, ``json.dumps([id, a, b, gold], ensure_ascii=False)``, and
-    its line of the key, ``json.dumps(entry, ensure_ascii=False, separators=(",", ":"))`` of its
+def _compiled_texts(trees: Sequence[DependencyTree]) -> Optional[List[Tuple[bytes, bytes]]]:
+    """:func:`_tree_texts` of dependency trees read through the compiled scanner, UTF-8, written by
+    the compiled loops (``_drawing.tree_texts``) from their files' codes
+    (:func:`~spacy_agreement.adapters.conllu.scanned_trees.tree_codes`), each distinct string
+    JSON-encoded once; ``None`` where a tree was not read so."""
+    from .._drawing import tree_texts
+
+    found = tree_codes(trees, ("form", "deprel", "upos"))
+    if found is None:
+        return None
+    strings, codes, heads, offsets = found
+    try:
+        texts = [encode_basestring(value).encode("utf-8") for value in strings]
+    except UnicodeEncodeError:  # not UTF-8 (a lone surrogate): the Python path raises as before
+        return None
+    known = np.concatenate(([0], np.cumsum(np.fromiter((v != "_" for v in strings), bool, len(strings))[codes[2]])))
+    with_upos = (known[offsets[1:]] > known[offsets[:-1]]).astype(np.uint8)  # tree_json: the UPOS where known
+    return tree_texts(texts, offsets, codes[0], np.ascontiguousarray(heads, dtype=np.int32), codes[1], codes[2],
+                      with_upos)
+
+
+def _texts_of(trees: Sequence[Any]) -> List[Tuple[bytes, bytes]]:
+    """:func:`_tree_texts` of each tree, UTF-8: by the compiled loops where all the dependency trees
+    were read through the scanner (:func:`_compiled_texts`), else one by one."""
+    texts: List[Optional[Tuple[bytes, bytes]]] = [None] * len(trees)
+    dependency = [k for k, tree in enumerate(trees) if type(tree) is DependencyTree]
+    compiled = _compiled_texts([trees[k] for k in dependency]) if dependency else None
+    if compiled is not None:
+        for k, pair in zip(dependency, compiled):
+            texts[k] = pair
+    for k, tree in enumerate(trees):
+        if texts[k] is None:
+            spaced, compact = _tree_texts(tree)
+            texts[k] = (spaced.encode("utf-8"), compact.encode("utf-8"))
+    return texts  # type: ignore[return-value]
+
+
+def _item_texts(items: Sequence[JudgingItem], sides: Sequence[str]) -> Iterator[Tuple[bytes, bytes]]:
+    """Per item, UTF-8, what the page id hashes, ``json.dumps([id, a, b, gold], ensure_ascii=False)``,
+    and its line of the key, ``json.dumps(entry, ensure_ascii=False, separators=(",", ":"))`` of its
     :func:`key_items` entry (after a comma but for the first); each tree turned into JSON once for
-    both, a gold that is A's tree (read from the same file) once for the two."""
+    both (:func:`_texts_of`), a gold that is A's tree (read from the same file) once for the two."""
+    n = len(items)
+    own_gold = [k for k, item in enumerate(items) if item.gold is not None and item.gold is not item.a]
+    texts = _texts_of([item.a for item in items] + [item.b for item in items] + [items[k].gold for k in own_gold])
+    gold_texts = dict(zip(own_gold, texts[2 * n:]))
+    firsts = {"A": b'"A"', "B": b'"B"'}
     for k, (item, first) in enumerate(zip(items, sides)):
-        a, b = _tree_texts(item.a), _tree_texts(item.b)
-        gold = None if item.gold is None else a if item.gold is item.a else _tree_texts(item.gold)
-        hashed = f"[{_json(item.id)}, {a[0]}, {b[0]}, {'null' if gold is None else gold[0]}]"
-        tail = "" if gold is None else ',"gold":' + gold[1]
-        yield hashed, (f'{"," if k else ""}{{"id":{_compact(item.id)},"first":{_compact(first)},"a":{a[1]},'
-                       f'"b":{b[1]}{tail}}}')
+        (a, a_key), (b, b_key) = texts[k], texts[n + k]
+        gold, gold_key = (b"null", None) if item.gold is None else texts[k] if item.gold is item.a else gold_texts[k]
+        name = (encode_basestring(item.id) if type(item.id) is str else _json(item.id)).encode("utf-8")
+        yield (b"[%s, %s, %s, %s]" % (name, a, b, gold),
+               b'%s{"id":%s,"first":%s,"a":%s,"b":%s%s}' % (b"," if k else b"", name, firsts.get(first) or
+                                                           _compact(first).encode("utf-8"), a_key, b_key,
+                                                           b"" if gold_key is None else b',"gold":' + gold_key))
 
 
 def page_id_and_key(selection: JudgingSelection, sides: List[str], show_gold: bool, marks: bool,
-                    shuffle: bool) -> Tuple[str, List[str]]:
+                    shuffle: bool) -> Tuple[str, List[bytes]]:
     """A hash of everything that makes the study (:mod:`.judging_page`'s docstring): the sha256 of
     the settings, sides and options, then of each item's ``json.dumps([id, a, b, gold],
     ensure_ascii=False)``, its first 12 hex digits; and the key's items as the key file writes
-    them (:func:`key_item_lines`), made in the same pass."""
+    them (:func:`key_item_lines`, UTF-8), made in the same pass."""
     digest = hashlib.sha256()
     digest.update(json.dumps([selection.settings.signature(), show_gold, marks, shuffle, sides]).encode("utf-8"))
     lines = []
     for hashed, line in _item_texts(selection.items, sides):
-        digest.update(hashed.encode("utf-8"))
+        digest.update(hashed)
         lines.append(line)
     return digest.hexdigest()[:12], lines
 
@@ -163,8 +209,8 @@ def key_items(items: Sequence[JudgingItem], sides: Sequence[str]) -> Iterator[Di
         yield entry
 
 
-def key_item_lines(items: Sequence[JudgingItem], sides: Sequence[str]) -> Iterator[str]:
-    """:func:`key_items` as the key file writes them, comma-separated (:func:`_item_texts`)."""
+def key_item_lines(items: Sequence[JudgingItem], sides: Sequence[str]) -> Iterator[bytes]:
+    """:func:`key_items` as the key file writes them, comma-separated, UTF-8 (:func:`_item_texts`)."""
     return (line for _, line in _item_texts(items, sides))
 
 

@@ -257,3 +257,39 @@ def test_a_shrunk_string_table_still_finds_and_takes_values():
     empty = _conllu.StringTable()
     empty.shrink()
     assert empty.code("x") == 0 and len(empty) == 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_tree_codes_are_the_trees_columns(tmp_path_factory, seed):
+    """``tree_codes`` gathers the columns of trees from two files, in any order, one tree twice:
+    each token's code is the string its tree holds, in one table; a tree not read through the
+    scanner gives None."""
+    from spacy_agreement import DependencyTree
+    from spacy_agreement.adapters.conllu.scanned_trees import CODE_COLUMNS, tree_codes
+
+    rng = random.Random(seed)
+    folder = tmp_path_factory.mktemp("codes")
+    trees = []
+    for name in ("a", "b"):
+        path = folder / f"{name}.conllu"
+        path.write_text(random_file(rng, False), encoding="utf-8")
+        trees += list(read_conll(path))
+    rng.shuffle(trees)
+    trees.append(trees[0])
+    names = list(CODE_COLUMNS)
+    left = [tree for tree in trees if scanned_module.scanned_words(tree) is None]  # a file the scanner leaves
+    if left:
+        assert tree_codes(trees, names) is None
+        trees = [tree for tree in trees if scanned_module.scanned_words(tree) is not None]
+    found = tree_codes(trees, names)
+    attributes = {"form": "forms", "lemma": "lemmas", "upos": "upos", "xpos": "xpos", "feats": "feats",
+                  "deprel": "deprels", "misc": "misc"}
+    for k, tree in enumerate(trees):
+        a, b = found.offsets[k], found.offsets[k + 1]
+        assert found.heads[a:b].tolist() == tree.heads.tolist()
+        for c, name in enumerate(names):
+            assert [found.strings[x] for x in found.codes[c, a:b]] == list(getattr(tree, attributes[name])), name
+    made = DependencyTree.create([0], ["root"], ["w"])
+    assert tree_codes(trees + [made], names) is None
+    assert tree_codes([], ["form"]).codes.shape == (1, 0)

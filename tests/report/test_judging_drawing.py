@@ -204,3 +204,37 @@ def test_trees_as_json_dumps_writes_them(data):
     tree = DependencyTree.create(heads, data.draw(column), data.draw(column), upos)
     assert _tree_texts(tree) == (json.dumps(tree_json(tree), ensure_ascii=False),
                                  json.dumps(tree_json(tree), ensure_ascii=False, separators=(",", ":")))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.text(st.sampled_from(list("aZ0.;:<>&\"'\\\x01\x1f\x7f\u00e9\u4e00\u2028 _")), min_size=1,
+                                 max_size=5), min_size=3, max_size=3), min_size=1, max_size=6), st.integers(0, 2 ** 32))
+def test_trees_read_through_the_scanner_as_json_dumps_writes_them(tmp_path_factory, rows, seed):
+    """The page id's and key's tree texts of trees read through the compiled scanner, written by the
+    compiled loops from their files' codes: the same bytes as json.dumps of tree_json, spaced and
+    compact, for every character a CoNLL-U field may hold; UPOS written only where one is known."""
+    from spacy_agreement.adapters.conllu import scan
+    from spacy_agreement.adapters.conllu.trees import read_conll
+    from spacy_agreement.adapters.judgments_files import tree_json
+    from spacy_agreement.report.judging_payload import _compiled_texts, _texts_of
+
+    rnd = random.Random(seed)
+    lines = []
+    for s in range(3):
+        for k, (form, label, upos) in enumerate(rows, start=1):
+            upos = "_" if s == 1 else upos.replace(" ", "") or "X"  # spaces in FORM only
+            lines.append(f"{k}\t{' '.join(form.split()) or 'w'}\t_\t{upos}\t_\t_\t{rnd.randint(0, len(rows))}\t"
+                         f"{label.replace(' ', '') or 'dep'}\t_\t_")
+        lines.append("")
+    path = tmp_path_factory.mktemp("texts") / "f.conllu"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    old = scan.SCAN_FROM_BYTES
+    scan.SCAN_FROM_BYTES = 0
+    try:
+        trees = list(read_conll(path))
+    finally:
+        scan.SCAN_FROM_BYTES = old
+    assert _compiled_texts(trees) is not None  # the compiled path
+    assert _texts_of(trees) == [(json.dumps(tree_json(t), ensure_ascii=False).encode("utf-8"),
+                                 json.dumps(tree_json(t), ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+                                for t in trees]

@@ -15,7 +15,7 @@ reads the file itself and names the error, so the errors stay where they were.
 """
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Tuple
+from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 from conllu.parser import parse_comment_line
@@ -51,6 +51,60 @@ class ScannedWords:
 def scanned_words(tree: object) -> Optional[Tuple[ScannedWords, int]]:
     """``(words, first)`` of a tree read through the scanner, ``None`` for any other tree."""
     return getattr(tree, "__dict__", {}).get("_scan")
+
+
+class TreeCodes(NamedTuple):
+    """The coded columns of many trees read through the scanner, end to end (:func:`tree_codes`):
+    tree ``i`` is tokens ``offsets[i]:offsets[i + 1]``; ``codes[c]`` the codes of the ``c``-th
+    column asked for, in ``strings`` (the trees' files' string tables merged into one: equal
+    codes, equal strings); ``heads`` as the trees hold them."""
+
+    strings: List[str]
+    codes: np.ndarray
+    heads: np.ndarray
+    offsets: np.ndarray
+
+
+#: the columns :func:`tree_codes` gathers, by their names, and their places in :class:`ScannedWords`' codes
+CODE_COLUMNS = {"form": FORM, "lemma": LEMMA, "upos": UPOS, "xpos": XPOS, "feats": FEATS, "deprel": DEPREL,
+                "misc": MISC}
+
+
+def tree_codes(trees: Sequence[object], columns: Sequence[str]) -> Optional[TreeCodes]:
+    """The ``columns`` (names of :data:`CODE_COLUMNS`) and heads of ``trees`` from their files'
+    coded words, gathered on arrays whatever the number of trees, instead of each tree's strings
+    one by one; ``None`` where a tree was not read through the scanner or holds what its codes do
+    not (a token not annotated: its head and relation are not the file's)."""
+    from ... import _conllu
+
+    try:  # comprehensions over the trees, the rest on arrays
+        scans = [tree.__dict__["_scan"] for tree in trees]  # type: ignore[attr-defined]
+        if any(tree.unannotated for tree in trees):  # type: ignore[attr-defined]
+            return None
+        sizes = [len(tree.heads) for tree in trees]  # type: ignore[attr-defined]
+    except (AttributeError, KeyError):
+        return None
+    found = {id(words): words for words, _ in scans}
+    sources: List[ScannedWords] = list(found.values())
+    number = {key: k for k, key in enumerate(found)}
+    picked = [CODE_COLUMNS[c] for c in columns]
+    if any((words.codes[:, picked] < 0).any() for words in sources):
+        return None
+    table = _conllu.StringTable()
+    coded = [np.asarray(mapping, dtype=np.int32)[words.codes[:, picked]]
+             for mapping, words in zip([w.table.merge_into(table) for w in sources], sources)]
+    n = np.asarray(sizes, dtype=np.int64)
+    offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(n, out=offsets[1:])
+    bases = np.zeros(len(sources) + 1, dtype=np.int64)
+    np.cumsum([len(words.heads) for words in sources], out=bases[1:])
+    firsts = np.fromiter((first for _, first in scans), dtype=np.int64, count=len(scans))
+    which = np.fromiter((number[id(words)] for words, _ in scans), dtype=np.int64, count=len(scans))
+    rows = np.repeat(bases[which] + firsts - offsets[:-1], n) + np.arange(int(offsets[-1]), dtype=np.int64)
+    if not sources:
+        return TreeCodes(table.strings, np.zeros((len(picked), 0), np.int32), np.zeros(0, np.int32), offsets)
+    codes = np.ascontiguousarray(np.concatenate(coded)[rows].T)
+    return TreeCodes(table.strings, codes, np.concatenate([words.heads for words in sources])[rows], offsets)
 
 
 def _ids(n: int) -> Tuple[str, ...]:
@@ -177,4 +231,5 @@ def comment_sent_id(line: Optional[str]) -> Optional[str]:
     return None if found is None else str(found)
 
 
-__all__ = ["ScannedWords", "comment_sent_id", "scanned_trees", "scanned_words", "trees_from_bytes"]
+__all__ = ["CODE_COLUMNS", "ScannedWords", "TreeCodes", "comment_sent_id", "scanned_trees", "scanned_words",
+           "tree_codes", "trees_from_bytes"]
