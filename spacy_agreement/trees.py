@@ -126,6 +126,23 @@ class DependencyTree:
     unlabelled: Tuple[int, ...] = ()
 
     @classmethod
+    def _read(cls, forms: Tuple[str, ...], heads: np.ndarray, deprels: Tuple[str, ...], upos: Tuple[str, ...],
+              ids: Tuple[str, ...], location: Location, lemmas: Tuple[str, ...], feats: Tuple[str, ...],
+              xpos: Tuple[str, ...], misc: Tuple[str, ...], multiword: Tuple[Tuple[int, int, str, str], ...],
+              unannotated: Tuple[int, ...], unlabelled: Tuple[int, ...], scan: object) -> "DependencyTree":
+        """A tree of columns a reader has checked as :meth:`create` checks them (the compiled
+        scanner's trees), its fields set at once instead of one by one through the frozen
+        dataclass's ``__init__`` (a third of the time, for a treebank's tens of thousands of
+        trees), and ``scan`` kept as its ``_scan`` (what
+        :func:`~spacy_agreement.adapters.conllu.scanned_trees.scanned_words` finds)."""
+        tree = object.__new__(cls)
+        object.__setattr__(tree, "__dict__", {
+            "forms": forms, "heads": heads, "deprels": deprels, "upos": upos, "ids": ids, "location": location,
+            "lemmas": lemmas, "feats": feats, "xpos": xpos, "misc": misc, "multiword": multiword,
+            "unannotated": unannotated, "unlabelled": unlabelled, "_scan": scan})
+        return tree
+
+    @classmethod
     def create(
         cls,
         heads: Sequence[Optional[int]],

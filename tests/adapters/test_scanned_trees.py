@@ -336,3 +336,27 @@ def test_files_scanned_ahead_give_the_corpus_read_one_after_the_other(tmp_path_f
         scan._scan_blocks = real
         files.scanned_ahead = original
     assert not getattr(scan._AHEAD, "scans", None)  # nothing left behind
+
+
+def test_trees_made_at_once_hold_every_field_of_the_dataclasses(tmp_path):
+    """The scanner's trees and locations are made with their fields set at once
+    (``DependencyTree._read``, ``Location._read``): every field of the dataclass there, equal and
+    hashed as the dataclass's own ``__init__`` makes them, the tree pickled without its codes."""
+    import dataclasses
+    import pickle
+
+    from spacy_agreement import DependencyTree
+    from spacy_agreement.errors import Location
+
+    path = tmp_path / "f.conllu"
+    path.write_text(random_file(random.Random(3), False), encoding="utf-8")
+    tree = read_conll(path)[0]
+    names = {f.name for f in dataclasses.fields(DependencyTree)}
+    assert set(tree.__dict__) == names | {"_scan"}
+    location = tree.location
+    assert set(location.__dict__) == {f.name for f in dataclasses.fields(Location)}
+    made = Location(**{f.name: getattr(location, f.name) for f in dataclasses.fields(Location)})
+    assert made == location and hash(made) == hash(location) and repr(made) == repr(location)
+    again = pickle.loads(pickle.dumps(tree))
+    assert "_scan" not in again.__dict__ and again.forms == tree.forms and again.location == location
+    assert dataclasses.replace(tree, deprels=tree.deprels).forms == tree.forms

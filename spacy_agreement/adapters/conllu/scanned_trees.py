@@ -182,7 +182,7 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
     all_codes = rows["codes"]
     source, ids = scanned.source, sentences["sent_id"]
     bounds = offsets.tolist()
-    new = DependencyTree
+    new, new_location = DependencyTree._read, Location._read
     words = ScannedWords(codes, heads, scanned.table)
     for s in range(len(bounds) - 1):
         a, b = bounds[s], bounds[s + 1]
@@ -206,10 +206,9 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
         unlabelled: Tuple[int, ...] = ()
         if s in unlabelled_sentences:
             unlabelled = tuple(k - a + 1 for k in range(a, b) if deprels[k] == "_")
-        location = Location(source, s + 1, None, start, sent_id_of(ids[s]), None, line_offsets[a:b], extra_offsets)
+        location = new_location(source, s + 1, start, sent_id_of(ids[s]), line_offsets[a:b], extra_offsets)
         tree = new(forms[a:b], heads[a:b], deprels[a:b], upos[a:b], _ids(b - a), location, lemmas[a:b], feats[a:b],
-                   xpos[a:b], misc[a:b], multiword, (), unlabelled)
-        tree.__dict__["_scan"] = (words, a)
+                   xpos[a:b], misc[a:b], multiword, (), unlabelled, (words, a))
         if stats is not None:
             stats.sentences += 1
             if unlabelled:  # ReadStats.count_partial of a tree whose heads are all annotated
