@@ -28,26 +28,26 @@ class ScannedColumns:
            lengths: Sequence[int]) -> Optional["ScannedColumns"]:
         """The units' files and word rows (``-1``: the annotator lacks the item), or ``None`` where a
         compared tree was not read through the scanner (or is partial: its texts are not the codes')."""
-        from ..adapters.conllu.scanned_trees import scanned_words
-
         found: Dict[int, int] = {}
         sources: List[Any] = []
         which = np.full((len(names), len(items)), -1, dtype=np.int64)
         first = np.zeros((len(names), len(items)), dtype=np.int64)
-        for a, name in enumerate(names):
-            for i, item in enumerate(items):
-                tree = item.get(name)
-                if tree is None:
-                    continue
-                scan = scanned_words(tree)
-                if scan is None or tree.unannotated:
-                    return None
-                words, start = scan
-                k = found.get(id(words))
-                if k is None:
-                    k = found[id(words)] = len(sources)
+        for a, name in enumerate(names):  # comprehensions over the trees, the rest on arrays
+            trees = [item.get(name) for item in items]
+            there = [i for i, tree in enumerate(trees) if tree is not None]
+            try:
+                scans = [trees[i].__dict__["_scan"] for i in there]
+            except (AttributeError, KeyError):
+                return None
+            if any(trees[i].unannotated for i in there):
+                return None
+            for key, words in {id(words): words for words, _ in scans}.items():
+                if key not in found:
+                    found[key] = len(sources)
                     sources.append(words)
-                which[a, i], first[a, i] = k, start
+            at = np.asarray(there, dtype=np.int64)
+            which[a, at] = np.fromiter((found[id(words)] for words, _ in scans), dtype=np.int64, count=len(scans))
+            first[a, at] = np.fromiter((start for _, start in scans), dtype=np.int64, count=len(scans))
         n = np.asarray(lengths, dtype=np.int64)
         offsets = np.concatenate(([0], np.cumsum(n)))
         within = np.arange(int(offsets[-1]), dtype=np.int64) - np.repeat(offsets[:-1], n)
