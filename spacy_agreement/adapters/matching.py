@@ -146,25 +146,28 @@ def _by_key(columns: Sequence[Sequence[Optional[Any]]], names: Sequence[str], ke
     first_tree: Dict[str, Any] = {}
     by_key: Dict[str, Dict[str, Optional[Any]]] = {}
     for column, name in zip(columns, names):
-        seen: Dict[str, Any] = {}
-        for tree in column:
-            if tree is None:
-                continue
-            key = key_of(tree)
-            if key in seen:
-                what = f"sent_id {key}" if rule == "sent_id" else "this sentence's text"
-                raise MismatchedCorpusError(f"{what} is in the file twice (also {_where(seen[key])}): "
-                                            "an annotator's sentences must be distinct", tree.location)
-            seen[key] = tree
-            if key not in by_key:
-                by_key[key] = {}
+        trees = [tree for tree in column if tree is not None]
+        keys = [str(tree.location.sent_id) for tree in trees] if rule == "sent_id" else [key_of(t) for t in trees]
+        if len(set(keys)) < len(keys):  # the first key given twice, named where it is
+            seen: Dict[str, Any] = {}
+            for key, tree in zip(keys, trees):
+                if key in seen:
+                    what = f"sent_id {key}" if rule == "sent_id" else "this sentence's text"
+                    raise MismatchedCorpusError(f"{what} is in the file twice (also {_where(seen[key])}): "
+                                                "an annotator's sentences must be distinct", tree.location)
+                seen[key] = tree
+        for key, tree in zip(keys, trees):
+            entry = by_key.get(key)
+            if entry is None:
+                by_key[key] = {name: tree}
                 order.append(key)
                 first_tree[key] = tree
-            by_key[key][name] = tree
+            else:
+                entry[name] = tree
     if rule == "sent_id":  # one order whatever the files' order: the same α to the last bit
         order.sort(key=_natural)
     items = [by_key[k] for k in order]
-    labels = [k if rule == "sent_id" else _item_label(first_tree[k]) for k in order]
+    labels = order if rule == "sent_id" else [_item_label(first_tree[k]) for k in order]
     missing = tuple(f"{label}: lacks {', '.join(n for n in names if n not in item)}"
                     for label, item in zip(labels, items) if len(item) < len(names))
     return items, labels, ItemMatch(rule, missing)
