@@ -34,7 +34,6 @@ Loading a corpus:
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import errno
 import os
@@ -49,7 +48,6 @@ from ..registry import Registry
 from .brackets import read_brackets, trim_trailing_failures
 from .matching import match_documents, match_items, present
 from .conllu import read_conll
-from .conllu.scan import scanned_ahead
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: A reader's name, a key of :data:`READERS` (``"conll"``, ``"bracket"``, or a registered one).
@@ -278,9 +276,7 @@ def load_parallel_files(
     reader = get_reader(fmt)
     names = annotator_names(paths, annotators)
     stats = {name: ReadStats() for name in names}
-    # CoNLL-U files scanned side by side, each while the trees of the one before are made
-    ahead = scanned_ahead(paths) if reader is READERS.find("conll") else contextlib.nullcontext()
-    with collection_paused(), ahead:  # a corpus of small objects without cycles (_memory)
+    with collection_paused():  # a corpus of small objects without cycles (_memory)
         read: List[Any] = []
         first_read: Dict[Optional[str], int] = {}  # a file given twice (allow_duplicates) is read once
         for p, n in zip(paths, names):

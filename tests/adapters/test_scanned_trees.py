@@ -295,49 +295,6 @@ def test_tree_codes_are_the_trees_columns(tmp_path_factory, seed):
     assert tree_codes([], ["form"]).codes.shape == (1, 0)
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32 - 1))
-def test_files_scanned_ahead_give_the_corpus_read_one_after_the_other(tmp_path_factory, seed):
-    """``load_parallel_files`` scans the CoNLL-U files side by side (``scan.scanned_ahead``): the same
-    items, trees, locations and counts as reading them one after the other; each file read once; a
-    file the scanner leaves still read by the Python reader."""
-    import contextlib
-
-    from spacy_agreement.adapters import files
-    from spacy_agreement.adapters.conllu import scan
-
-    rng = random.Random(seed)
-    folder = tmp_path_factory.mktemp("ahead")
-    paths = []
-    for name in ("a", "b", "c"):
-        path = folder / f"{name}.conllu"
-        path.write_bytes(random_file(rng, rng.random() < 0.3).encode("utf-8"))
-        paths.append(path)
-
-    def load():
-        try:
-            corpus = files.load_parallel_files(paths)
-        except Exception as exc:  # the same error either way
-            return repr(exc)
-        return (corpus.annotators, corpus.names, corpus.read_stats, corpus.matched_by,
-                [{n: (t.heads.tolist(), t.forms, t.deprels, t.location, t.location.token_offsets)
-                  for n, t in item.items()} for item in corpus.items])
-
-    calls = []
-    real = scan._scan_blocks
-    original = files.scanned_ahead
-    try:
-        scan._scan_blocks = lambda *args: calls.append(args[2]) or real(*args)
-        ahead = load()
-        assert len(calls) == len(set(calls)) <= 3
-        files.scanned_ahead = lambda paths: contextlib.nullcontext()
-        assert load() == ahead
-    finally:
-        scan._scan_blocks = real
-        files.scanned_ahead = original
-    assert not getattr(scan._AHEAD, "scans", None)  # nothing left behind
-
-
 def test_trees_made_at_once_hold_every_field_of_the_dataclasses(tmp_path):
     """The scanner's trees and locations are made with their fields set at once
     (``DependencyTree._read``, ``Location._read``): every field of the dataclass there, equal and

@@ -15,12 +15,9 @@ from __future__ import annotations
 
 import io
 import os
-import threading
 import unicodedata
-from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, BinaryIO, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -96,61 +93,10 @@ def worth_scanning(path: PathLike) -> bool:
         return True
 
 
-#: the scans started by :func:`scanned_ahead` on the calling thread, by path and name
-_AHEAD = threading.local()
-
-
-@contextmanager
-def scanned_ahead(paths: Sequence[PathLike]) -> Iterator[None]:
-    """Within the block, the regular files among ``paths`` worth scanning (each once) are scanned
-    on worker threads, all at once, while the caller reads them one after the other:
-    :func:`scan_file` of one of them (the same path, no table, the path as its name), called on
-    this thread, takes that scan instead of reading the file again. The compiled scanner lets go
-    of the interpreter, so a file is scanned while the trees of the one before are made (a pipe is
-    never read ahead: what a reader does not take would be lost)."""
-    pending: Dict[Tuple[str, str], Future] = getattr(_AHEAD, "scans", None) or {}
-    keys: List[Tuple[str, str]] = []
-    for path in paths:
-        key = (os.fspath(path), os.fspath(path))
-        try:
-            regular = os.path.isfile(path)
-        except (OSError, ValueError):
-            regular = False
-        if regular and worth_scanning(path) and key not in pending and key not in keys:
-            keys.append(key)
-    if len(keys) < 2:  # nothing to read beside another
-        yield
-        return
-    pool = ThreadPoolExecutor(max_workers=min(len(keys), max(os.cpu_count() or 1, 2)),
-                              thread_name_prefix="conllu-scan")
-    _AHEAD.scans = pending
-    try:
-        for key in keys:
-            pending[key] = pool.submit(_scan_path, key[0], key[1])
-        yield
-    finally:
-        for key in keys:
-            started = pending.pop(key, None)
-            if started is not None:
-                started.cancel()
-        pool.shutdown(wait=True)
-
-
-def _scan_path(path: str, name: str) -> Optional[Scanned]:
-    with open(path, "rb") as handle:
-        return _scan_blocks(handle, None, name)
-
-
 def scan_file(path: PathLike, table: Optional[object] = None, name: Optional[str] = None) -> Optional[Scanned]:
     """The file read by the Cython scanner in blocks, or ``None`` where the scanner leaves
     it to the Python readers (anything but plain CoNLL-U with ``\\n`` line ends, valid
-    UTF-8: they read it and give the errors); the scan :func:`scanned_ahead` started, where it
-    started one for this file."""
-    pending = getattr(_AHEAD, "scans", None)
-    if pending and table is None:
-        started = pending.pop((os.fspath(path), name or os.fspath(path)), None)
-        if started is not None:
-            return started.result()
+    UTF-8: they read it and give the errors)."""
     with open(path, "rb") as handle:
         return _scan_blocks(handle, table, name or os.fspath(path))
 
