@@ -15,6 +15,7 @@ reads the file itself and names the error, so the errors stay where they were.
 """
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
@@ -31,6 +32,8 @@ FORM, LEMMA, UPOS, XPOS, FEATS, DEPREL, MISC = range(7)
 WORD, RANGE, EMPTY = 0, 1, 2
 
 _IDS: List[Tuple[str, ...]] = [()]
+#: trees made at a time (their columns' slices in lists of this length)
+TREES_AT_ONCE = 4096
 
 
 class ScannedWords:
@@ -182,39 +185,55 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
     all_codes = rows["codes"]
     source, ids = scanned.source, sentences["sent_id"]
     bounds = offsets.tolist()
+    n = len(bounds) - 1
+    sizes = np.diff(offsets).tolist()
+    _ids(max(sizes, default=0))  # the id tuples of every length here made
+    # what few sentences have: multiword ranges and empty nodes, relations not annotated; counted per tree
+    multiwords: List[tuple] = [()] * n
+    named: List[tuple] = [()] * n
+    unlabelled: List[Tuple[int, ...]] = [()] * n
+    counts: dict = {}
+    for s, extra in extras.items():
+        start, spans, names, ranges = starts[s], [], [], 0
+        for r in extra:
+            first, last = int(firsts[r]), int(lasts[r])
+            if kinds[r] == RANGE:
+                spans.append((first, last, values[all_codes[r, FORM]], values[all_codes[r, MISC]]))
+                names.append((f"{first}-{last}", int(lines[r]) - start))
+                ranges += 1
+            else:
+                names.append((f"{first}.{last}", int(lines[r]) - start))
+        multiwords[s], named[s] = tuple(spans), tuple(names)
+        counts[s] = [ranges, len(extra) - ranges, 0]
+    for s in unlabelled_sentences:
+        a, b = bounds[s], bounds[s + 1]
+        unlabelled[s] = tuple(k - a + 1 for k in range(a, b) if deprels[k] == "_")
+        counts.setdefault(s, [0, 0, 0])[2] = len(unlabelled[s])
     new, new_location = DependencyTree._read, Location._read
     words = ScannedWords(codes, heads, scanned.table)
-    for s in range(len(bounds) - 1):
-        a, b = bounds[s], bounds[s + 1]
-        start = starts[s]
-        multiword: Tuple[Tuple[int, int, str, str], ...] = ()
-        extra_offsets: Tuple[Tuple[str, int], ...] = ()
-        if s in extras:
-            spans, named = [], []
-            for r in extras[s]:
-                first, last = int(firsts[r]), int(lasts[r])
-                if kinds[r] == RANGE:
-                    spans.append((first, last, values[all_codes[r, FORM]], values[all_codes[r, MISC]]))
-                    named.append((f"{first}-{last}", int(lines[r]) - start))
-                    if stats is not None:
-                        stats.multiword_ranges += 1
-                else:
-                    named.append((f"{first}.{last}", int(lines[r]) - start))
-                    if stats is not None:
-                        stats.empty_nodes += 1
-            multiword, extra_offsets = tuple(spans), tuple(named)
-        unlabelled: Tuple[int, ...] = ()
-        if s in unlabelled_sentences:
-            unlabelled = tuple(k - a + 1 for k in range(a, b) if deprels[k] == "_")
-        location = new_location(source, s + 1, start, sent_id_of(ids[s]), line_offsets[a:b], extra_offsets)
-        tree = new(forms[a:b], heads[a:b], deprels[a:b], upos[a:b], _ids(b - a), location, lemmas[a:b], feats[a:b],
-                   xpos[a:b], misc[a:b], multiword, (), unlabelled, (words, a))
-        if stats is not None:
+    for c0 in range(0, n, TREES_AT_ONCE):  # each column's slices by a comprehension, the trees by map
+        c1 = min(c0 + TREES_AT_ONCE, n)
+        spans = [slice(a, b) for a, b in zip(bounds[c0:c1], bounds[c0 + 1:c1 + 1])]
+        locations = map(new_location, repeat(source, c1 - c0), range(c0 + 1, c1 + 1), starts[c0:c1],
+                        [sent_id_of(x) for x in ids[c0:c1]], [line_offsets[x] for x in spans], named[c0:c1])
+        trees = list(map(new, [forms[x] for x in spans], [heads[x] for x in spans], [deprels[x] for x in spans],
+                         [upos[x] for x in spans], [_IDS[k] for k in sizes[c0:c1]], locations,
+                         [lemmas[x] for x in spans], [feats[x] for x in spans], [xpos[x] for x in spans],
+                         [misc[x] for x in spans], multiwords[c0:c1], repeat((), c1 - c0), unlabelled[c0:c1],
+                         [(words, a) for a in bounds[c0:c1]]))
+        if stats is None:
+            yield from trees
+            continue
+        for s, tree in enumerate(trees, c0):  # counted as each tree is given
+            if s in counts:
+                ranges, empties, tokens = counts[s]
+                stats.multiword_ranges += ranges
+                stats.empty_nodes += empties
+                if tokens:  # ReadStats.count_partial of a tree whose heads are all annotated
+                    stats.partial_trees += 1
+                    stats.unlabelled_tokens += tokens
             stats.sentences += 1
-            if unlabelled:  # ReadStats.count_partial of a tree whose heads are all annotated
-                stats.partial_trees += 1
-                stats.unlabelled_tokens += len(unlabelled)
-        yield tree
+            yield tree
 
 
 def comment_sent_id(line: Optional[str]) -> Optional[str]:
