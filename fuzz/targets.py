@@ -673,7 +673,8 @@ def drawing(data: bytes) -> Tag:
     """The judging page's compiled pictures (``_drawing``): judging items decoded from the bytes
     (odd words and labels, self-heads, cycles) drawn by ``judging_drawing.dependency_pictures``,
     which must give the Python drawing's pictures; then ``_drawing.dependency_pictures`` directly
-    with some arrays broken, which must raise ``ValueError`` or ``TypeError``, never crash."""
+    with some arrays broken, and ``_drawing.tree_texts`` (the key's tree texts), which must raise
+    ``ValueError`` or ``TypeError``, never crash."""
     from spacy_agreement import _drawing
     from spacy_agreement.report.judging_drawing import dependency_pictures
     from spacy_agreement.report.judging_pictures import analysis_pictures
@@ -701,6 +702,14 @@ def drawing(data: bytes) -> Tag:
     try:
         _drawing.dependency_pictures(strings, offsets, floats[0], ints[0], ints[1] - 1, ints[2], ints[3],
                                      floats[1], floats[2], ints[4], ints[5] - 1, flags[0], flags[1])
+    except (ValueError, TypeError):
+        pass
+    codes = [np.zeros(n, dtype=np.int32) for _ in range(3)]  # the key's tree texts, with the same broken offsets
+    if r.byte() & 1:
+        _mutate_arrays(r, codes)
+    with_upos = np.ones(max(len(offsets) - 1, 0), dtype=np.uint8)
+    try:
+        _drawing.tree_texts([b'"w"'], offsets, codes[0], ints[0], codes[1], codes[2], with_upos)
     except (ValueError, TypeError):
         pass
     return f"drawing:{len(items)}"

@@ -238,3 +238,28 @@ def test_trees_read_through_the_scanner_as_json_dumps_writes_them(tmp_path_facto
     assert _texts_of(trees) == [(json.dumps(tree_json(t), ensure_ascii=False).encode("utf-8"),
                                  json.dumps(tree_json(t), ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
                                 for t in trees]
+
+
+def test_the_compiled_tree_texts_refuse_what_is_out_of_range():
+    """Called directly, ``_drawing.tree_texts`` checks every index before it writes anything."""
+    from spacy_agreement._drawing import tree_texts
+
+    def call(offsets=(0, 2), forms=(0, 1), strings=(b'"a"', b'"b"'), with_upos=(1,)):
+        ints = np.array(forms, dtype=np.int32)
+        return tree_texts(list(strings), np.array(offsets, dtype=np.int64), ints, np.zeros(2, dtype=np.int32), ints,
+                          ints, np.array(with_upos, dtype=np.uint8))
+
+    assert call() == [(b'{"forms": ["a", "b"], "heads": [0, 0], "deprels": ["a", "b"], "upos": ["a", "b"]}',
+                       b'{"forms":["a","b"],"heads":[0,0],"deprels":["a","b"],"upos":["a","b"]}')]
+    with pytest.raises(ValueError, match="string out of range"):
+        call(forms=(0, 2))
+    with pytest.raises(ValueError, match="string out of range"):
+        call(forms=(-1, 0))
+    with pytest.raises(ValueError, match="offsets must run from 0 to 2"):
+        call(offsets=(0, 1))
+    with pytest.raises(ValueError, match="must not decrease"):
+        call(offsets=(0, 3, 2), with_upos=(1, 1))
+    with pytest.raises(ValueError, match="one per tree"):
+        call(with_upos=(1, 1))
+    with pytest.raises(TypeError, match="bytes only"):
+        call(strings=('"a"', b'"b"'))
