@@ -47,17 +47,6 @@ class Location:
     token_offsets: Tuple[int, ...] = field(default=(), compare=False, repr=False)
     extra_offsets: Tuple[Tuple[str, int], ...] = field(default=(), compare=False, repr=False)
 
-    @classmethod
-    def _read(cls, source: str, sentence: Optional[int], line: Optional[int], sent_id: Optional[str],
-              token_offsets: Tuple[int, ...], extra_offsets: Tuple[Tuple[str, int], ...]) -> "Location":
-        """A sentence's location as a reader makes tens of thousands of them (no token), its fields
-        set at once instead of one by one through the frozen dataclass's ``__init__``."""
-        location = object.__new__(cls)
-        object.__setattr__(location, "__dict__", {
-            "source": source, "sentence": sentence, "token": None, "line": line, "sent_id": sent_id,
-            "token_line": None, "token_offsets": token_offsets, "extra_offsets": extra_offsets})
-        return location
-
     @property
     def token_lines(self) -> Tuple[int, ...]:
         """The file line of each syntactic word in order (ids 1..n); empty when not known."""

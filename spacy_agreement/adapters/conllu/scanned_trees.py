@@ -209,13 +209,15 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
         a, b = bounds[s], bounds[s + 1]
         unlabelled[s] = tuple(k - a + 1 for k in range(a, b) if deprels[k] == "_")
         counts.setdefault(s, [0, 0, 0])[2] = len(unlabelled[s])
-    new, new_location = DependencyTree._read, Location._read
+    new = DependencyTree._read
     words = ScannedWords(codes, heads, scanned.table)
     for c0 in range(0, n, TREES_AT_ONCE):  # each column's slices by a comprehension, the trees by map
         c1 = min(c0 + TREES_AT_ONCE, n)
         spans = [slice(a, b) for a, b in zip(bounds[c0:c1], bounds[c0 + 1:c1 + 1])]
-        locations = map(new_location, repeat(source, c1 - c0), range(c0 + 1, c1 + 1), starts[c0:c1],
-                        [sent_id_of(x) for x in ids[c0:c1]], [line_offsets[x] for x in spans], named[c0:c1])
+        # a location's fields in the inline values its __init__ makes (a dict of its own would double it)
+        locations = map(Location, repeat(source, c1 - c0), range(c0 + 1, c1 + 1), repeat(None), starts[c0:c1],
+                        [sent_id_of(x) for x in ids[c0:c1]], repeat(None), [line_offsets[x] for x in spans],
+                        named[c0:c1])
         trees = list(map(new, [forms[x] for x in spans], [heads[x] for x in spans], [deprels[x] for x in spans],
                          [upos[x] for x in spans], [_IDS[k] for k in sizes[c0:c1]], locations,
                          [lemmas[x] for x in spans], [feats[x] for x in spans], [xpos[x] for x in spans],
