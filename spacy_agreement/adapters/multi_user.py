@@ -16,7 +16,8 @@ import io
 import os
 from typing import Dict, List, Optional, Union
 
-from conllu.parser import parse_comment_line
+import numpy as np
+from conllu.parser import DEFAULT_METADATA_PARSERS, parse_comment_line
 
 from .._memory import collection_paused
 from ..corpus import Corpus, ReadStats
@@ -35,24 +36,29 @@ def user_ids(text: str, key: str = USER_KEY) -> List[Optional[str]]:
     """For each sentence of CoNLL-U text, in order, the value of its (last) ``# KEY = VALUE``
     comment (``None`` where there is none). Sentences are the blocks of non-blank lines (a line of
     white space only is blank), as every reader of the package cuts them; only the comment lines that
-    hold ``KEY`` are parsed (``conllu``'s ``parse_comment_line``)."""
-    out: List[Optional[str]] = []
-    value: Optional[str] = None
-    inside = False
-    for line in io.StringIO(text):  # lines as a file gives them: cut at "\n" only
-        line = line.strip()
-        if not line:
-            if inside:
-                out.append(value)
-                value, inside = None, False
+    hold ``KEY`` are parsed (``conllu``'s ``parse_comment_line``). The lines are those a file gives
+    (cut at ``"\\n"`` only), each line's block found on arrays, not line by line."""
+    lines = text.split("\n")
+    n = len(lines)
+    blank = np.fromiter(map(str.isspace, lines), dtype=bool, count=n)  # what strip() would empty
+    blank |= np.fromiter(map(len, lines), dtype=np.int64, count=n) == 0
+    starts = ~blank
+    starts[1:] &= blank[:-1]  # a block's first line: not blank, after a blank line or first
+    block = np.cumsum(starts) - 1
+    out: List[Optional[str]] = [None] * int(starts.sum())
+    plain = key not in DEFAULT_METADATA_PARSERS  # newdoc, newpar: conllu's own parsers
+    for k in [k for k, line in enumerate(lines) if key in line]:  # a comment's name is a part of its text
+        line = lines[k].strip()
+        if not line or line[0] != "#":
             continue
-        inside = True
-        if line[0] == "#" and key in line:  # a comment's name is a part of its text
-            for name, found in parse_comment_line(line):
-                if name == key:
-                    value = str(found)
-    if inside:
-        out.append(value)
+        if plain:  # parse_comment_line's rule for the other keys: "# NAME = VALUE", both not empty
+            name, equals, found = line[1:].partition("=")
+            if equals and name.strip() == key and found.strip():
+                out[block[k]] = found.strip()
+            continue
+        for name, value in parse_comment_line(line):
+            if name == key:
+                out[block[k]] = str(value)
     return out
 
 

@@ -226,10 +226,11 @@ def test_user_ids_as_every_comment_parsed():
     pieces = st.sampled_from(["# user_id = ann", "#user_id=bob", "# user_id =", "# user_idx = c", "# x user_id = d",
                               "# user_id = e = f", "# newdoc id = user_id", "#  user_id  =  g ", "# sent_id = 1",
                               "1\tw\t_\t_\t_\t_\t0\troot\t_\t_", "", " ", "\t", "\u3000", "\x1c", "# user_id = h\r",
-                              "#", "# user_id", "2\tx\t_\t_\t_\t_\t1\tdep\t_\t_"])
+                              "#", "# user_id", "2\tx\t_\t_\t_\t_\t1\tdep\t_\t_", "# newdoc", "# newdoc id = n",
+                              "# x = 1 = 2", "#x=", "# = x", " # user_id = i ", "#\tuser_id\t=\tj"])
 
     @settings(max_examples=300, deadline=None)
-    @given(st.lists(pieces, max_size=30), st.sampled_from(["user_id", "user", "id"]), st.booleans())
+    @given(st.lists(pieces, max_size=30), st.sampled_from(["user_id", "user", "id", "newdoc", "x"]), st.booleans())
     def check(lines, key, final_newline):
         text = "\n".join(lines) + ("\n" if final_newline else "")
         assert user_ids(text, key) == _reference_user_ids(text, key)
