@@ -449,12 +449,14 @@ class TreeColumns:
                            self.lemma[rows], self.feats[rows], lambda s: where(int(sentences[s])))
 
 
-def tree_columns_from_scan(scanned: Any) -> Optional[TreeColumns]:
+def tree_columns_from_scan(scanned: Any, first: int = 0) -> Optional[TreeColumns]:
     """The trees of a file read by the compiled scanner
     (:func:`~spacy_agreement.adapters.conllu.scan.scan_file`) as :class:`TreeColumns` (the words of each
     sentence; ranges and empty nodes left out, as :func:`iter_conll` leaves them out of the
     tree), or ``None`` when :func:`iter_conll` must read it: a head outside its sentence (an
-    error it names), a relation ``_`` (a partial annotation), a sentence without words."""
+    error it names), a relation ``_`` (a partial annotation), a sentence without words.
+    ``first``: the sentences of the file before these (a block of a file read a block at a time),
+    which their locations' sentence numbers count."""
     import numpy as np
 
     rows, sentences = scanned.rows, scanned.sentences
@@ -479,7 +481,7 @@ def tree_columns_from_scan(scanned: Any) -> Optional[TreeColumns]:
     source = scanned.source
 
     def where(s: int) -> Location:
-        return Location(source, s + 1, None, int(lines[s]), _comment_sent_id(ids[s]))
+        return Location(source, first + s + 1, None, int(lines[s]), _comment_sent_id(ids[s]))
 
     return TreeColumns(offsets, np.ascontiguousarray(heads, dtype=np.int32), codes[:, 0].copy(), codes[:, 2].copy(),
                        codes[:, 5].copy(), codes[:, 1].copy(), codes[:, 4].copy(), where)

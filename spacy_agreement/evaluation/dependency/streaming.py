@@ -30,7 +30,7 @@ sentence and the token of the problem.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
@@ -200,12 +200,9 @@ def _read_pair(gold: ScanStream, pred: ScanStream, n: int) -> Tuple[Optional[Blo
 def block_columns(block: Block) -> TreeColumns:
     """The words of a block as :class:`TreeColumns` (``where`` naming each sentence by its
     number in the file), or :class:`Unscannable` where the tree readers must read the file."""
-    columns = tree_columns_from_scan(block.scanned)
+    columns = tree_columns_from_scan(block.scanned, first=block.base)
     if columns is None:
         raise Unscannable(block.scanned.source)
-    if block.base:
-        where, base = columns.where, block.base
-        columns.where = lambda s: replace(where(s), sentence=base + s + 1)
     return columns
 
 
