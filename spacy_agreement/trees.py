@@ -131,15 +131,13 @@ class DependencyTree:
               xpos: Tuple[str, ...], misc: Tuple[str, ...], multiword: Tuple[Tuple[int, int, str, str], ...],
               unannotated: Tuple[int, ...], unlabelled: Tuple[int, ...], scan: object) -> "DependencyTree":
         """A tree of columns a reader has checked as :meth:`create` checks them (the compiled
-        scanner's trees), its fields set at once instead of one by one through the frozen
-        dataclass's ``__init__`` (a third of the time, for a treebank's tens of thousands of
-        trees), and ``scan`` kept as its ``_scan`` (what
-        :func:`~spacy_agreement.adapters.conllu.scanned_trees.scanned_words` finds)."""
-        tree = object.__new__(cls)
-        object.__setattr__(tree, "__dict__", {
-            "forms": forms, "heads": heads, "deprels": deprels, "upos": upos, "ids": ids, "location": location,
-            "lemmas": lemmas, "feats": feats, "xpos": xpos, "misc": misc, "multiword": multiword,
-            "unannotated": unannotated, "unlabelled": unlabelled, "_scan": scan})
+        scanner's trees), ``scan`` kept as its ``_scan`` (what
+        :func:`~spacy_agreement.adapters.conllu.scanned_trees.scanned_words` finds): its fields
+        set by the dataclass's own ``__init__``, whose values the instances' dicts keep under keys
+        shared by the class (a dict of its own per tree would take ~250 bytes more)."""
+        tree = cls(forms, heads, deprels, upos, ids, location, lemmas, feats, xpos, misc, multiword, unannotated,
+                   unlabelled)
+        tree.__dict__["_scan"] = scan
         return tree
 
     @classmethod

@@ -295,9 +295,9 @@ def test_tree_codes_are_the_trees_columns(tmp_path_factory, seed):
     assert tree_codes([], ["form"]).codes.shape == (1, 0)
 
 
-def test_trees_made_at_once_hold_every_field_of_the_dataclasses(tmp_path):
-    """The scanner's trees are made with their fields set at once (``DependencyTree._read``): every
-    field of the dataclass there, the tree pickled without its codes; their locations equal and
+def test_the_scanners_trees_hold_every_field_of_the_dataclasses(tmp_path):
+    """The scanner's trees (``DependencyTree._read``, a chunk at a time): every field of the dataclass
+    there and their codes beside them, the tree pickled without its codes; their locations equal and
     hashed as the dataclass's own ``__init__`` makes them."""
     import dataclasses
     import pickle
