@@ -233,6 +233,25 @@ cdef inline void put_string(Out *o, Strings *s, int32_t k) noexcept nogil:
     put(o, s.text[k], s.size[k])
 
 
+cdef int read_strings(tuple kept, Strings *table) except -1:
+    """``table`` pointing into the texts of ``kept`` (bytes only, else TypeError), which the caller
+    holds while the loops read them without the GIL and frees ``table.text`` and ``table.size``
+    after (NULL where not allocated)."""
+    cdef Py_ssize_t k, count = len(kept)
+    for text in kept:
+        if type(text) is not bytes:
+            raise TypeError("strings: bytes only")
+    table.count = count
+    table.text = <const char **>malloc((count + 1) * sizeof(char *))
+    table.size = <Py_ssize_t *>malloc((count + 1) * sizeof(Py_ssize_t))
+    if table.text == NULL or table.size == NULL:
+        raise MemoryError()
+    for k in range(count):
+        table.text[k] = PyBytes_AS_STRING(kept[k])
+        table.size[k] = PyBytes_GET_SIZE(kept[k])
+    return 0
+
+
 # --- placement (report.svg._place_dependency_band, report.svg_parts._conflicts) -----------------
 cdef struct Item:
     int32_t key
@@ -695,27 +714,21 @@ def dependency_pictures(list strings, const int64_t[::1] offsets, const double[:
                     raise ValueError(f"sentence {i}, token {k - start + 1}: string {title} out of range")
                 if shown < 0:
                     raise ValueError(f"sentence {i}, analysis {a}, token {k - start + 1}: no label")
-    for text in kept:
-        if type(text) is not bytes:
-            raise TypeError("strings: bytes only")
-    table.count = count
-    table.text = <const char **>malloc((count + 1) * sizeof(char *))
-    table.size = <Py_ssize_t *>malloc((count + 1) * sizeof(Py_ssize_t))
+    table.text = NULL
+    table.size = NULL
     outs = <Out *>malloc(B * sizeof(Out))
     space = <double *>malloc((3 * top + 1) * sizeof(double))
     items = <Item *>malloc(((2 + B) * top + 1) * sizeof(Item))
     result = []
     try:
-        if table.text == NULL or table.size == NULL or outs == NULL or space == NULL or items == NULL:
+        if outs == NULL or space == NULL or items == NULL:
             raise MemoryError()
-        for k in range(count):
-            table.text[k] = PyBytes_AS_STRING(kept[k])
-            table.size[k] = PyBytes_GET_SIZE(kept[k])
-        for a in range(B):
+        for a in range(B):  # before anything can raise: the buffers the finally clause frees
             outs[a].buf = NULL
             outs[a].len = outs[a].cap = outs[a].failed = 0
         escaped.buf = NULL
         escaped.len = escaped.cap = escaped.failed = 0
+        read_strings(kept, &table)
         s.bands = B
         s.stride = T
         for i in range(n_items):
@@ -842,21 +855,13 @@ def tree_texts(list strings, const int64_t[::1] offsets, const int32_t[::1] form
     for k in range(T):
         if not (0 <= forms[k] < count and 0 <= deprels[k] < count and 0 <= upos[k] < count):
             raise ValueError(f"token {k}: string out of range")
-    for text in kept:
-        if type(text) is not bytes:
-            raise TypeError("strings: bytes only")
-    table.count = count
-    table.text = <const char **>malloc((count + 1) * sizeof(char *))
-    table.size = <Py_ssize_t *>malloc((count + 1) * sizeof(Py_ssize_t))
+    table.text = NULL
+    table.size = NULL
     o.buf = NULL
     o.len = o.cap = o.failed = 0
     result = []
     try:
-        if table.text == NULL or table.size == NULL:
-            raise MemoryError()
-        for k in range(count):
-            table.text[k] = PyBytes_AS_STRING(kept[k])
-            table.size[k] = PyBytes_GET_SIZE(kept[k])
+        read_strings(kept, &table)
         for i in range(n_trees):
             start, end = offsets[i], offsets[i + 1]
             pair = []
