@@ -96,8 +96,10 @@ def commands(a: Path, b: Path, c: Path, folder: Path) -> List[Tuple[str, List[st
         ("judge A B --gold A --html P", [*cli, "judge", str(a), str(b), "--gold", str(a), "--html",
                                          str(folder / "judge.html")]),
         ("compare A B C --metric las", [*cli, "compare", str(a), str(b), str(c), "--metric", "las"]),
-        ("alpha A B", [*cli, "alpha", str(a), str(b)]),
-        ("report A B --html P", [*cli, "report", str(a), str(b), "--html", str(folder / "report.html")]),
+        # exact α in both (--alpha auto may sample it on a slow machine: then the two are not comparable)
+        ("alpha A B --alpha exact", [*cli, "alpha", str(a), str(b), "--alpha", "exact"]),
+        ("report A B --alpha exact --html P", [*cli, "report", str(a), str(b), "--alpha", "exact", "--html",
+                                              str(folder / "report.html")]),
         # the same two annotators as a tool exports them (the readers of the exports, issue 50's first item)
         ("alpha ZIP --alpha off", [*cli, "alpha", str(archive), "--alpha", "off"]),
         ("layers ZIP", [*cli, "layers", str(archive)]),
@@ -170,15 +172,16 @@ def goals(now: dict) -> List[str]:
     if "compare A B C --metric las" in now:
         wall = now["compare A B C --metric las"][0]
         lines.append(f"- `compare`: {wall:.2f} s (goal ≤ 4 s): {'met' if wall <= 4 else 'NOT met'}")
-    if "report A B --html P" in now and "alpha A B" in now:
-        bound = now["alpha A B"][0] + 2 * base
-        wall = now["report A B --html P"][0]
+    if "report A B --alpha exact --html P" in now and "alpha A B --alpha exact" in now:
+        bound = now["alpha A B --alpha exact"][0] + 2 * base
+        wall = now["report A B --alpha exact --html P"][0]
         lines.append(f"- `report`: {wall:.2f} s against alpha + 2× evaluate = {bound:.2f} s: "
                      f"{'met' if wall <= bound else 'NOT met'}")
+    exact = ("alpha A B --alpha exact", "report A B --alpha exact --html P")
     for name, (_, peak) in now.items():
         if peak > 300:
             lines.append(f"- `{name}`: peak {peak:.0f} MiB over 300 MiB"
-                         + (" (exact α's working memory counts here)" if name in ("alpha A B", "report A B --html P") else ""))
+                         + (" (exact α's working memory counts here)" if name in exact else ""))
     return lines
 
 
