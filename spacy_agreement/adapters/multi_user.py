@@ -22,7 +22,7 @@ from conllu.parser import DEFAULT_METADATA_PARSERS, parse_comment_line
 from .._memory import collection_paused
 from ..corpus import Corpus, ReadStats
 from ..errors import InvalidTreeError, Location, MismatchedCorpusError
-from .conllu.scanned_trees import trees_from_bytes
+from .conllu.scanned_trees import comment_value, trees_from_bytes
 from .conllu.trees import iter_conll
 from .matching import match_columns
 
@@ -51,10 +51,10 @@ def user_ids(text: str, key: str = USER_KEY) -> List[Optional[str]]:
         line = lines[k].strip()
         if not line or line[0] != "#":
             continue
-        if plain:  # parse_comment_line's rule for the other keys: "# NAME = VALUE", both not empty
-            name, equals, found = line[1:].partition("=")
-            if equals and name.strip() == key and found.strip():
-                out[block[k]] = found.strip()
+        if plain:
+            found = comment_value(line, key)
+            if found is not None:
+                out[block[k]] = found
             continue
         for name, value in parse_comment_line(line):
             if name == key:

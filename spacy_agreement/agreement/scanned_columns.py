@@ -28,26 +28,19 @@ class ScannedColumns:
            lengths: Sequence[int]) -> Optional["ScannedColumns"]:
         """The units' files and word rows (``-1``: the annotator lacks the item), or ``None`` where a
         compared tree was not read through the scanner (or is partial: its texts are not the codes')."""
-        found: Dict[int, int] = {}
-        sources: List[Any] = []
+        from ..adapters.conllu.scanned_trees import scanned_sources
+
         which = np.full((len(names), len(items)), -1, dtype=np.int64)
         first = np.zeros((len(names), len(items)), dtype=np.int64)
-        for a, name in enumerate(names):  # comprehensions over the trees, the rest on arrays
-            trees = [item.get(name) for item in items]
-            there = [i for i, tree in enumerate(trees) if tree is not None]
-            try:
-                scans = [trees[i].__dict__["_scan"] for i in there]
-            except (AttributeError, KeyError):
-                return None
-            if any(trees[i].unannotated for i in there):
-                return None
-            for key, words in {id(words): words for words, _ in scans}.items():
-                if key not in found:
-                    found[key] = len(sources)
-                    sources.append(words)
-            at = np.asarray(there, dtype=np.int64)
-            which[a, at] = np.fromiter((found[id(words)] for words, _ in scans), dtype=np.int64, count=len(scans))
-            first[a, at] = np.fromiter((start for _, start in scans), dtype=np.int64, count=len(scans))
+        present = [(a, i) for a, name in enumerate(names) for i, item in enumerate(items)
+                   if item.get(name) is not None]
+        found = scanned_sources([items[i][names[a]] for a, i in present])
+        if found is None:
+            return None
+        sources, tree_source, tree_first = found
+        if present:
+            at = tuple(np.asarray(present, dtype=np.int64).T)
+            which[at], first[at] = tree_source, tree_first
         n = np.asarray(lengths, dtype=np.int64)
         offsets = np.concatenate(([0], np.cumsum(n)))
         within = np.arange(int(offsets[-1]), dtype=np.int64) - np.repeat(offsets[:-1], n)

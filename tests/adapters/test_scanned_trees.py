@@ -317,3 +317,22 @@ def test_the_scanners_trees_hold_every_field_of_the_dataclasses(tmp_path):
     again = pickle.loads(pickle.dumps(tree))
     assert "_scan" not in again.__dict__ and again.forms == tree.forms and again.location == location
     assert dataclasses.replace(tree, deprels=tree.deprels).forms == tree.forms
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["#", " ", "sent_id", "user_id", "=", "x", "\t", "a b", "==", "\u3000"]), max_size=8),
+       st.sampled_from(["sent_id", "user_id", "x"]))
+def test_comment_values_as_conllu_parses_them(pieces, key):
+    """``comment_value`` (the sent_id of the scanner's trees, the annotator of a multi-user file) reads
+    a comment line as conllu's ``parse_comment_line`` does, for keys it has no parser of its own for."""
+    from conllu.parser import parse_comment_line
+
+    from spacy_agreement.adapters.conllu.scanned_trees import comment_value
+
+    line = "#" + "".join(pieces)
+    found = None
+    if line.strip():
+        for name, value in parse_comment_line(line):
+            if name == key:
+                found = value
+    assert comment_value(line, key) == found

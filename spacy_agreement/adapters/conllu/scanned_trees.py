@@ -19,7 +19,6 @@ from itertools import repeat
 from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
-from conllu.parser import parse_comment_line
 
 from ...corpus import ReadStats
 from ...errors import Location
@@ -56,6 +55,24 @@ def scanned_words(tree: object) -> Optional[Tuple[ScannedWords, int]]:
     return getattr(tree, "__dict__", {}).get("_scan")
 
 
+def scanned_sources(trees: Sequence[object]) -> Optional[Tuple[List[ScannedWords], np.ndarray, np.ndarray]]:
+    """The coded words of the files ``trees`` were read from, each file once, and per tree the
+    index of its file among them and its first word row there (:func:`scanned_words`, by
+    comprehensions over the trees); ``None`` where a tree was not read through the scanner or holds
+    what its codes do not (a token not annotated: its head and relation are not the file's)."""
+    try:
+        scans = [tree.__dict__["_scan"] for tree in trees]  # type: ignore[attr-defined]
+        if any(tree.unannotated for tree in trees):  # type: ignore[attr-defined]
+            return None
+    except (AttributeError, KeyError):
+        return None
+    found = {id(words): words for words, _ in scans}
+    number = {key: k for k, key in enumerate(found)}
+    which = np.fromiter((number[id(words)] for words, _ in scans), dtype=np.int64, count=len(scans))
+    firsts = np.fromiter((first for _, first in scans), dtype=np.int64, count=len(scans))
+    return list(found.values()), which, firsts
+
+
 class TreeCodes(NamedTuple):
     """The coded columns of many trees read through the scanner, end to end (:func:`tree_codes`):
     tree ``i`` is tokens ``offsets[i]:offsets[i + 1]``; ``codes[c]`` the codes of the ``c``-th
@@ -76,20 +93,14 @@ CODE_COLUMNS = {"form": FORM, "lemma": LEMMA, "upos": UPOS, "xpos": XPOS, "feats
 def tree_codes(trees: Sequence[object], columns: Sequence[str]) -> Optional[TreeCodes]:
     """The ``columns`` (names of :data:`CODE_COLUMNS`) and heads of ``trees`` from their files'
     coded words, gathered on arrays whatever the number of trees, instead of each tree's strings
-    one by one; ``None`` where a tree was not read through the scanner or holds what its codes do
-    not (a token not annotated: its head and relation are not the file's)."""
+    one by one; ``None`` where :func:`scanned_sources` finds none."""
     from ... import _conllu
 
-    try:  # comprehensions over the trees, the rest on arrays
-        scans = [tree.__dict__["_scan"] for tree in trees]  # type: ignore[attr-defined]
-        if any(tree.unannotated for tree in trees):  # type: ignore[attr-defined]
-            return None
-        sizes = [len(tree.heads) for tree in trees]  # type: ignore[attr-defined]
-    except (AttributeError, KeyError):
+    found = scanned_sources(trees)
+    if found is None:
         return None
-    found = {id(words): words for words, _ in scans}
-    sources: List[ScannedWords] = list(found.values())
-    number = {key: k for k, key in enumerate(found)}
+    sources, which, firsts = found
+    sizes = [len(tree.heads) for tree in trees]  # type: ignore[attr-defined]
     picked = [CODE_COLUMNS[c] for c in columns]
     if any((words.codes[:, picked] < 0).any() for words in sources):
         return None
@@ -101,8 +112,6 @@ def tree_codes(trees: Sequence[object], columns: Sequence[str]) -> Optional[Tree
     np.cumsum(n, out=offsets[1:])
     bases = np.zeros(len(sources) + 1, dtype=np.int64)
     np.cumsum([len(words.heads) for words in sources], out=bases[1:])
-    firsts = np.fromiter((first for _, first in scans), dtype=np.int64, count=len(scans))
-    which = np.fromiter((number[id(words)] for words, _ in scans), dtype=np.int64, count=len(scans))
     rows = np.repeat(bases[which] + firsts - offsets[:-1], n) + np.arange(int(offsets[-1]), dtype=np.int64)
     if not sources:
         return TreeCodes(table.strings, np.zeros((len(picked), 0), np.int32), np.zeros(0, np.int32), offsets)
@@ -238,18 +247,23 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
             yield tree
 
 
+def comment_value(line: str, key: str) -> Optional[str]:
+    """The value of ``key`` in a comment line, ``# KEY = VALUE``, as ``conllu``'s
+    ``parse_comment_line`` reads it for a key it has no parser of its own for (not ``newdoc`` or
+    ``newpar``): the name before the first ``=`` and the value after it, both stripped and neither
+    empty; ``None`` where the line is not such a comment of ``key``."""
+    line = line.strip()
+    if not line.startswith("#"):
+        return None
+    name, equals, value = line[1:].partition("=")
+    value = value.strip()
+    return value if equals and value and name.strip() == key else None
+
+
 def comment_sent_id(line: Optional[str]) -> Optional[str]:
     """The ``sent_id`` of a comment line as :func:`~.trees.iter_conll` reads it (``conllu``'s rule)."""
-    if line is None:
-        return None
-    if line.startswith("# sent_id = "):  # the usual line: conllu's rule in short (key before the first "=")
-        return line[12:].strip() or None
-    found = None
-    for key, value in parse_comment_line(line.strip()):
-        if key == "sent_id":
-            found = value
-    return None if found is None else str(found)
+    return None if line is None else comment_value(line, "sent_id")
 
 
-__all__ = ["CODE_COLUMNS", "ScannedWords", "TreeCodes", "comment_sent_id", "scanned_trees", "scanned_words",
-           "tree_codes", "trees_from_bytes"]
+__all__ = ["CODE_COLUMNS", "ScannedWords", "TreeCodes", "comment_sent_id", "comment_value", "scanned_sources",
+           "scanned_trees", "scanned_words", "tree_codes", "trees_from_bytes"]
