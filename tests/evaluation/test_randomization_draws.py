@@ -114,3 +114,14 @@ def test_the_p_value_counts_the_shuffles_as_the_textbook_does():
         nb, db = np.where(w, a.numerators, b.numerators), np.where(w, a.denominators, b.denominators)
         extreme += np.abs(metric(nb, db) - metric(na, da)) >= observed * (1 - 1e-12)
     assert list(randomization_test(a, b, shuffles, seed).values()) == pytest.approx((extreme + 1) / (shuffles + 1))
+
+
+@pytest.mark.parametrize("n, batch, shuffles", [(7, 3, 10), (1, 1, 5), (5, 5, 13), (16, 4, 9)])
+def test_the_raw_words_are_the_generators_32_bit_draws(n, batch, shuffles):
+    """The swaps read from raw 64-bit draws (a half carried into the next batch when a batch
+    takes an odd number of words) are those of ``Generator.integers`` drawing 32-bit words."""
+    rng = np.random.default_rng(11)
+    expected = np.concatenate([(rng.integers(0, 1 << 32, size=(batch, n), dtype=np.uint32)[:min(batch, shuffles - k)]
+                                & 1) == 0 for k in range(0, shuffles, batch)])
+    ours = np.concatenate(list(swap_masks(n, shuffles, batch, 11, generator=True)))
+    assert np.array_equal(ours, expected)

@@ -40,15 +40,27 @@ def swap_masks(n: int, shuffles: int, batch: int, seed: Optional[int],
     generator = scipy_seeds_generator() if generator is None else generator
     batch = max(1, min(batch, shuffles))
     if generator:
-        rng = np.random.default_rng(seed)
-        for k in range(0, shuffles, batch):
-            words = rng.integers(0, 1 << 32, size=(batch, n), dtype=np.uint32)
-            yield (words[:min(batch, shuffles - k)] & 1) == 0
+        yield from _generator_swaps(np.random.default_rng(seed).bit_generator, n, shuffles, batch)
     else:
         state = np.random.RandomState(seed)
         for k in range(0, shuffles, batch):
             uniform = state.random_sample(size=(min(batch, shuffles - k), n, 2))
             yield uniform[..., 0] > uniform[..., 1]
+
+
+def _generator_swaps(bits: np.random.BitGenerator, n: int, shuffles: int, batch: int) -> Iterator[np.ndarray]:
+    """The swaps of :func:`swap_masks` from a Generator's bit generator: the 32-bit words
+    ``Generator.integers(0, 2**32, dtype=uint32)`` would give, read from the raw 64-bit draws
+    (PCG64 gives a raw word's low half first, then its high half, carried into the next batch
+    when a batch takes an odd number of words), without the per-word bounded-draw loop."""
+    carry = np.zeros(0, dtype=np.uint32)  # the high half of a raw word the last batch began
+    for k in range(0, shuffles, batch):
+        need = batch * n - len(carry)
+        raw = bits.random_raw((need + 1) // 2)
+        halves = np.atleast_1d(raw).astype("<u8", copy=False).view("<u4")
+        words = np.concatenate((carry, halves[:need])) if len(carry) else halves[:need]
+        carry = halves[need:].copy()
+        yield (words.reshape(batch, n)[:min(batch, shuffles - k)] & 1) == 0
 
 
 def exact_p_values(statistic: Callable[[np.ndarray], np.ndarray], observed: np.ndarray, n: int,
