@@ -9,11 +9,12 @@
 * :class:`OrderedTree` is what tree edit distance needs: ``int32`` label ids from a
   shared :class:`~spacy_agreement.vocab.LabelVocab`, parent, leftmost-leaf and keyroot
   arrays in postorder.
-* :class:`Forest` concatenates many ordered trees into flat arrays with offsets.
+* :class:`~spacy_agreement.forest.Forest` (its own module) concatenates many ordered trees into flat
+  arrays with offsets.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Dict, List, Literal, Optional, Sequence, Tuple
 
 import numpy as np
@@ -126,18 +127,23 @@ class DependencyTree:
     unlabelled: Tuple[int, ...] = ()
 
     @classmethod
-    def _read(cls, forms: Tuple[str, ...], heads: np.ndarray, deprels: Tuple[str, ...], upos: Tuple[str, ...],
-              ids: Tuple[str, ...], location: Location, lemmas: Tuple[str, ...], feats: Tuple[str, ...],
-              xpos: Tuple[str, ...], misc: Tuple[str, ...], multiword: Tuple[Tuple[int, int, str, str], ...],
-              unannotated: Tuple[int, ...], unlabelled: Tuple[int, ...], scan: object) -> "DependencyTree":
-        """A tree of columns a reader has checked as :meth:`create` checks them (the compiled
-        scanner's trees), ``scan`` kept as its ``_scan`` (what
-        :func:`~spacy_agreement.adapters.conllu.scanned_trees.scanned_words` finds): its fields
-        set by the dataclass's own ``__init__``, whose values the instances' dicts keep under keys
-        shared by the class (a dict of its own per tree would take ~250 bytes more)."""
-        tree = cls(forms, heads, deprels, upos, ids, location, lemmas, feats, xpos, misc, multiword, unannotated,
-                   unlabelled)
-        tree.__dict__["_scan"] = scan
+    def _scanned(cls, forms: Tuple[str, ...], heads: np.ndarray, unlabelled: Tuple[int, ...], scan: object,
+                 lazy: Tuple[object, int]) -> "DependencyTree":
+        """A tree the compiled scanner read, checked as :meth:`create` checks trees: its ``forms``,
+        ``heads`` and what is not annotated (what pairing and every count look at; the scanner
+        leaves a head ``_`` to the Python reader: nothing is :attr:`unannotated`), ``scan`` kept as its ``_scan`` (what
+        :func:`~spacy_agreement.adapters.conllu.scanned_trees.scanned_words` finds), and its other
+        fields made when first asked for by ``lazy`` (``(columns, sentence)``:
+        :class:`~spacy_agreement.adapters.conllu.scanned_trees.LazyColumns`), so that a corpus
+        counted from its codes makes no other column of strings, and no location, per tree."""
+        tree = cls.__new__(cls)
+        attributes = tree.__dict__
+        attributes["forms"] = forms
+        attributes["heads"] = heads
+        attributes["unannotated"] = ()
+        attributes["unlabelled"] = unlabelled
+        attributes["_scan"] = scan
+        attributes["_lazy"] = lazy
         return tree
 
     @classmethod
@@ -237,12 +243,25 @@ class DependencyTree:
                    tuple(k + 1 for k in unlabelled))
 
     def __len__(self) -> int:
-        return len(self.forms)
+        return len(self.heads)
+
+    def __getattr__(self, name: str) -> object:
+        # only for what is not set: a field of a tree read through the compiled scanner, made from
+        # its file's columns when first asked for and kept (adapters.conllu.scanned_trees.LazyColumns)
+        lazy = self.__dict__.get("_lazy")
+        if lazy is None or name not in _FIELD_NAMES:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        value = self.__dict__[name] = lazy[0].field(name, lazy[1])
+        return value
 
     def __getstate__(self) -> dict:
         # a tree read through the compiled scanner also holds its file's coded words (``_scan``:
-        # adapters.conllu.scanned_trees.ScannedWords); a copy or a pickle is the tree alone
-        return {k: v for k, v in self.__dict__.items() if k != "_scan"}
+        # adapters.conllu.scanned_trees.ScannedWords) and makes its fields when asked (``_lazy``);
+        # a copy or a pickle is the tree alone, every field made
+        if "_lazy" in self.__dict__:
+            for name in _FIELD_NAMES:
+                getattr(self, name)
+        return {k: v for k, v in self.__dict__.items() if k not in ("_scan", "_lazy")}
 
     @property
     def partial(self) -> bool:
@@ -326,6 +345,24 @@ class DependencyTree:
         return OrderedTree.from_parents(labels, parent), int(n_dropped)
 
 
+def sent_id_of(tree: object) -> Optional[str]:
+    """The ``sent_id`` of a tree's location (``None`` where it has none), without making the
+    location of a tree read through the compiled scanner that has not made it yet."""
+    attributes = getattr(tree, "__dict__", {})
+    lazy = attributes.get("_lazy")
+    if lazy is not None and "location" not in attributes:
+        return lazy[0].sent_id(lazy[1])
+    return getattr(getattr(tree, "location", None), "sent_id", None)
+
+
+_FIELD_NAMES = frozenset(f.name for f in fields(DependencyTree))
+# a field's default is a class attribute, which a tree making its fields when asked would give
+# instead (__getattr__ is asked only for what neither the instance nor its class has): __init__
+# keeps the defaults of its own
+for _name in _FIELD_NAMES & set(vars(DependencyTree)):
+    delattr(DependencyTree, _name)
+
+
 @dataclass(frozen=True, eq=False)
 class ConstituencyTree:
     """A phrase-structure tree without its words, as postorder arrays.
@@ -403,89 +440,5 @@ class ConstituencyTree:
                                 self.outer_brackets)
 
 
-@dataclass(frozen=True, eq=False)
-class Forest:
-    """Many ordered trees in flat arrays: tree ``t`` has nodes ``offsets[t]:offsets[t+1]``
-    and keyroots ``kr_offsets[t]:kr_offsets[t+1]`` (tree-local indices)."""
-
-    labels: np.ndarray
-    lml: np.ndarray
-    offsets: np.ndarray
-    keyroots: np.ndarray
-    kr_offsets: np.ndarray
-
-    @classmethod
-    def from_trees(cls, trees: Sequence[OrderedTree]) -> "Forest":
-        sizes = np.fromiter((t.size for t in trees), dtype=np.int64, count=len(trees))
-        kr_sizes = np.fromiter((t.keyroots.shape[0] for t in trees), dtype=np.int64, count=len(trees))
-
-        def cat(arrays: List[np.ndarray]) -> np.ndarray:
-            return np.ascontiguousarray(np.concatenate(arrays) if arrays else np.empty(0), dtype=np.int32)
-
-        offsets = np.zeros(len(trees) + 1, dtype=np.int64)
-        np.cumsum(sizes, out=offsets[1:])
-        kr_offsets = np.zeros(len(trees) + 1, dtype=np.int64)
-        np.cumsum(kr_sizes, out=kr_offsets[1:])
-        return cls(
-            cat([t.labels for t in trees]),
-            cat([t.lml for t in trees]),
-            offsets,
-            cat([t.keyroots for t in trees]),
-            kr_offsets,
-        )
-
-    def __len__(self) -> int:
-        return int(self.offsets.shape[0] - 1)
-
-    @property
-    def sizes(self) -> np.ndarray:
-        return np.diff(self.offsets)
-
-    def arrays(self) -> Tuple[np.ndarray, ...]:
-        return self.labels, self.lml, self.offsets, self.keyroots, self.kr_offsets
-
-    def take(self, order: Sequence[int]) -> "Forest":
-        """The forest of trees ``order[0], order[1], ...`` of this one (tree-local arrays copied)."""
-        order = np.asarray(order, dtype=np.int64)
-
-        def gather(values: np.ndarray, offsets: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-            lengths = np.diff(offsets)[order]
-            new = np.zeros(len(order) + 1, dtype=np.int64)
-            np.cumsum(lengths, out=new[1:])
-            index = np.repeat(offsets[:-1][order] - new[:-1], lengths) + np.arange(new[-1], dtype=np.int64)
-            return np.ascontiguousarray(values[index]), new
-
-        labels, offsets = gather(self.labels, self.offsets)
-        lml, _ = gather(self.lml, self.offsets)
-        keyroots, kr_offsets = gather(self.keyroots, self.kr_offsets)
-        return Forest(labels, lml, offsets, keyroots, kr_offsets)
-
-
-def dependency_forest(trees: Sequence[DependencyTree], vocab: LabelVocab) -> Tuple[Forest, np.ndarray]:
-    """The :meth:`DependencyTree.to_ordered` trees of many dependency trees (``cycles="drop"``) as
-    one :class:`Forest`, built at once by the compiled builder
-    (:func:`spacy_agreement._conllu.dependency_forest`) instead of tree by tree, and the tokens each
-    tree dropped (head cycles). The same forest to the last array, and the same ``vocab``: labels are
-    added to it in the order the trees one by one would add them (postorder, tree after tree)."""
-    from . import _conllu
-
-    n = len(trees)
-    lengths = np.fromiter((len(t) for t in trees), dtype=np.int64, count=n)
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    total = int(offsets[-1])
-    heads = np.concatenate([t.heads for t in trees]).astype(np.int32) if n else np.zeros(0, dtype=np.int32)
-    names: Dict[str, int] = {"": 0}  # the root's label, as in the vocabulary
-    found = names.setdefault
-    temporary = np.fromiter((found(d, len(names)) for t in trees for d in t.deprels), dtype=np.int32, count=total)
-    labels, lml, tree_offsets, keyroots, kr_offsets = _conllu.dependency_forest(
-        np.ascontiguousarray(heads), temporary, np.ones(total, dtype=np.int8), offsets)
-    # the vocabulary's ids in order of first appearance in postorder, as to_ordered adds them
-    seen, first = np.unique(labels, return_index=True)
-    by_name = list(names)
-    remap = np.zeros(len(names), dtype=np.int32)
-    for k in seen[np.argsort(first, kind="stable")].tolist():
-        if k:
-            remap[k] = vocab.add(by_name[k])
-    forest = Forest(np.ascontiguousarray(remap[labels]), lml, tree_offsets, keyroots, kr_offsets)
-    return forest, lengths - (np.diff(tree_offsets) - 1)
+# the forest of many ordered trees moved to its own module; imported from here as before
+from .forest import Forest, dependency_forest  # noqa: E402

@@ -28,7 +28,7 @@ HEAVY = ("nltk", "spacy", "scipy", "matplotlib", "dask", "distributed", "typer",
 PACKAGE = pathlib.Path(spacy_agreement.__file__).resolve().parent
 
 #: The data model: it imports none of the layers above it.
-DATA_MODEL = ("trees", "vocab", "corpus", "errors", "registry", "limits")
+DATA_MODEL = ("trees", "forest", "vocab", "corpus", "errors", "registry", "limits")
 ABOVE_DATA_MODEL = ("adapters", "agreement", "evaluation", "report", "cli", "integrations", "experiments")
 #: What the adapters must not import: they only convert.
 ABOVE_ADAPTERS = ("agreement", "evaluation", "report", "cli", "integrations", "experiments")

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..errors import MismatchedCorpusError
+from ..trees import sent_id_of
 
 MATCH_RULES = ("sent_id", "text", "position")
 
@@ -106,8 +107,9 @@ def match_items(columns: Sequence[Sequence[Optional[Any]]], names: Sequence[str]
     in file order, by the rule of the module docstring: the items, their names and the
     :class:`ItemMatch`."""
     trees = [t for column in columns for t in column if t is not None]
-    if trees and all(getattr(t.location, "sent_id", None) for t in trees):
-        return _by_key(columns, names, lambda t: str(t.location.sent_id), "sent_id")
+    ids = [[sent_id_of(t) for t in column if t is not None] for column in columns]
+    if trees and all(all(column) for column in ids):
+        return _by_key(columns, names, None, "sent_id", [list(map(str, column)) for column in ids])
     texts = [[None if t is None else _text(t) for t in column] for column in columns]
     same_length = len({len(column) for column in columns}) == 1
     known = all(x is not None for column, col_texts in zip(columns, texts)
@@ -141,13 +143,16 @@ def _moved(texts: Sequence[Sequence[Optional[str]]]) -> bool:
 
 
 def _by_key(columns: Sequence[Sequence[Optional[Any]]], names: Sequence[str], key_of: Any,
-            rule: str) -> Tuple[List[Dict[str, Optional[Any]]], List[str], ItemMatch]:
+            rule: str, column_keys: Optional[Sequence[List[str]]] = None
+            ) -> Tuple[List[Dict[str, Optional[Any]]], List[str], ItemMatch]:
+    """Items by each tree's key: ``key_of(tree)``, or ``column_keys`` (per column, the keys of its
+    trees in order, ``None`` left out) where they are known."""
     order: List[str] = []
     first_tree: Dict[str, Any] = {}
     by_key: Dict[str, Dict[str, Optional[Any]]] = {}
-    for column, name in zip(columns, names):
+    for k, (column, name) in enumerate(zip(columns, names)):
         trees = [tree for tree in column if tree is not None]
-        keys = [str(tree.location.sent_id) for tree in trees] if rule == "sent_id" else [key_of(t) for t in trees]
+        keys = column_keys[k] if column_keys is not None else [key_of(t) for t in trees]
         if len(set(keys)) < len(keys):  # the first key given twice, named where it is
             seen: Dict[str, Any] = {}
             for key, tree in zip(keys, trees):
@@ -200,11 +205,11 @@ def _noted(matched: Tuple[List[Dict[str, Optional[Any]]], List[str], ItemMatch],
     the others' do not (INCEpTION's ``CURATION_USER.conllu`` has none): the ids were not
     used, and the items were matched by ``rule`` instead, which the user should know."""
     with_ids = [n for n, column in zip(names, columns)
-                if any(t is not None and getattr(t.location, "sent_id", None) for t in column)]
+                if any(t is not None and sent_id_of(t) for t in column)]
     if not with_ids:
         return matched
     without = [n for n, column in zip(names, columns)
-               if not all(t is None or getattr(t.location, "sent_id", None) for t in column)]
+               if not all(t is None or sent_id_of(t) for t in column)]
     note = (f"sent_id: {_names(with_ids)} {'has' if len(with_ids) == 1 else 'have'} them but "
             f"{_names(without)} {'lacks' if len(without) == 1 else 'lack'} them"
             + (" for some sentences" if set(without) <= set(with_ids) else "")

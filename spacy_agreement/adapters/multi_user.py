@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import os
-from typing import Dict, List, Optional, Union
+from typing import Dict, List, Optional, Sequence, Union
 
 import numpy as np
 from conllu.parser import DEFAULT_METADATA_PARSERS, parse_comment_line
@@ -32,12 +32,19 @@ USER_KEY = "user_id"
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def user_ids(text: str, key: str = USER_KEY) -> List[Optional[str]]:
+def user_ids(text: str, key: str = USER_KEY, block_lines: Optional[Sequence[int]] = None,
+             data: Optional[bytes] = None) -> List[Optional[str]]:
     """For each sentence of CoNLL-U text, in order, the value of its (last) ``# KEY = VALUE``
     comment (``None`` where there is none). Sentences are the blocks of non-blank lines (a line of
     white space only is blank), as every reader of the package cuts them; only the comment lines that
     hold ``KEY`` are parsed (``conllu``'s ``parse_comment_line``). The lines are those a file gives
-    (cut at ``"\\n"`` only), each line's block found on arrays, not line by line."""
+    (cut at ``"\\n"`` only), each line's block found on arrays, not line by line.
+
+    ``block_lines``, where the blocks are known (the compiled scanner's sentences): the 1-based line
+    each block starts on; then only the lines that hold ``KEY`` are looked at, found in ``data`` (the
+    text's UTF-8 bytes, made when not given)."""
+    if block_lines is not None and key and "\n" not in key:
+        return _user_ids_in_lines(text.encode("utf-8") if data is None else data, key, block_lines)
     lines = text.split("\n")
     n = len(lines)
     blank = np.fromiter(map(str.isspace, lines), dtype=bool, count=n)  # what strip() would empty
@@ -46,19 +53,50 @@ def user_ids(text: str, key: str = USER_KEY) -> List[Optional[str]]:
     starts[1:] &= blank[:-1]  # a block's first line: not blank, after a blank line or first
     block = np.cumsum(starts) - 1
     out: List[Optional[str]] = [None] * int(starts.sum())
-    plain = key not in DEFAULT_METADATA_PARSERS  # newdoc, newpar: conllu's own parsers
     for k in [k for k, line in enumerate(lines) if key in line]:  # a comment's name is a part of its text
-        line = lines[k].strip()
-        if not line or line[0] != "#":
-            continue
-        if plain:
-            found = comment_value(line, key)
-            if found is not None:
-                out[block[k]] = found
-            continue
-        for name, value in parse_comment_line(line):
-            if name == key:
-                out[block[k]] = str(value)
+        _take(out, int(block[k]), lines[k], key)
+    return out
+
+
+def _take(out: List[Optional[str]], block: int, line: str, key: str) -> None:
+    """``out[block]`` set to the value of ``key`` in ``line`` where the line is such a comment."""
+    line = line.strip()
+    if not line or line[0] != "#":
+        return
+    if key not in DEFAULT_METADATA_PARSERS:  # newdoc, newpar: conllu's own parsers
+        found = comment_value(line, key)
+        if found is not None:
+            out[block] = found
+        return
+    for name, value in parse_comment_line(line):
+        if name == key:
+            out[block] = str(value)
+
+
+def _user_ids_in_lines(data: bytes, key: str, block_lines: Sequence[int]) -> List[Optional[str]]:
+    """:func:`user_ids` of blocks starting on ``block_lines``: the lines of ``data`` that hold ``key``
+    found by a search of the bytes, their numbers by counting line ends from one to the next, their
+    blocks by a binary search."""
+    needle = key.encode("utf-8")
+    firsts, lasts, numbers = [], [], []
+    number, counted = 1, 0  # the number of the line at ``counted``
+    at = data.find(needle)
+    while at >= 0:
+        first = data.rfind(b"\n", 0, at) + 1
+        last = data.find(b"\n", at)
+        last = len(data) if last < 0 else last
+        number += data.count(b"\n", counted, first)
+        counted = first
+        firsts.append(first)
+        lasts.append(last)
+        numbers.append(number)
+        at = data.find(needle, last + 1)  # the next line that holds the key
+    blocks = np.searchsorted(np.asarray(block_lines, dtype=np.int64), np.asarray(numbers, dtype=np.int64),
+                             side="right") - 1
+    out: List[Optional[str]] = [None] * len(block_lines)
+    for a, b, block in zip(firsts, lasts, blocks.tolist()):
+        if block >= 0:
+            _take(out, block, data[a:b].decode("utf-8"), key)
     return out
 
 
@@ -84,15 +122,19 @@ def load_multi_user(source: Union[PathLike, io.TextIOBase], key: str = USER_KEY,
         with open(source, encoding="utf-8") as handle:
             text = handle.read()
         name = name or os.fspath(source)
-    users = user_ids(text, key)
     stats = ReadStats()
     with collection_paused():  # many small objects and no cycle among them (_memory)
         try:
-            scanned = trees_from_bytes(text.encode("utf-8"), name, single_root, cycles, stats)
+            data: Optional[bytes] = text.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate: the Python reader names it
-            scanned = None
-        trees = list(scanned) if scanned is not None else list(iter_conll(io.StringIO(text), name, single_root,
-                                                                           stats, cycles))
+            data = None
+        found = trees_from_bytes(data, name, single_root, cycles, stats, scanned=True) if data is not None else None
+        if found is not None:  # the scanner's sentences are the blocks
+            scanned, trees = found[0], list(found[1])
+            users = user_ids(text, key, scanned.sentences["line"], data)
+        else:
+            trees = list(iter_conll(io.StringIO(text), name, single_root, stats, cycles))
+            users = user_ids(text, key)
     if len(trees) != len(users):  # cannot happen: both count the blocks
         raise MismatchedCorpusError(f"{name}: {len(trees)} trees but {len(users)} sentences")
     columns: Dict[str, List] = {}

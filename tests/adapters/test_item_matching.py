@@ -221,18 +221,28 @@ def test_user_ids_as_every_comment_parsed():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
+    import io
+
+    from spacy_agreement.adapters.conllu.trees import _blocks
     from spacy_agreement.adapters.multi_user import user_ids
 
     pieces = st.sampled_from(["# user_id = ann", "#user_id=bob", "# user_id =", "# user_idx = c", "# x user_id = d",
                               "# user_id = e = f", "# newdoc id = user_id", "#  user_id  =  g ", "# sent_id = 1",
                               "1\tw\t_\t_\t_\t_\t0\troot\t_\t_", "", " ", "\t", "\u3000", "\x1c", "# user_id = h\r",
                               "#", "# user_id", "2\tx\t_\t_\t_\t_\t1\tdep\t_\t_", "# newdoc", "# newdoc id = n",
-                              "# x = 1 = 2", "#x=", "# = x", " # user_id = i ", "#\tuser_id\t=\tj"])
+                              "# x = 1 = 2", "#x=", "# = x", " # user_id = i ", "#\tuser_id\t=\tj",
+                              "# user_id = é\u00a0", "# üser_id = k", "3\tuser_id\t_\t_\t_\t_\t1\tdep\t_\t_"])
 
     @settings(max_examples=300, deadline=None)
-    @given(st.lists(pieces, max_size=30), st.sampled_from(["user_id", "user", "id", "newdoc", "x"]), st.booleans())
+    @given(st.lists(pieces, max_size=30), st.sampled_from(["user_id", "user", "id", "newdoc", "x", "", "_"]),
+           st.booleans())
     def check(lines, key, final_newline):
         text = "\n".join(lines) + ("\n" if final_newline else "")
-        assert user_ids(text, key) == _reference_user_ids(text, key)
+        expected = _reference_user_ids(text, key)
+        assert user_ids(text, key) == expected
+        # the blocks known (the scanner's sentences: their first lines), only the key's lines looked at
+        firsts = [block[0][0] for block in _blocks(io.StringIO(text))]
+        assert user_ids(text, key, firsts) == expected
+        assert user_ids(text, key, firsts, text.encode("utf-8")) == expected
 
     check()

@@ -295,10 +295,12 @@ def test_tree_codes_are_the_trees_columns(tmp_path_factory, seed):
     assert tree_codes([], ["form"]).codes.shape == (1, 0)
 
 
-def test_the_scanners_trees_hold_every_field_of_the_dataclasses(tmp_path):
-    """The scanner's trees (``DependencyTree._read``, a chunk at a time): every field of the dataclass
-    there and their codes beside them, the tree pickled without its codes; their locations equal and
-    hashed as the dataclass's own ``__init__`` makes them."""
+def test_the_scanners_trees_make_every_field_of_the_dataclass_when_asked(tmp_path):
+    """The scanner's trees (``DependencyTree._scanned``) hold their codes and make each field when
+    first asked for, the same object after; pickled and copied with every field made, without their
+    codes; their locations equal and hashed as the dataclass's own ``__init__`` makes them; a name
+    that is not a field is an AttributeError as on any object."""
+    import copy
     import dataclasses
     import pickle
 
@@ -306,10 +308,20 @@ def test_the_scanners_trees_hold_every_field_of_the_dataclasses(tmp_path):
     from spacy_agreement.errors import Location
 
     path = tmp_path / "f.conllu"
-    path.write_text(random_file(random.Random(3), False), encoding="utf-8")
-    tree = read_conll(path)[0]
+    path.write_text(random_file(random.Random(3), False) * 3, encoding="utf-8")
+    trees = read_conll(path)
+    assert len(trees) >= 4
+    tree = trees[0]
     names = {f.name for f in dataclasses.fields(DependencyTree)}
-    assert set(tree.__dict__) == names | {"_scan"}
+    assert set(tree.__dict__) == {"_scan", "_lazy", "forms", "heads", "unannotated", "unlabelled"}
+    cold = pickle.loads(pickle.dumps(trees[1]))  # never asked: pickled with every field made
+    assert set(cold.__dict__) == names and cold.forms == trees[1].forms and cold.location == trees[1].location
+    assert set(copy.copy(trees[2]).__dict__) == names
+    assert len(tree) == len(tree.heads)
+    assert tree.forms is tree.forms and tree.location is tree.location
+    for name in names:
+        getattr(tree, name)
+    assert set(tree.__dict__) == names | {"_scan", "_lazy"}
     location = tree.location
     assert set(location.__dict__) == {f.name for f in dataclasses.fields(Location)}
     made = Location(**{f.name: getattr(location, f.name) for f in dataclasses.fields(Location)})
@@ -317,6 +329,12 @@ def test_the_scanners_trees_hold_every_field_of_the_dataclasses(tmp_path):
     again = pickle.loads(pickle.dumps(tree))
     assert "_scan" not in again.__dict__ and again.forms == tree.forms and again.location == location
     assert dataclasses.replace(tree, deprels=tree.deprels).forms == tree.forms
+    assert repr(trees[3]) == repr(dataclasses.replace(trees[3]))
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        tree.nothing  # noqa: B018
+    assert not hasattr(DependencyTree.create([0], ["root"]), "nothing")
+    assert DependencyTree.create([0], ["root"]).lemmas == ("_",)
+    assert DependencyTree(("a",), np.zeros(1, np.int32), ("root",), ("X",), ("1",)).lemmas == ()
 
 
 @settings(max_examples=300, deadline=None)

@@ -125,3 +125,13 @@ def test_the_raw_words_are_the_generators_32_bit_draws(n, batch, shuffles):
                                 & 1) == 0 for k in range(0, shuffles, batch)])
     ours = np.concatenate(list(swap_masks(n, shuffles, batch, 11, generator=True)))
     assert np.array_equal(ours, expected)
+
+
+def test_the_seeding_read_from_the_version_is_the_signatures():
+    """``scipy_seeds_generator`` reads SciPy's version (no scipy.stats import); the signature of
+    ``permutation_test`` says the same."""
+    import inspect
+
+    from scipy import stats
+
+    assert scipy_seeds_generator() == ("rng" in inspect.signature(stats.permutation_test).parameters)

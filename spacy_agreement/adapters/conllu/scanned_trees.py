@@ -16,7 +16,7 @@ reads the file itself and names the error, so the errors stay where they were.
 from __future__ import annotations
 
 from itertools import repeat
-from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -31,8 +31,6 @@ FORM, LEMMA, UPOS, XPOS, FEATS, DEPREL, MISC = range(7)
 WORD, RANGE, EMPTY = 0, 1, 2
 
 _IDS: List[Tuple[str, ...]] = [()]
-#: trees made at a time (their columns' slices in lists of this length)
-TREES_AT_ONCE = 4096
 
 
 class ScannedWords:
@@ -60,10 +58,8 @@ def scanned_sources(trees: Sequence[object]) -> Optional[Tuple[List[ScannedWords
     index of its file among them and its first word row there (:func:`scanned_words`, by
     comprehensions over the trees); ``None`` where a tree was not read through the scanner or holds
     what its codes do not (a token not annotated: its head and relation are not the file's)."""
-    try:
+    try:  # (the scanner leaves a file with a token not annotated to the Python reader: no such tree has codes)
         scans = [tree.__dict__["_scan"] for tree in trees]  # type: ignore[attr-defined]
-        if any(tree.unannotated for tree in trees):  # type: ignore[attr-defined]
-            return None
     except (AttributeError, KeyError):
         return None
     found = {id(words): words for words, _ in scans}
@@ -159,16 +155,79 @@ def scanned_trees(scanned: Scanned, single_root: bool = False, cycles: str = "dr
 
 
 def trees_from_bytes(data: bytes, name: str, single_root: bool = False, cycles: str = "drop",
-                     stats: Optional[ReadStats] = None) -> Optional[Iterator[DependencyTree]]:
+                     stats: Optional[ReadStats] = None, scanned: bool = False) -> Any:
     """:func:`scanned_trees` of a file's bytes in memory (a member of a tool's ZIP export, a
     multi-user file's text), ``name`` naming it; ``None`` (nothing read, nothing counted) where
-    the caller's Python reader must read them."""
+    the caller's Python reader must read them. With ``scanned``: ``(Scanned, trees)``, the
+    scanner's sentences beside the trees."""
     if cycles not in ("drop", "raise"):
         raise ValueError(f"cycles must be 'drop' or 'raise', not {cycles!r}")
     if len(data) < scan.SCAN_FROM_BYTES:  # a member of a sentence or two: the Python reader
         return None
-    scanned = scan_bytes(data, name)
-    return scanned_trees(scanned, single_root, cycles, stats) if scanned is not None else None
+    found = scan_bytes(data, name)
+    trees = scanned_trees(found, single_root, cycles, stats) if found is not None else None
+    return None if trees is None else (found, trees) if scanned else trees
+
+
+class LazyColumns:
+    """What the trees of one scanned file make their fields from when first asked for
+    (:meth:`~spacy_agreement.trees.DependencyTree.__getattr__`): each text column of the whole file
+    as one tuple of the table's strings, made once, whose slices are the trees' columns; the heads'
+    views; the id tuples of :func:`_ids`; a location with every token's line; the few sentences'
+    multiword tokens, other ids and relations not annotated. A corpus counted from its codes
+    (layers, α) makes none of them."""
+
+    __slots__ = ("values", "codes", "heads", "bounds", "columns", "source", "starts", "comments", "sent_id_of",
+                 "sent_ids", "line_offsets", "multiwords", "named", "unlabelled")
+
+    def __init__(self, values: np.ndarray, codes: np.ndarray, heads: np.ndarray, bounds: List[int], source: str,
+                 starts: List[int], comments: Sequence[Optional[str]], sent_id_of, line_offsets: np.ndarray,
+                 multiwords: dict, named: dict, unlabelled: dict) -> None:
+        self.values, self.codes, self.heads, self.bounds = values, codes, heads, bounds
+        self.columns: List[Optional[Tuple[str, ...]]] = [None] * len(CODE_COLUMNS)
+        self.source, self.starts, self.comments, self.sent_id_of = source, starts, comments, sent_id_of
+        self.sent_ids: Optional[List[Optional[str]]] = None
+        self.line_offsets, self.multiwords, self.named, self.unlabelled = line_offsets, multiwords, named, unlabelled
+
+    def column(self, c: int) -> Tuple[str, ...]:
+        """The strings of column ``c`` (:data:`CODE_COLUMNS`) of every word of the file."""
+        column = self.columns[c]
+        if column is None:
+            column = self.columns[c] = tuple(self.values[self.codes[:, c]].tolist())
+        return column
+
+    def sent_id(self, s: int) -> Optional[str]:
+        """The ``sent_id`` of sentence ``s`` (0-based), as its location has it (every sentence's
+        read from its comment line when one is first asked for)."""
+        if self.sent_ids is None:
+            self.sent_ids = list(map(self.sent_id_of, self.comments))
+        return self.sent_ids[s]
+
+    def field(self, name: str, s: int) -> object:
+        """Field ``name`` of the tree of sentence ``s`` (0-based)."""
+        a, b = self.bounds[s], self.bounds[s + 1]
+        column = _FIELD_COLUMNS.get(name)
+        if column is not None:
+            return self.column(column)[a:b]
+        if name == "heads":
+            return self.heads[a:b]
+        if name == "ids":
+            return _IDS[b - a]
+        if name == "location":
+            return Location(self.source, s + 1, None, self.starts[s], self.sent_id(s), None,
+                            tuple(self.line_offsets[a:b].tolist()), self.named.get(s, ()))
+        if name == "multiword":
+            return self.multiwords.get(s, ())
+        if name == "unlabelled":
+            return self.unlabelled.get(s, ())
+        if name == "unannotated":
+            return ()
+        raise AttributeError(name)
+
+
+#: the tree fields that are slices of a file's text columns
+_FIELD_COLUMNS = {"forms": FORM, "lemmas": LEMMA, "upos": UPOS, "xpos": XPOS, "feats": FEATS, "deprels": DEPREL,
+                  "misc": MISC}
 
 
 def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, offsets: np.ndarray,
@@ -177,13 +236,11 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
     strings = scanned.table.strings
     values = np.asarray(list(strings) + [""], dtype=object)  # code -1 (none here) last
     codes = rows["codes"][word_rows]
-    # tuples, whose slices are the trees' columns at once
-    forms, lemmas, upos, xpos, feats, deprels, misc = (tuple(values[codes[:, c]].tolist()) for c in range(7))
     underscore = strings.index("_") if "_" in strings else -2  # a relation not annotated yet
     unlabelled_words = np.flatnonzero(codes[:, DEPREL] == underscore)
-    unlabelled_sentences = set((np.searchsorted(offsets, unlabelled_words, side="right") - 1).tolist())
+    unlabelled_of = np.searchsorted(offsets, unlabelled_words, side="right") - 1
     line_starts = np.asarray(sentences["line"], dtype=np.int64)
-    line_offsets = tuple((rows["line"][word_rows] - line_starts[row_sentence[word_rows]]).tolist())
+    line_offsets = rows["line"][word_rows] - line_starts[row_sentence[word_rows]]
     starts = line_starts.tolist()
     # multiword ranges and empty nodes: the multiword tokens and the ids of the other lines
     extra_rows = np.flatnonzero(rows["kind"] != WORD)
@@ -192,15 +249,13 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
         extras.setdefault(int(row_sentence[r]), []).append(r)
     kinds, firsts, lasts, lines = rows["kind"], rows["first"], rows["last"], rows["line"]
     all_codes = rows["codes"]
-    source, ids = scanned.source, sentences["sent_id"]
     bounds = offsets.tolist()
     n = len(bounds) - 1
-    sizes = np.diff(offsets).tolist()
-    _ids(max(sizes, default=0))  # the id tuples of every length here made
+    _ids(int(np.diff(offsets).max(initial=0)))  # the id tuples of every length here made
     # what few sentences have: multiword ranges and empty nodes, relations not annotated; counted per tree
-    multiwords: List[tuple] = [()] * n
-    named: List[tuple] = [()] * n
-    unlabelled: List[Tuple[int, ...]] = [()] * n
+    multiwords: dict = {}
+    named: dict = {}
+    unlabelled: dict = {}
     counts: dict = {}
     for s, extra in extras.items():
         start, spans, names, ranges = starts[s], [], [], 0
@@ -212,39 +267,36 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
                 ranges += 1
             else:
                 names.append((f"{first}.{last}", int(lines[r]) - start))
-        multiwords[s], named[s] = tuple(spans), tuple(names)
+        if spans:
+            multiwords[s] = tuple(spans)
+        named[s] = tuple(names)
         counts[s] = [ranges, len(extra) - ranges, 0]
-    for s in unlabelled_sentences:
-        a, b = bounds[s], bounds[s + 1]
-        unlabelled[s] = tuple(k - a + 1 for k in range(a, b) if deprels[k] == "_")
-        counts.setdefault(s, [0, 0, 0])[2] = len(unlabelled[s])
-    new = DependencyTree._read
+    for s, w in zip(unlabelled_of.tolist(), unlabelled_words.tolist()):
+        unlabelled[s] = unlabelled.get(s, ()) + (w - bounds[s] + 1,)
+    for s, tokens in unlabelled.items():
+        counts.setdefault(s, [0, 0, 0])[2] = len(tokens)
+    lazy = LazyColumns(values, codes, heads, bounds, scanned.source, starts, sentences["sent_id"], sent_id_of,
+                       line_offsets, multiwords, named, unlabelled)
+    new = DependencyTree._scanned
     words = ScannedWords(codes, heads, scanned.table)
-    for c0 in range(0, n, TREES_AT_ONCE):  # each column's slices by a comprehension, the trees by map
-        c1 = min(c0 + TREES_AT_ONCE, n)
-        spans = [slice(a, b) for a, b in zip(bounds[c0:c1], bounds[c0 + 1:c1 + 1])]
-        # a location's fields in the inline values its __init__ makes (a dict of its own would double it)
-        locations = map(Location, repeat(source, c1 - c0), range(c0 + 1, c1 + 1), repeat(None), starts[c0:c1],
-                        [sent_id_of(x) for x in ids[c0:c1]], repeat(None), [line_offsets[x] for x in spans],
-                        named[c0:c1])
-        trees = list(map(new, [forms[x] for x in spans], [heads[x] for x in spans], [deprels[x] for x in spans],
-                         [upos[x] for x in spans], [_IDS[k] for k in sizes[c0:c1]], locations,
-                         [lemmas[x] for x in spans], [feats[x] for x in spans], [xpos[x] for x in spans],
-                         [misc[x] for x in spans], multiwords[c0:c1], repeat((), c1 - c0), unlabelled[c0:c1],
-                         [(words, a) for a in bounds[c0:c1]]))
-        if stats is None:
-            yield from trees
-            continue
-        for s, tree in enumerate(trees, c0):  # counted as each tree is given
-            if s in counts:
-                ranges, empties, tokens = counts[s]
-                stats.multiword_ranges += ranges
-                stats.empty_nodes += empties
-                if tokens:  # ReadStats.count_partial of a tree whose heads are all annotated
-                    stats.partial_trees += 1
-                    stats.unlabelled_tokens += tokens
-            stats.sentences += 1
-            yield tree
+    forms = lazy.column(FORM)
+    spans = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
+    trees = list(map(new, [forms[x] for x in spans], [heads[x] for x in spans],
+                     [unlabelled.get(s, ()) for s in range(n)], zip(repeat(words), bounds[:-1]),
+                     zip(repeat(lazy), range(n))))
+    if stats is None:
+        yield from trees
+        return
+    for s, tree in enumerate(trees):  # counted as each tree is given
+        if s in counts:
+            ranges, empties, tokens = counts[s]
+            stats.multiword_ranges += ranges
+            stats.empty_nodes += empties
+            if tokens:  # ReadStats.count_partial of a tree whose heads are all annotated
+                stats.partial_trees += 1
+                stats.unlabelled_tokens += tokens
+        stats.sentences += 1
+        yield tree
 
 
 def comment_value(line: str, key: str) -> Optional[str]:
@@ -257,7 +309,7 @@ def comment_value(line: str, key: str) -> Optional[str]:
         return None
     name, equals, value = line[1:].partition("=")
     value = value.strip()
-    return value if equals and value and name.strip() == key else None
+    return value if equals and value and key and name.strip() == key else None
 
 
 def comment_sent_id(line: Optional[str]) -> Optional[str]:
@@ -265,5 +317,6 @@ def comment_sent_id(line: Optional[str]) -> Optional[str]:
     return None if line is None else comment_value(line, "sent_id")
 
 
-__all__ = ["CODE_COLUMNS", "ScannedWords", "TreeCodes", "comment_sent_id", "comment_value", "scanned_sources",
+__all__ = ["CODE_COLUMNS", "LazyColumns", "ScannedWords", "TreeCodes", "comment_sent_id", "comment_value",
+           "scanned_sources",
            "scanned_trees", "scanned_words", "tree_codes", "trees_from_bytes"]
