@@ -45,6 +45,7 @@ from ..corpus import Corpus
 from ..errors import BadOptionError
 from ..trees import DependencyTree
 from .accuracy import token_mismatch
+from .nominal import distinct_codes
 from .scanned_columns import ScannedColumns
 
 #: The layers computed by default, in output order.
@@ -255,7 +256,7 @@ class _Values:
 
     def layer(self, name: str, units: Sequence[Tuple[int, int]]) -> Layer:
         """The layer, its categories sorted and numbered in that order (as ``sorted`` orders strings)."""
-        used = np.unique(self.codes[self.codes >= 0])
+        used = distinct_codes(self.codes)
         labels = sorted(self.labels[k] for k in used.tolist())
         number = np.full(len(self.labels) + 1, -1, dtype=np.int64)
         index = {label: k for k, label in enumerate(self.labels)}

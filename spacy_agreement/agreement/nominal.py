@@ -29,7 +29,7 @@ Undefined values (no pairable unit; a single category, so that chance agreement 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
@@ -208,8 +208,29 @@ def confused_pairs(codes: np.ndarray, n_categories: int) -> Tuple[np.ndarray, np
             both = (x >= 0) & (y >= 0) & (x != y)
             x, y = x[both].astype(np.int64), y[both].astype(np.int64)
             found.append(np.minimum(x, y) * width + np.maximum(x, y))
-    keys, times = np.unique(np.concatenate(found), return_counts=True)
+    keys, times = distinct_codes(np.concatenate(found), counts=True)
     return keys // width, keys % width, times.astype(np.int64)
+
+
+#: :func:`distinct_codes` counts values up to this many times their number (plus this) instead of sorting them
+_COUNTED = 1 << 16
+
+
+def distinct_codes(values: np.ndarray, counts: bool = False) -> Any:
+    """``np.unique`` of the non-negative values of an integer array (sorted, as int64), and with
+    ``counts`` how often each occurs: by one ``bincount`` where the largest value is not far above
+    the number of values (every layer's codes, which number its labels), else by ``np.unique``."""
+    values = np.asarray(values).ravel()
+    values = values[values >= 0].astype(np.int64, copy=False)
+    if not values.size:
+        empty = np.zeros(0, dtype=np.int64)
+        return (empty, empty.copy()) if counts else empty
+    if int(values.max()) > 4 * values.size + _COUNTED:
+        found = np.unique(values, return_counts=counts)
+        return (found[0].astype(np.int64), found[1].astype(np.int64)) if counts else found.astype(np.int64)
+    times = np.bincount(values)
+    keys = np.flatnonzero(times).astype(np.int64)
+    return (keys, times[keys].astype(np.int64)) if counts else keys
 
 
 def differing_units(codes: np.ndarray) -> np.ndarray:
@@ -223,5 +244,5 @@ def differing_units(codes: np.ndarray) -> np.ndarray:
 
 
 __all__ = ["PACKAGE_CELLS", "UnitCounts", "category_agreement", "coded_cohen_kappa", "coded_fleiss_kappa",
-           "confused_pairs", "confusion_pairs", "differing_units", "nominal_alpha", "observed_agreement", "unit_counts",
-           "value_alpha"]
+           "confused_pairs", "confusion_pairs", "differing_units", "distinct_codes", "nominal_alpha",
+           "observed_agreement", "unit_counts", "value_alpha"]

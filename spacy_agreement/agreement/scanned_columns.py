@@ -9,6 +9,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..trees import DependencyTree
+from .nominal import distinct_codes
 
 
 class ScannedColumns:
@@ -76,7 +77,7 @@ class ScannedColumns:
             flat = np.concatenate([mapping[words.codes[:, c]] for mapping, words in zip(mappings, self.sources)]) \
                 if self.sources else np.zeros(0, np.int64)
         values[present] = flat[rows]
-        used = np.unique(values[values >= 0])
+        used = distinct_codes(values)
         lookup = np.zeros(int(used[-1]) + 2 if used.size else 1, dtype=np.int64)
         lookup[used] = np.arange(1, used.size + 1)
         texts: List[Optional[str]] = [None] + ([str(v) for v in used.tolist()] if strings is None

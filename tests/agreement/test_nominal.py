@@ -327,3 +327,20 @@ def test_confusion_pairs_three_annotators_by_hand():
     expected[0, 1] = expected[1, 0] = 2
     expected[0, 2] = expected[2, 0] = 1
     np.testing.assert_array_equal(nominal.confusion_pairs(codes, 3), expected)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(-3, 40), max_size=60), st.sampled_from([0, 1, 10 ** 6, 2 ** 40]),
+       st.sampled_from([np.int64, np.int32]))
+def test_distinct_codes_are_np_uniques(values, shift, dtype):
+    """The distinct non-negative codes and their counts (a bincount, or np.unique where the codes
+    are far larger than their number), as np.unique gives them; int64 whatever the input."""
+    if dtype is np.int32 and shift > 2 ** 30:
+        shift = 0
+    codes = np.asarray([v + shift if v >= 0 else v for v in values], dtype=dtype).reshape(-1)
+    kept = codes[codes >= 0]
+    keys, times = np.unique(kept, return_counts=True)
+    found, counted = nominal.distinct_codes(codes, counts=True)
+    assert found.dtype == np.int64 and counted.dtype == np.int64
+    assert found.tolist() == keys.tolist() and counted.tolist() == times.tolist()
+    assert nominal.distinct_codes(codes.reshape(1, -1)).tolist() == keys.tolist()

@@ -222,8 +222,8 @@ def space_after(tree: DependencyTree) -> List[bool]:
     n = len(tree)
     misc = tree.misc if len(tree.misc) == n else ("_",) * n
 
-    def says_no_space(text: str) -> bool:
-        return "SpaceAfter=No" in text.split("|")
+    def says_no_space(text: str) -> bool:  # (the substring first: most MISC texts lack it)
+        return "SpaceAfter=No" in text and "SpaceAfter=No" in text.split("|")
 
     spaces = [not says_no_space(m) for m in misc]
     for first, last, _, range_misc in tree.multiword:

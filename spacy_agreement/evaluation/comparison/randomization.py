@@ -21,7 +21,7 @@ The tests check the masks against SciPy's own generator and the p-values against
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import numpy as np
 
@@ -63,7 +63,8 @@ def _generator_swaps(bits: np.random.BitGenerator, n: int, shuffles: int, batch:
         halves = np.atleast_1d(raw).astype("<u8", copy=False).view("<u4")
         words = np.concatenate((carry, halves[:need])) if len(carry) else halves[:need]
         carry = halves[need:].copy()
-        yield (words.reshape(batch, n)[:min(batch, shuffles - k)] & 1) == 0
+        low = words.view(np.uint8)[::4]  # each little-endian word's lowest byte, which holds its lowest bit
+        yield (low.reshape(batch, n)[:min(batch, shuffles - k)] & 1) == 0
 
 
 def exact_p_values(statistic: Callable[[np.ndarray], np.ndarray], observed: np.ndarray, n: int,
@@ -86,17 +87,17 @@ def exact_p_values(statistic: Callable[[np.ndarray], np.ndarray], observed: np.n
 
 
 def randomization_p_values(statistic: Callable[[np.ndarray], np.ndarray], observed: np.ndarray, n: int,
-                           shuffles: int, batch: int, seed: Optional[int]) -> np.ndarray:
+                           shuffles: int, batch: int, seed: Optional[int], dtype: Any = float) -> np.ndarray:
     """One p-value per column of ``observed``: (1 + shuffles whose statistic is at least the
     observed one) / (1 + shuffles), with SciPy's tolerance for ties (100 machine epsilons,
-    relative). ``statistic`` maps a float 0/1 array of swaps (shuffles × ``n``) to the
-    statistics (shuffles × columns)."""
+    relative). ``statistic`` maps a 0/1 array of swaps (shuffles × ``n``, of ``dtype``: float64,
+    or float32 where the statistic's sums are exact in it) to the statistics (shuffles × columns)."""
     observed = np.asarray(observed, dtype=float)
     threshold = observed - np.abs(np.finfo(float).eps * 100 * observed)
     count = np.zeros(observed.shape, dtype=np.int64)
     with np.errstate(invalid="ignore"):
         for swapped in swap_masks(n, shuffles, batch, seed):
-            count += np.count_nonzero(statistic(swapped.astype(float)) >= threshold, axis=0)
+            count += np.count_nonzero(statistic(swapped.astype(dtype)) >= threshold, axis=0)
     return np.clip((count + 1) / (shuffles + 1), 0.0, 1.0)
 
 

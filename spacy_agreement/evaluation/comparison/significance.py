@@ -222,10 +222,16 @@ def randomization_test(a: UnitCounts, b: UnitCounts, shuffles: int, seed: int) -
     b_num, b_den = b.numerators.sum(axis=0), b.denominators.sum(axis=0)
 
     den_moves = bool(np.any(diff_den != 0))  # same tokens: no denominator moves, its products all +0.0
+    # counts (whole numbers) whose sums stay below 2**24: every partial sum of a product with 0/1 swaps
+    # is exact in float32, in any order, so the float32 products are the float64 ones to the last bit
+    exact = all(np.array_equal(d, np.round(d)) and float(np.abs(d).sum(axis=0).max(initial=0)) < 2 ** 24
+                for d in (diff_num, diff_den))
+    weights_num, weights_den = (d.astype(np.float32) if exact else d for d in (diff_num, diff_den))
 
     def sums_differ(swapped: np.ndarray) -> np.ndarray:  # swapped: shuffles x sentences, 1.0 where swapped
-        moved_num = swapped @ diff_num
-        moved_den = swapped @ diff_den if den_moves else np.zeros((swapped.shape[0],) + diff_den.shape[1:])
+        moved_num = (swapped @ weights_num).astype(np.float64, copy=False)
+        moved_den = (swapped @ weights_den).astype(np.float64, copy=False) if den_moves else \
+            np.zeros((swapped.shape[0],) + diff_den.shape[1:])
         with np.errstate(all="ignore"):
             d = np.abs(a.values(b_num - moved_num, b_den - moved_den) - a.values(a_num + moved_num, a_den + moved_den))
         return np.where(np.isnan(d), np.inf, d)  # undefined: as extreme as can be
@@ -233,7 +239,8 @@ def randomization_test(a: UnitCounts, b: UnitCounts, shuffles: int, seed: int) -
     observed = sums_differ(np.zeros((1, n)))[0]
     batch = max(1, _BATCH_CELLS // n)
     if shuffles < 2 ** min(n, 62):  # random shuffles: SciPy's draws, without its loop over sentences
-        p = randomization_p_values(sums_differ, observed, n, shuffles, batch, seed)
+        p = randomization_p_values(sums_differ, observed, n, shuffles, batch, seed,
+                                   np.float32 if exact else np.float64)
     else:  # every one of the 2^n arrangements (few sentences)
         p = exact_p_values(sums_differ, observed, n, batch)
     return {m: (float(min(1.0, p[k])) if np.isfinite(observed[k]) else float("nan")) for k, m in enumerate(metrics)}

@@ -11,8 +11,6 @@ approximate randomization and the paired bootstrap, adjusted over the pairs
 """
 from __future__ import annotations
 
-import importlib
-import threading
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -124,15 +122,12 @@ def compare_systems(systems: Mapping[str, UnitCounts], settings: Optional[Compar
             raise BadOptionError(f"no metric is defined on these files ({', '.join(not_defined)})", option="metric")
         paired = {n: uc.select(uc.units, kept) for n, uc in paired.items()}
     pairs = list(combinations(names, 2))
-    # the shuffles first (numpy's draws and products, mostly outside the GIL), while scipy.stats,
-    # which the bootstrap needs and which takes a second to import, is imported beside them
-    importing = threading.Thread(target=importlib.import_module, args=("scipy.stats",), daemon=True)
-    importing.start()
-    p_ar = {(a, b): randomization_test(paired[a], paired[b], settings.shuffles, settings.seed) for a, b in pairs}
-    importing.join()
     boot = bootstrap(paired, settings, pairs)
-    rows = [PairComparison(a, b, boot.differences[(a, b)], boot.difference_intervals[(a, b)], p_ar[(a, b)],
-                           boot.p_values[(a, b)]) for a, b in pairs]
+    rows = []
+    for a, b in pairs:
+        p_ar = randomization_test(paired[a], paired[b], settings.shuffles, settings.seed)
+        rows.append(PairComparison(a, b, boot.differences[(a, b)], boot.difference_intervals[(a, b)], p_ar,
+                                   boot.p_values[(a, b)]))
     chosen = paired[names[0]].metrics
     for m in chosen:
         for test in ("p_randomization", "p_bootstrap"):

@@ -148,6 +148,8 @@ def differ_without_punctuation(a: Tree, b: Tree, gold: Optional[Tree] = None,
         if len(heads_a) != len(heads_b):
             raise ValueError(f"{len(heads_a)} tokens in A and {len(heads_b)} in B")
         rules = _punct_settings(frozenset(punct))  # bad rules raise here, whatever the trees
+        if heads_a == heads_b and labels_a == labels_b:  # the same analyses (compared whole, in C)
+            return False
         changed = [k for k in range(len(heads_a)) if heads_a[k] != heads_b[k] or labels_a[k] != labels_b[k]]
         if not changed:  # the same analyses: whatever is punctuation, they do not differ
             return False
