@@ -171,57 +171,71 @@ def trees_from_bytes(data: bytes, name: str, single_root: bool = False, cycles: 
 
 class LazyColumns:
     """What the trees of one scanned file make their fields from when first asked for
-    (:meth:`~spacy_agreement.trees.DependencyTree.__getattr__`): each text column of the whole file
-    as one tuple of the table's strings, made once, whose slices are the trees' columns; the heads'
-    views; the id tuples of :func:`_ids`; a location with every token's line; the few sentences'
-    multiword tokens, other ids and relations not annotated. A corpus counted from its codes
-    (layers, α) makes none of them."""
+    (:meth:`~spacy_agreement.trees.DependencyTree.__getattr__`): the first tree to ask for a field
+    makes it for every tree of the file at once (each text column of the file as one tuple of the
+    table's strings, whose slices the trees keep; the id tuples of :func:`_ids`; the locations, with
+    every token's line; the few sentences' multiword tokens), as a list each tree takes its own from.
+    Whoever asks for a field nearly always asks it of every tree (pairing, α's trees, the judging
+    items), and a file's trees made at once cost a fraction of one by one. A corpus counted from its
+    codes (layers, α's forest) makes none of them."""
 
-    __slots__ = ("values", "codes", "heads", "bounds", "columns", "source", "starts", "comments", "sent_id_of",
-                 "sent_ids", "line_offsets", "multiwords", "named", "unlabelled")
+    __slots__ = ("values", "codes", "heads", "bounds", "source", "starts", "comments", "sent_id_of",
+                 "sent_ids", "line_offsets", "multiwords", "named", "unlabelled", "made")
 
-    def __init__(self, values: np.ndarray, codes: np.ndarray, heads: np.ndarray, bounds: List[int], source: str,
-                 starts: List[int], comments: Sequence[Optional[str]], sent_id_of, line_offsets: np.ndarray,
+    def __init__(self, values: np.ndarray, codes: np.ndarray, heads: np.ndarray, bounds: np.ndarray, source: str,
+                 starts: np.ndarray, comments: Sequence[Optional[str]], sent_id_of, line_offsets: np.ndarray,
                  multiwords: dict, named: dict, unlabelled: dict) -> None:
         self.values, self.codes, self.heads, self.bounds = values, codes, heads, bounds
-        self.columns: List[Optional[Tuple[str, ...]]] = [None] * len(CODE_COLUMNS)
         self.source, self.starts, self.comments, self.sent_id_of = source, starts, comments, sent_id_of
         self.sent_ids: Optional[List[Optional[str]]] = None
         self.line_offsets, self.multiwords, self.named, self.unlabelled = line_offsets, multiwords, named, unlabelled
+        self.made: dict = {}
 
     def column(self, c: int) -> Tuple[str, ...]:
-        """The strings of column ``c`` (:data:`CODE_COLUMNS`) of every word of the file."""
-        column = self.columns[c]
-        if column is None:
-            column = self.columns[c] = tuple(self.values[self.codes[:, c]].tolist())
-        return column
+        """The strings of column ``c`` (:data:`CODE_COLUMNS`) of every word of the file (not kept:
+        the trees keep their slices, and a file's whole column beside them would double it)."""
+        return tuple(self.values[self.codes[:, c]].tolist())
 
     def sent_id(self, s: int) -> Optional[str]:
         """The ``sent_id`` of sentence ``s`` (0-based), as its location has it (every sentence's
         read from its comment line when one is first asked for)."""
         if self.sent_ids is None:
             self.sent_ids = list(map(self.sent_id_of, self.comments))
+            self.comments = ()  # read: the comment lines are not kept beside the ids
         return self.sent_ids[s]
 
     def field(self, name: str, s: int) -> object:
         """Field ``name`` of the tree of sentence ``s`` (0-based)."""
-        a, b = self.bounds[s], self.bounds[s + 1]
+        made = self.made.get(name)
+        if made is None:
+            made = self.made[name] = self._every(name)
+        return made[s]
+
+    def _every(self, name: str) -> list:
+        """Field ``name`` of every tree of the file, in order."""
+        bounds = self.bounds.tolist()
+        n = len(bounds) - 1
+        spans = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
         column = _FIELD_COLUMNS.get(name)
         if column is not None:
-            return self.column(column)[a:b]
+            values = self.column(column)
+            return [values[x] for x in spans]
         if name == "heads":
-            return self.heads[a:b]
+            return [self.heads[x] for x in spans]
         if name == "ids":
-            return _IDS[b - a]
+            return [_IDS[b - a] for a, b in zip(bounds[:-1], bounds[1:])]
         if name == "location":
-            return Location(self.source, s + 1, None, self.starts[s], self.sent_id(s), None,
-                            tuple(self.line_offsets[a:b].tolist()), self.named.get(s, ()))
-        if name == "multiword":
-            return self.multiwords.get(s, ())
-        if name == "unlabelled":
-            return self.unlabelled.get(s, ())
+            if n:
+                self.sent_id(0)  # every sentence's id read
+            offsets = tuple(self.line_offsets.tolist())
+            return list(map(Location, repeat(self.source, n), range(1, n + 1), repeat(None, n), self.starts.tolist(),
+                            self.sent_ids or [], repeat(None, n), [offsets[x] for x in spans],
+                            [self.named.get(s, ()) for s in range(n)]))
+        if name in ("multiword", "unlabelled"):
+            given = self.multiwords if name == "multiword" else self.unlabelled
+            return [given.get(s, ()) for s in range(n)]
         if name == "unannotated":
-            return ()
+            return [()] * n
         raise AttributeError(name)
 
 
@@ -240,7 +254,7 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
     unlabelled_words = np.flatnonzero(codes[:, DEPREL] == underscore)
     unlabelled_of = np.searchsorted(offsets, unlabelled_words, side="right") - 1
     line_starts = np.asarray(sentences["line"], dtype=np.int64)
-    line_offsets = rows["line"][word_rows] - line_starts[row_sentence[word_rows]]
+    line_offsets = (rows["line"][word_rows] - line_starts[row_sentence[word_rows]]).astype(np.int32)
     starts = line_starts.tolist()
     # multiword ranges and empty nodes: the multiword tokens and the ids of the other lines
     extra_rows = np.flatnonzero(rows["kind"] != WORD)
@@ -275,7 +289,8 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
         unlabelled[s] = unlabelled.get(s, ()) + (w - bounds[s] + 1,)
     for s, tokens in unlabelled.items():
         counts.setdefault(s, [0, 0, 0])[2] = len(tokens)
-    lazy = LazyColumns(values, codes, heads, bounds, scanned.source, starts, sentences["sent_id"], sent_id_of,
+    # (arrays, not lists: what a file's trees keep for their fields takes little beside them)
+    lazy = LazyColumns(values, codes, heads, offsets, scanned.source, line_starts, sentences["sent_id"], sent_id_of,
                        line_offsets, multiwords, named, unlabelled)
     new = DependencyTree._scanned
     words = ScannedWords(codes, heads, scanned.table)
