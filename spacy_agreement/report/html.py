@@ -95,12 +95,14 @@ def _is_whole_corpus(result: AlphaResult, corpus: Corpus, names: Sequence[str], 
                      settings: AlphaSettings) -> bool:
     """Whether the α of the one pair of annotators over the items both annotated is ``result``
     itself: two annotators, every item annotated by both (the same trees in the same order, so the
-    same sums to the last bit), α exact and computed under the page's settings."""
+    same sums to the last bit), α exact, or sampled (the same pairs drawn from the same seed), and
+    computed under the page's settings."""
     if len(names) != 2 or both != len(corpus.items) or result.items != both or result.items_unpairable:
         return False
-    if result.settings.method != "exact":
+    if result.settings.method not in ("exact", "sampled"):
         return False
-    mine = replace(settings, bootstrap=0, progress=False, method="exact", deltas=result.settings.deltas)
+    mine = replace(settings, bootstrap=0, progress=False, method=result.settings.method,
+                   deltas=result.settings.deltas)
     theirs = replace(result.settings, bootstrap=0, progress=False)
     return mine == theirs
 

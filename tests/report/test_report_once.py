@@ -31,25 +31,26 @@ def _old_table(result, annotators, rows):
     return shown, total
 
 
-def _page(paths, tmp_path, name):
+def _page(paths, tmp_path, name, method="exact"):
     out = tmp_path / name
-    result = runner.invoke(app, ["report", *names(paths), "--html", str(out), "--alpha", "exact", "--json"])
+    result = runner.invoke(app, ["report", *names(paths), "--html", str(out), "--alpha", method, "--json"])
     assert result.exit_code == 0, result.output
     # the estimated time of the exact α is measured on the machine: the one thing that may differ
     return re.sub(r"about [0-9.e+]+ s here", "about T s here", out.read_text(encoding="utf-8")), result.stdout
 
 
-@pytest.mark.parametrize("seed,annotators,missing,unannotated",
-                         [(1, 2, 0.0, False), (2, 2, 0.0, False), (3, 2, 0.0, True), (4, 2, 0.2, False),
-                          (5, 3, 0.0, False)])
-def test_page_as_computed_twice(tmp_path, monkeypatch, seed, annotators, missing, unannotated):
+@pytest.mark.parametrize("seed,annotators,missing,unannotated,method",
+                         [(1, 2, 0.0, False, "exact"), (2, 2, 0.0, False, "exact"), (3, 2, 0.0, True, "exact"),
+                          (4, 2, 0.2, False, "exact"), (5, 3, 0.0, False, "exact"), (6, 2, 0.0, False, "sampled"),
+                          (7, 3, 0.0, False, "sampled")])
+def test_page_as_computed_twice(tmp_path, monkeypatch, seed, annotators, missing, unannotated, method):
     paths = random_annotations(tmp_path / "in", seed, annotators=annotators, sentences=40, missing=missing,
                                unannotated=unannotated)
     calls, matrices = [], []
     quiet, matrix = report_html._quiet_alpha, report_html.pairwise_matrix
     monkeypatch.setattr(report_html, "_quiet_alpha", lambda *a, **k: calls.append(1) or quiet(*a, **k))
     monkeypatch.setattr(report_html, "pairwise_matrix", lambda *a, **k: matrices.append(1) or matrix(*a, **k))
-    new_page, new_json = _page(paths, tmp_path, "new.html")
+    new_page, new_json = _page(paths, tmp_path, "new.html", method)
     if annotators == 2 and not missing:
         assert matrices == []  # the summary's accuracies are the pair's: counted once
         if not unannotated:
@@ -58,7 +59,7 @@ def test_page_as_computed_twice(tmp_path, monkeypatch, seed, annotators, missing
     monkeypatch.setattr(report_html, "_pair_matrix", lambda corpus, settings, accuracy: report_html.pairwise_matrix(
         corpus, settings.label, settings.exclude_mismatched))
     monkeypatch.setattr(layers_html, "islice", lambda rows, n: iter(_old_table_rows(rows, n)))
-    old_page, old_json = _page(paths, tmp_path, "old.html")
+    old_page, old_json = _page(paths, tmp_path, "old.html", method)
     assert new_page == old_page
     assert new_json == old_json
 
