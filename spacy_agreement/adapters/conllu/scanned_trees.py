@@ -179,16 +179,16 @@ class LazyColumns:
     items), and a file's trees made at once cost a fraction of one by one. A corpus counted from its
     codes (layers, α's forest) makes none of them."""
 
-    __slots__ = ("values", "codes", "heads", "bounds", "source", "starts", "comments", "sent_id_of",
-                 "sent_ids", "line_offsets", "multiwords", "named", "unlabelled", "made")
+    __slots__ = ("values", "codes", "bounds", "source", "starts", "comments", "sent_id_of", "sent_ids",
+                 "line_offsets", "multiwords", "named", "made")
 
-    def __init__(self, values: np.ndarray, codes: np.ndarray, heads: np.ndarray, bounds: np.ndarray, source: str,
-                 starts: np.ndarray, comments: Sequence[Optional[str]], sent_id_of, line_offsets: np.ndarray,
-                 multiwords: dict, named: dict, unlabelled: dict) -> None:
-        self.values, self.codes, self.heads, self.bounds = values, codes, heads, bounds
+    def __init__(self, values: np.ndarray, codes: np.ndarray, bounds: np.ndarray, source: str, starts: np.ndarray,
+                 comments: Sequence[Optional[str]], sent_id_of, line_offsets: np.ndarray, multiwords: dict,
+                 named: dict) -> None:
+        self.values, self.codes, self.bounds = values, codes, bounds
         self.source, self.starts, self.comments, self.sent_id_of = source, starts, comments, sent_id_of
         self.sent_ids: Optional[List[Optional[str]]] = None
-        self.line_offsets, self.multiwords, self.named, self.unlabelled = line_offsets, multiwords, named, unlabelled
+        self.line_offsets, self.multiwords, self.named = line_offsets, multiwords, named
         self.made: dict = {}
 
     def column(self, c: int) -> Tuple[str, ...]:
@@ -212,7 +212,8 @@ class LazyColumns:
         return made[s]
 
     def _every(self, name: str) -> list:
-        """Field ``name`` of every tree of the file, in order."""
+        """Field ``name`` of every tree of the file, in order (forms, heads and what is not annotated
+        every tree holds from the start: :meth:`~spacy_agreement.trees.DependencyTree._scanned`)."""
         bounds = self.bounds.tolist()
         n = len(bounds) - 1
         spans = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
@@ -220,8 +221,6 @@ class LazyColumns:
         if column is not None:
             values = self.column(column)
             return [values[x] for x in spans]
-        if name == "heads":
-            return [self.heads[x] for x in spans]
         if name == "ids":
             return [_IDS[b - a] for a, b in zip(bounds[:-1], bounds[1:])]
         if name == "location":
@@ -231,11 +230,8 @@ class LazyColumns:
             return list(map(Location, repeat(self.source, n), range(1, n + 1), repeat(None, n), self.starts.tolist(),
                             self.sent_ids or [], repeat(None, n), [offsets[x] for x in spans],
                             [self.named.get(s, ()) for s in range(n)]))
-        if name in ("multiword", "unlabelled"):
-            given = self.multiwords if name == "multiword" else self.unlabelled
-            return [given.get(s, ()) for s in range(n)]
-        if name == "unannotated":
-            return [()] * n
+        if name == "multiword":
+            return [self.multiwords.get(s, ()) for s in range(n)]
         raise AttributeError(name)
 
 
@@ -290,8 +286,8 @@ def _trees(scanned: Scanned, row_sentence: np.ndarray, word_rows: np.ndarray, of
     for s, tokens in unlabelled.items():
         counts.setdefault(s, [0, 0, 0])[2] = len(tokens)
     # (arrays, not lists: what a file's trees keep for their fields takes little beside them)
-    lazy = LazyColumns(values, codes, heads, offsets, scanned.source, line_starts, sentences["sent_id"], sent_id_of,
-                       line_offsets, multiwords, named, unlabelled)
+    lazy = LazyColumns(values, codes, offsets, scanned.source, line_starts, sentences["sent_id"], sent_id_of,
+                       line_offsets, multiwords, named)
     new = DependencyTree._scanned
     words = ScannedWords(codes, heads, scanned.table)
     forms = lazy.column(FORM)
